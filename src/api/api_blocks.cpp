@@ -1,0 +1,64 @@
+// extern "C" entry points for the block iterator and its callback twin (built on the pull path,
+// as sqlite3_exec is built on prepare/step/finalize).
+#include <vector>
+
+#include "api/api_guard.hpp"
+#include "core/handles.hpp"
+
+extern "C" {
+
+FC_API fc_status fc_pcc_blocks_begin(fc_context* ctx, const fc_series* series, int64_t rows_per_block, fc_blocks** out) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(ctx, "ctx");
+    fc::require_not_null(series, "series");
+    fc::require_not_null(out, "out");
+    fc::require_same_backend(*ctx->state, *series->data, "series");
+    auto blocks = std::make_unique<fc_blocks>();
+    blocks->iterator = std::make_unique<fc::BlockIterator>(ctx->state, series->data, rows_per_block);
+    *out = blocks.release();
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_blocks_max_count(const fc_blocks* blocks, int64_t* out) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(blocks, "blocks");
+    fc::require_not_null(out, "out");
+    *out = blocks->iterator->max_count();
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_blocks_next(fc_blocks* blocks, float* buf, int64_t capacity, fc_block_info* info) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(blocks, "blocks");
+    return blocks->iterator->next(buf, capacity, info);
+  });
+}
+
+FC_API void fc_blocks_destroy(fc_blocks* blocks) { delete blocks; }
+
+FC_API fc_status fc_pcc_blocks_foreach(fc_context* ctx, const fc_series* series, int64_t rows_per_block, fc_block_fn fn,
+                                       void* user) {
+  fc_blocks* blocks = nullptr;
+  fc_status status = fc::api_guard(__func__, [&] {
+    fc::require_not_null(fn, "fn");
+    return FC_OK;
+  });
+  if (status != FC_OK) return status;
+  status = fc_pcc_blocks_begin(ctx, series, rows_per_block, &blocks);
+  if (status != FC_OK) return status;
+  return fc::api_guard(__func__, [&] {
+    std::unique_ptr<fc_blocks, void (*)(fc_blocks*)> owner(blocks, fc_blocks_destroy);
+    std::vector<float> buf(static_cast<size_t>(blocks->iterator->max_count()));
+    fc_block_info info;
+    while (blocks->iterator->next(buf.data(), static_cast<int64_t>(buf.size()), &info) == FC_OK) {
+      if (fn(&info, buf.data(), user) != 0)
+        fc::fail(FC_ERR_ABORTED, "stopped by the block callback after the block of rows [" +
+                                     std::to_string(info.row_begin) + ", " + std::to_string(info.row_end) + ")");
+    }
+    return FC_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,99 @@
+// extern "C" entry points for the triangle arithmetic and the full-array PCC calls.
+#include "api/api_guard.hpp"
+#include "core/handles.hpp"
+#include "core/triangle_index.hpp"
+
+namespace {
+
+// ctx and series must be non-NULL and belong together.
+void require_pair(const fc_context* ctx, const fc_series* series, const char* name) {
+  fc::require_not_null(ctx, "ctx");
+  fc::require_not_null(series, name);
+  fc::require_same_backend(*ctx->state, *series->data, name);
+}
+
+fc::Output host_output(void* data, fc::ScalarType type) {
+  fc::Output out;
+  out.data = data;
+  out.type = type;
+  return out;
+}
+
+void require_order(fc_triu_order order) {
+  if (order != FC_TRIU_ROW && order != FC_TRIU_COL)
+    fc::fail(FC_ERR_INVALID_ARG, "order " + std::to_string(static_cast<int>(order)) + " is not FC_TRIU_ROW (0) or FC_TRIU_COL (1)");
+}
+
+}  // namespace
+
+extern "C" {
+
+FC_API int64_t fc_triu_size(int64_t n_series) {
+  if (n_series < 0 || n_series > fc::kMaxTriangleSeries) return -1;
+  return fc::triu_count(n_series);
+}
+
+FC_API int64_t fc_triu_offset(int64_t n, fc_triu_order order, int64_t i, int64_t j) {
+  if (n < 2 || n > fc::kMaxTriangleSeries || i < 0 || j < 0 || i >= n || j >= n || i == j) return -1;
+  if (order != FC_TRIU_ROW && order != FC_TRIU_COL) return -1;
+  if (i > j) std::swap(i, j);
+  return order == FC_TRIU_ROW ? fc::row_offset(n, i, j) : fc::col_offset(i, j);
+}
+
+FC_API fc_status fc_triu_pair(int64_t n, fc_triu_order order, int64_t offset, int64_t* i, int64_t* j) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(i, "i");
+    fc::require_not_null(j, "j");
+    require_order(order);
+    if (n < 2 || n > fc::kMaxTriangleSeries)
+      fc::fail(FC_ERR_INVALID_ARG, "n_series " + std::to_string(n) + " has no pairs or is too large");
+    if (offset < 0 || offset >= fc::triu_count(n))
+      fc::fail(FC_ERR_INVALID_ARG, "offset " + std::to_string(offset) + " is outside [0, " + std::to_string(fc::triu_count(n)) + ")");
+    if (order == FC_TRIU_ROW) {
+      const int64_t row = fc::row_of_offset(n, offset);
+      *i = row;
+      *j = offset - fc::row_start(n, row) + row + 1;
+    } else {
+      const int64_t col = fc::col_of_offset(offset);
+      *i = offset - fc::col_start(col);
+      *j = col;
+    }
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_pcc_triu(fc_context* ctx, const fc_series* series, fc_triu_order order, float* out, int64_t capacity) {
+  return fc::api_guard(__func__, [&] {
+    require_pair(ctx, series, "series");
+    fc::pcc_triu(*ctx->state, *series->data, order, host_output(out, fc::ScalarType::F32), capacity);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_pcc_triu_f64(fc_context* ctx, const fc_series* series, fc_triu_order order, double* out,
+                                 int64_t capacity) {
+  return fc::api_guard(__func__, [&] {
+    require_pair(ctx, series, "series");
+    fc::pcc_triu(*ctx->state, *series->data, order, host_output(out, fc::ScalarType::F64), capacity);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_pcc_dense(fc_context* ctx, const fc_series* series, float* out, int64_t ld) {
+  return fc::api_guard(__func__, [&] {
+    require_pair(ctx, series, "series");
+    fc::pcc_cross(*ctx->state, *series->data, *series->data, true, host_output(out, fc::ScalarType::F32), ld);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_pcc_cross(fc_context* ctx, const fc_series* a, const fc_series* b, float* out, int64_t ld) {
+  return fc::api_guard(__func__, [&] {
+    require_pair(ctx, a, "a");
+    require_pair(ctx, b, "b");
+    fc::pcc_cross(*ctx->state, *a->data, *b->data, false, host_output(out, fc::ScalarType::F32), ld);
+    return FC_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,78 @@
+// The one interface every compute backend implements (cpu/ always, cuda/ when built).
+//
+// The core (src/core/) validates arguments, normalizes the input in float64 and decides what
+// to compute; a backend stores normalized series and computes products of them. A backend
+// never calls the public API and never sees unvalidated input.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/run_settings.hpp"
+#include "fastconn/fastconn.h"
+
+namespace fc {
+
+// Normalized series as a backend stores them: row s holds z_s = (x_s - mean_s) / ||x_s - mean_s||
+// (all zeros for a constant series), so that r(a, b) = <z_a, z_b>.
+class SeriesStorage {
+ public:
+  virtual ~SeriesStorage() = default;
+};
+
+// What a backend needs to know about a series set besides its storage.
+struct SeriesView {
+  int64_t n = 0;                        // number of series
+  int64_t t = 0;                        // samples per series
+  fc_precision precision = FC_PRECISION_FP32;  // precision the storage was created in
+  const std::vector<uint8_t>* constant = nullptr;  // constant[s] != 0: series s has zero variance
+  int64_t n_constant = 0;
+  const SeriesStorage* storage = nullptr;
+};
+
+enum class ScalarType { F32, F64 };
+
+// Where results go: host memory the caller owns (typed), or device memory (CUDA backend only).
+struct Output {
+  void* data = nullptr;
+  ScalarType type = ScalarType::F32;
+  bool on_device = false;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual fc_backend kind() const = 0;
+  virtual std::string describe() const = 0;  // e.g. "CPU (OpenBLAS, 2 threads)"
+
+  // Storage for n series of t samples in `precision`; rows are filled by upload_rows.
+  virtual std::unique_ptr<SeriesStorage> create_series(int64_t n, int64_t t, fc_precision precision) = 0;
+  // Copy `rows` normalized rows (row-major, contiguous, rows x t) into rows
+  // [row_begin, row_begin + rows) of the storage.
+  virtual void upload_rows(SeriesStorage& storage, int64_t row_begin, int64_t rows, const double* z) = 0;
+
+  // The triangle's slice for "rows" [row_begin, row_end):
+  //   FC_TRIU_ROW: every pair (i, j), j > i, for i in the range, ordered by i then j;
+  //   FC_TRIU_COL: every pair (i, j), i < j, for j in the range, ordered by j then i.
+  // Both are contiguous slices of the ordered triangle; `out` points at the slice's first value.
+  // Values clamped to [-1, 1]; pairs with a constant series follow run.constant_policy.
+  virtual void triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end,
+                    const Output& out, const RunSettings& run) = 0;
+
+  // out[(i - a_begin) * ld + j] = r(a_i, b_j) for i in [a_begin, a_end), j in [0, b.n).
+  // same_set: a and b are the same series set, so the diagonal (i == j) is set to exactly 1
+  // (or the constant policy's value for constant series).
+  virtual void cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end,
+                     bool same_set, const Output& out, int64_t ld, const RunSettings& run) = 0;
+};
+
+// Creates a backend; throws fc::Error(FC_ERR_BACKEND_UNAVAILABLE) with the reason when the kind
+// is not built in or has no usable device. AUTO is resolved by the caller (core/context.cpp).
+std::shared_ptr<Backend> make_cpu_backend();
+std::shared_ptr<Backend> make_cuda_backend(int device);  // src/backend/cuda/
+bool cuda_backend_compiled();
+
+}  // namespace fc

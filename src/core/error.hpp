@@ -1,0 +1,29 @@
+// fc::Error: how the core and the backends report a failure. The API guard turns it into an
+// fc_status and the thread-local text returned by fc_last_error().
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "fastconn/fastconn.h"
+
+namespace fc {
+
+class Error : public std::runtime_error {
+ public:
+  Error(fc_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  fc_status status() const noexcept { return status_; }
+
+ private:
+  fc_status status_;
+};
+
+[[noreturn]] inline void fail(fc_status status, const std::string& message) { throw Error(status, message); }
+
+// Throws FC_ERR_NULL_ARG naming the argument when p is NULL.
+template <class Pointer>
+inline void require_not_null(Pointer p, const char* argument) {
+  if (p == nullptr) fail(FC_ERR_NULL_ARG, std::string(argument) + " is NULL");
+}
+
+}  // namespace fc

@@ -1,0 +1,21 @@
+// Definitions of the public opaque handles. Each holds shared ownership of its state, so a
+// series or iterator keeps its backend alive after the context that made it is destroyed.
+#pragma once
+
+#include <memory>
+
+#include "core/context.hpp"
+#include "core/pcc.hpp"
+#include "core/series.hpp"
+
+struct fc_context {
+  std::shared_ptr<fc::ContextState> state;
+};
+
+struct fc_series {
+  std::shared_ptr<fc::SeriesData> data;
+};
+
+struct fc_blocks {
+  std::unique_ptr<fc::BlockIterator> iterator;
+};
