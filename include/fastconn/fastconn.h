@@ -10,7 +10,7 @@
  *    argument, the offending value, the series index). Outputs are not written on failure,
  *    except after FC_ERR_ABORTED (cancelled by the progress callback) or a device failure in
  *    the middle of a computation, where the contents of the output are unspecified.
- *  - Sizes and indices are int64_t: N(N-1)/2 passes 2^31 at N = 65,536.
+ *  - Sizes and indices are int64_t: N(N-1)/2 passes 2^31 at N = 65,537 and 2^32 at N = 92,683.
  *  - A context is used by one thread at a time; different contexts may run concurrently.
  *  - Series, iterators and contexts are reference counted internally: destroying a context
  *    while its series or iterators are alive is safe; they stay usable until destroyed.

@@ -3,7 +3,7 @@
 // Row order stores (i, j), i < j, at i*(2N-i-1)/2 + (j-i-1); column order at j*(j-1)/2 + i.
 // Every product is formed so that no intermediate exceeds the final value: of two consecutive
 // factors one is even and is halved first. Valid for any N whose N(N-1)/2 fits in int64_t
-// (N < 4.29e9); the published GPU codes index with 32-bit ints and break at N = 65,536 / 92,682.
+// (N < 4.29e9); the published GPU codes index with 32-bit ints and break at N = 65,537 / 92,683.
 #pragma once
 
 #include <cmath>

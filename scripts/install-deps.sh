@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages fastconn needs, only those missing, without prompting.
+#   scripts/install-deps.sh build   compiler, CMake, OpenBLAS: enough to build and run the demo
+#   scripts/install-deps.sh test    everything the full test suite uses (bindings included)
+set -euo pipefail
+
+build_packages=(g++ cmake make pkg-config libopenblas-openmp-dev)
+test_packages=("${build_packages[@]}" libgtest-dev
+  python3 python3-numpy python3-scipy python3-pytest python3-cffi python3-dev swig
+  r-base-dev r-cran-rcpp r-cran-testthat r-cran-matrix r-cran-igraph
+  octave liboctave-dev)
+
+case "${1:-test}" in
+  build) wanted=("${build_packages[@]}") ;;
+  test) wanted=("${test_packages[@]}") ;;
+  *) echo "usage: $0 build|test" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${wanted[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#wanted[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: not root and no sudo; install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null

@@ -1,0 +1,92 @@
+/* test_info.c - what needs no computation: fc_version against the header's macros, a name for
+ * every status, *_destroy(NULL), fc_has_cuda, fc_last_error before and after a failure. */
+#include "check.h"
+
+static void test_version(void) {
+  int major = -1, minor = -1, patch = -1;
+  fc_version(&major, &minor, &patch);
+  CHECK(major == FASTCONN_VERSION_MAJOR);
+  CHECK(minor == FASTCONN_VERSION_MINOR);
+  CHECK(patch == FASTCONN_VERSION_PATCH);
+  CHECK(FASTCONN_VERSION_NUMBER == major * 10000 + minor * 100 + patch);
+  {
+    char text[64];
+    sprintf(text, "%d.%d.%d", major, minor, patch);
+    CHECK(strcmp(text, FASTCONN_VERSION_STRING) == 0);
+  }
+  /* any pointer may be NULL */
+  fc_version(NULL, NULL, NULL);
+  major = -1;
+  fc_version(&major, NULL, NULL);
+  CHECK(major == FASTCONN_VERSION_MAJOR);
+}
+
+/* Every status has its own static name that starts with the enum constant's spelling. */
+static void test_status_strings(void) {
+  static const struct { fc_status status; const char* name; } all[] = {
+      {FC_OK, "FC_OK"},
+      {FC_DONE, "FC_DONE"},
+      {FC_ERR_CUDA, "FC_ERR_CUDA"},
+      {FC_ERR_OUT_OF_MEMORY, "FC_ERR_OUT_OF_MEMORY"},
+      {FC_ERR_BACKEND_UNAVAILABLE, "FC_ERR_BACKEND_UNAVAILABLE"},
+      {FC_ERR_IO, "FC_ERR_IO"},
+      {FC_ERR_NULL_ARG, "FC_ERR_NULL_ARG"},
+      {FC_ERR_INVALID_ARG, "FC_ERR_INVALID_ARG"},
+      {FC_ERR_BUFFER_TOO_SMALL, "FC_ERR_BUFFER_TOO_SMALL"},
+      {FC_ERR_NONFINITE_INPUT, "FC_ERR_NONFINITE_INPUT"},
+      {FC_ERR_ABORTED, "FC_ERR_ABORTED"},
+      {FC_ERR_BAD_STATE, "FC_ERR_BAD_STATE"},
+      {FC_ERR_INTERNAL, "FC_ERR_INTERNAL"},
+  };
+  const size_t count = sizeof all / sizeof all[0];
+  size_t a, b;
+  const char* unknown = fc_status_string((fc_status)12345);
+  CHECK(unknown != NULL);
+  for (a = 0; a < count; ++a) {
+    const char* text = fc_status_string(all[a].status);
+    const size_t len = strlen(all[a].name);
+    CHECK(text != NULL);
+    if (text == NULL) continue;
+    /* the name, then the end or a non-identifier character ("FC_ERR_IO" is not "FC_ERR_IO_X") */
+    if (strncmp(text, all[a].name, len) != 0 || (text[len] != '\0' && text[len] != ':')) {
+      ++check_failures;
+      fprintf(stderr, "fc_status_string(%d) = \"%s\" does not start with %s\n", (int)all[a].status, text,
+              all[a].name);
+    }
+    CHECK(strcmp(text, unknown) != 0);
+    for (b = 0; b < a; ++b) CHECK(strcmp(text, fc_status_string(all[b].status)) != 0);
+  }
+  /* the documented ranges: success below 100, errors from 100 */
+  for (a = 0; a < count; ++a) CHECK((all[a].status >= 100) == (strncmp(all[a].name, "FC_ERR_", 7) == 0));
+}
+
+static void test_destroy_null(void) {
+  /* documented to accept NULL, like free(): reaching the next line is the test */
+  fc_context_destroy(NULL);
+  fc_series_destroy(NULL);
+  fc_blocks_destroy(NULL);
+  CHECK(1);
+}
+
+static void test_last_error_is_thread_text(void) {
+  fc_context* ctx = NULL;
+  CHECK(fc_last_error() != NULL);
+  CHECK_STATUS(fc_context_create((fc_backend)7, -1, &ctx), FC_ERR_INVALID_ARG);
+  CHECK(ctx == NULL); /* nothing written on failure */
+  CHECK_ERROR_MENTIONS("fc_context_create");
+  CHECK_ERROR_MENTIONS("7");
+}
+
+static void test_has_cuda(void) {
+  const int has = fc_has_cuda();
+  CHECK(has == 0 || has == 1);
+}
+
+int main(void) {
+  test_version();
+  test_status_strings();
+  test_destroy_null();
+  test_last_error_is_thread_text();
+  test_has_cuda();
+  return check_report();
+}
