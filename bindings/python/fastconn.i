@@ -1,0 +1,339 @@
+/* fastconn.i - SWIG interface of the low-level module fastconn._fastconn.
+ *
+ * Wraps only the public C header include/fastconn/fastconn.h, nearly one to one; the friendly
+ * API (numpy layouts, defaults, dense matrices, generators) lives in fastconn/*.py. Built with
+ * `swig -python -builtin -interface _fastconn`: the C extension is the module (no proxy .py).
+ *
+ * What this layer adds to the C functions, and why:
+ *  - Every fc_status >= 100 raises at once, with fc_last_error() read right after the call (it
+ *    is thread-local and overwritten by the next fastconn call): FastconnError (a RuntimeError),
+ *    InvalidArgumentError (also a ValueError) for the 2xx range, OutOfMemoryError (also a
+ *    MemoryError), BackendUnavailableError, AbortedError. Each carries .status. A function whose
+ *    only result is its status returns None; FC_DONE (fc_blocks_next) is returned as an int.
+ *  - The GIL is released around every C call (%exception below), so other Python threads run
+ *    while fastconn computes. The only path back into Python is the progress trampoline, which
+ *    takes the GIL with PyGILState_Ensure. (SWIG's -threads option is not used: it would also
+ *    wrap the typemap code that touches Python objects.)
+ *  - The progress trampoline checks PyErr_CheckSignals first, so Ctrl-C cancels a long call and
+ *    KeyboardInterrupt (or whatever the Python callback raised) comes out of the C call.
+ *  - Handles (fc_context, fc_series, fc_blocks) are owned proxies: Python's garbage collector
+ *    calls fc_*_destroy, so the *_destroy functions are not exposed (no double free).
+ *  - Arrays cross as numpy arrays without copies: an input series set is any aligned, native
+ *    float32 / float64 2-D array whose axis 0 is the series and axis 1 the time; its strides
+ *    (bytes) become series_stride / time_stride (elements). Outputs are writable arrays whose
+ *    sizes are checked against the series before the call, so no call writes out of bounds.
+ */
+%module(package="fastconn") _fastconn
+
+%{
+#define SWIG_FILE_WITH_INIT
+#include "fastconn/fastconn.h"
+%}
+
+%include <stdint.i>
+%include <typemaps.i>
+%include "numpy.i"
+
+%init %{
+  import_array();
+  fcpy_add_exceptions(d);
+%}
+
+/* ---------------------------------------------------------------------------------------------
+ * Exceptions and status mapping.
+ * ------------------------------------------------------------------------------------------- */
+%{
+static PyObject* fcpy_error = NULL;          /* FastconnError(RuntimeError) */
+static PyObject* fcpy_invalid = NULL;        /* InvalidArgumentError(FastconnError, ValueError) */
+static PyObject* fcpy_memory = NULL;         /* OutOfMemoryError(FastconnError, MemoryError) */
+static PyObject* fcpy_unavailable = NULL;    /* BackendUnavailableError(FastconnError) */
+static PyObject* fcpy_aborted = NULL;        /* AbortedError(FastconnError) */
+
+static PyObject* fcpy_new_exception(PyObject* dict, const char* name, PyObject* base, PyObject* mixin) {
+  char qualified[96];
+  PyObject* bases = mixin ? PyTuple_Pack(2, base, mixin) : PyTuple_Pack(1, base);
+  PyObject* cls;
+  if (bases == NULL) return NULL;
+  PyOS_snprintf(qualified, sizeof qualified, "fastconn.%s", name);
+  cls = PyErr_NewException(qualified, bases, NULL);
+  Py_DECREF(bases);
+  if (cls != NULL) PyDict_SetItemString(dict, name, cls); /* the dict takes its own reference */
+  return cls;
+}
+
+static void fcpy_add_exceptions(PyObject* dict) {
+  fcpy_error = fcpy_new_exception(dict, "FastconnError", PyExc_RuntimeError, NULL);
+  if (fcpy_error == NULL) return;
+  fcpy_invalid = fcpy_new_exception(dict, "InvalidArgumentError", fcpy_error, PyExc_ValueError);
+  fcpy_memory = fcpy_new_exception(dict, "OutOfMemoryError", fcpy_error, PyExc_MemoryError);
+  fcpy_unavailable = fcpy_new_exception(dict, "BackendUnavailableError", fcpy_error, NULL);
+  fcpy_aborted = fcpy_new_exception(dict, "AbortedError", fcpy_error, NULL);
+}
+
+/* Sets the Python exception for a failed call. Must run before any other fastconn call in this
+ * thread, since fc_last_error() is overwritten by the next failure. */
+static void fcpy_raise(fc_status status) {
+  PyObject* cls = fcpy_error;
+  PyObject* exc;
+  const char* text = fc_last_error();
+  if (PyErr_Occurred()) return; /* the progress callback raised (e.g. KeyboardInterrupt): keep it */
+  if (status >= 200 && status < 300) cls = fcpy_invalid;
+  else if (status == FC_ERR_OUT_OF_MEMORY) cls = fcpy_memory;
+  else if (status == FC_ERR_BACKEND_UNAVAILABLE) cls = fcpy_unavailable;
+  else if (status == FC_ERR_ABORTED) cls = fcpy_aborted;
+  exc = PyObject_CallFunction(cls, "s", (text && text[0]) ? text : fc_status_string(status));
+  if (exc == NULL) return;
+  PyObject* code = PyLong_FromLong((long)status);
+  if (code != NULL) {
+    PyObject_SetAttrString(exc, "status", code);
+    Py_DECREF(code);
+  }
+  PyErr_SetObject(cls, exc);
+  Py_DECREF(exc);
+}
+%}
+
+/* Errors raise; FC_OK becomes None, so functions with outputs return just the outputs. */
+%typemap(out) fc_status {
+  if ((int)$1 >= 100) {
+    fcpy_raise($1);
+    SWIG_fail;
+  }
+  if ($1 == FC_OK) {
+    $result = Py_None;
+    Py_INCREF(Py_None);
+  } else {
+    $result = PyLong_FromLong((long)$1);
+  }
+}
+/* ... except for the iterator, whose FC_OK / FC_DONE is the answer. */
+%typemap(out) fc_status fc_blocks_next {
+  if ((int)$1 >= 100) {
+    fcpy_raise($1);
+    SWIG_fail;
+  }
+  $result = PyLong_FromLong((long)$1);
+}
+
+/* The GIL is released around the C call only ($action), never around typemap code. */
+%exception {
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Handles: owned proxies whose destructor is fc_*_destroy. These empty definitions are seen by
+ * SWIG only (the C structs stay opaque); they give each handle a Python class with a destructor.
+ * ------------------------------------------------------------------------------------------- */
+%define FCPY_HANDLE(TYPE, DESTROY)
+%nodefaultctor TYPE;
+%ignore DESTROY;
+struct TYPE {};
+%extend TYPE {
+  ~TYPE() { DESTROY($self); }
+}
+%typemap(in, numinputs=0) TYPE** out (TYPE* temp = NULL) { $1 = &temp; }
+%typemap(argout) TYPE** out {
+  $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(*$1, $*1_descriptor, SWIG_POINTER_OWN));
+}
+%enddef
+FCPY_HANDLE(fc_context, fc_context_destroy)
+FCPY_HANDLE(fc_series, fc_series_destroy)
+FCPY_HANDLE(fc_blocks, fc_blocks_destroy)
+
+/* ---------------------------------------------------------------------------------------------
+ * Scalar outputs.
+ * ------------------------------------------------------------------------------------------- */
+%apply int* OUTPUT { int* major, int* minor, int* patch };
+%apply int* OUTPUT { int* out };
+%apply int64_t* OUTPUT { int64_t* n_series, int64_t* n_time, int64_t* n_constant };
+%apply int64_t* OUTPUT { int64_t* i, int64_t* j };
+%apply int64_t* OUTPUT { int64_t* out };
+
+%define FCPY_ENUM_OUT(TYPE)
+%typemap(in, numinputs=0) TYPE* out (TYPE temp = (TYPE)0) { $1 = &temp; }
+%typemap(argout) TYPE* out { $result = SWIG_Python_AppendOutput($result, PyLong_FromLong((long)*$1)); }
+%enddef
+FCPY_ENUM_OUT(fc_backend)
+FCPY_ENUM_OUT(fc_precision)
+
+%typemap(in, numinputs=0) fc_block_info* info (fc_block_info temp) {
+  memset(&temp, 0, sizeof temp);
+  $1 = &temp;
+}
+%typemap(argout) fc_block_info* info {
+  $result = SWIG_Python_AppendOutput($result, Py_BuildValue("(LLLL)", (long long)$1->row_begin,
+      (long long)$1->row_end, (long long)$1->triu_offset, (long long)$1->count));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Input series: a 2-D numpy array, axis 0 = series, axis 1 = time, used in place.
+ * ------------------------------------------------------------------------------------------- */
+%fragment("fcpy_strided", "header", fragment="NumPy_Fragments") %{
+/* Element stride of axis `axis`, or -1 (with a ValueError set) when the byte stride is not a
+ * positive multiple of the item size. An axis of length 1 has no meaningful stride: 1 will do
+ * (fastconn accepts any nesting when a dimension has one element). */
+static int64_t fcpy_element_stride(PyArrayObject* array, int axis, const char* what) {
+  const npy_intp bytes = PyArray_STRIDE(array, axis);
+  const npy_intp item = PyArray_ITEMSIZE(array);
+  if (PyArray_DIM(array, axis) <= 1) return 1;
+  if (bytes <= 0 || bytes % item != 0) {
+    PyErr_Format(PyExc_ValueError,
+                 "the %s axis has a stride of %ld bytes; fastconn needs a positive multiple of the "
+                 "item size (%ld): pass a copy, e.g. numpy.ascontiguousarray(x)",
+                 what, (long)bytes, (long)item);
+    return -1;
+  }
+  return (int64_t)(bytes / item);
+}
+
+/* The array behind `input` if it has `typecode`, 2 dimensions, native byte order and aligned
+ * data; NULL with a TypeError / ValueError otherwise. No conversion: the caller's data is used. */
+static PyArrayObject* fcpy_matrix(PyObject* input, int typecode) {
+  PyArrayObject* array = obj_to_array_no_conversion(input, typecode);
+  if (array == NULL || !require_dimensions(array, 2) || !require_native(array)) return NULL;
+  if (!PyArray_ISALIGNED(array)) {
+    PyErr_SetString(PyExc_ValueError, "the array is not aligned; pass numpy.require(x, requirements='A')");
+    return NULL;
+  }
+  return array;
+}
+%}
+
+%define FCPY_SERIES_IN(CTYPE, TYPECODE)
+%typemap(in, fragment="fcpy_strided")
+  (const CTYPE* data, int64_t n_series, int64_t n_time, int64_t series_stride, int64_t time_stride)
+  (PyArrayObject* array = NULL)
+{
+  array = fcpy_matrix($input, TYPECODE);
+  if (array == NULL) SWIG_fail;
+  $1 = ($1_ltype)PyArray_DATA(array);
+  $2 = (int64_t)PyArray_DIM(array, 0);
+  $3 = (int64_t)PyArray_DIM(array, 1);
+  $4 = fcpy_element_stride(array, 0, "series");
+  $5 = fcpy_element_stride(array, 1, "time");
+  if ($4 < 0 || $5 < 0) SWIG_fail;
+}
+%enddef
+FCPY_SERIES_IN(float, NPY_FLOAT)
+FCPY_SERIES_IN(double, NPY_DOUBLE)
+
+/* ---------------------------------------------------------------------------------------------
+ * Outputs: writable numpy arrays filled in place.
+ * ------------------------------------------------------------------------------------------- */
+%{
+static int fcpy_require_writeable(PyArrayObject* array) {
+  if (PyArray_ISWRITEABLE(array)) return 1;
+  PyErr_SetString(PyExc_ValueError, "the output array is read-only");
+  return 0;
+}
+%}
+
+/* A whole 1-D contiguous array: (pointer, capacity in elements). fastconn checks the capacity. */
+%define FCPY_VECTOR_OUT(CTYPE, TYPECODE, PTR, COUNT)
+%typemap(in, fragment="NumPy_Fragments") (CTYPE* PTR, int64_t COUNT) (PyArrayObject* array = NULL) {
+  array = obj_to_array_no_conversion($input, TYPECODE);
+  if (array == NULL || !require_dimensions(array, 1) || !require_contiguous(array) ||
+      !require_native(array) || !fcpy_require_writeable(array)) SWIG_fail;
+  $1 = (CTYPE*)PyArray_DATA(array);
+  $2 = (int64_t)PyArray_DIM(array, 0);
+}
+%enddef
+FCPY_VECTOR_OUT(float, NPY_FLOAT, out, capacity)
+FCPY_VECTOR_OUT(double, NPY_DOUBLE, out, capacity)
+FCPY_VECTOR_OUT(float, NPY_FLOAT, buf, capacity)
+
+/* A 2-D float32 array with unit column stride (it may be a view into a larger matrix):
+ * (pointer, leading dimension). The C API has no rows / columns to check against, so the shape
+ * is kept in locals and compared with the series by the function-specific checks below. */
+%typemap(in, fragment="fcpy_strided") (float* out, int64_t ld)
+  (PyArrayObject* array = NULL, int64_t out_rows = 0, int64_t out_cols = 0)
+{
+  array = fcpy_matrix($input, NPY_FLOAT);
+  if (array == NULL || !fcpy_require_writeable(array)) SWIG_fail;
+  out_rows = (int64_t)PyArray_DIM(array, 0);
+  out_cols = (int64_t)PyArray_DIM(array, 1);
+  if (out_cols > 1 && PyArray_STRIDE(array, 1) != (npy_intp)sizeof(float)) {
+    PyErr_SetString(PyExc_ValueError, "the output matrix needs contiguous rows (row-major, unit column stride)");
+    SWIG_fail;
+  }
+  $2 = out_rows <= 1 ? (out_cols > 0 ? out_cols : 1) : fcpy_element_stride(array, 0, "row");
+  if ($2 < 0) SWIG_fail;
+  if (out_rows > 1 && $2 < out_cols) {
+    PyErr_SetString(PyExc_ValueError, "the output matrix rows overlap");
+    SWIG_fail;
+  }
+  $1 = (float*)PyArray_DATA(array);
+}
+
+%{
+/* 1 if an out_rows x out_cols output holds the rows x cols result of series a and b. */
+static int fcpy_require_matrix_shape(const fc_series* a, const fc_series* b, int64_t out_rows, int64_t out_cols) {
+  int64_t rows = 0, cols = 0;
+  if (a == NULL || b == NULL) return 1; /* fastconn reports the NULL argument itself */
+  if (fc_series_info(a, &rows, NULL, NULL) != FC_OK || fc_series_info(b, &cols, NULL, NULL) != FC_OK) return 1;
+  if (out_rows == rows && out_cols == cols) return 1;
+  PyErr_Format(PyExc_ValueError, "the output matrix is %lld x %lld; this result is %lld x %lld",
+               (long long)out_rows, (long long)out_cols, (long long)rows, (long long)cols);
+  return 0;
+}
+%}
+/* arg2 / arg3 are SWIG's names of the series arguments; out_rows3 / out_rows4 are the typemap
+ * locals above, numbered after the position of `out`. */
+%exception fc_pcc_dense {
+  if (!fcpy_require_matrix_shape(arg2, arg2, out_rows3, out_cols3)) SWIG_fail;
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+%exception fc_pcc_cross {
+  if (!fcpy_require_matrix_shape(arg2, arg3, out_rows4, out_cols4)) SWIG_fail;
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Progress: a Python callable (or None) behind a C trampoline. The caller keeps the callable
+ * alive while the context may call it (fastconn.Context does).
+ * ------------------------------------------------------------------------------------------- */
+%{
+/* Runs in the thread that made the (GIL-released) API call. Returns non-zero to cancel: when a
+ * signal handler raised (Ctrl-C), when the callable raised, or when it returned a true value. */
+static int fcpy_progress(int64_t done, int64_t total, void* user) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject* fn = (PyObject*)user;
+  int stop = 0;
+  if (PyErr_Occurred() || PyErr_CheckSignals() != 0) {
+    stop = 1;
+  } else if (fn != NULL && fn != Py_None) {
+    PyObject* answer = PyObject_CallFunction(fn, "LL", (long long)done, (long long)total);
+    if (answer == NULL) {
+      stop = 1;
+    } else {
+      stop = PyObject_IsTrue(answer);
+      if (stop < 0) stop = 1;
+      Py_DECREF(answer);
+    }
+  }
+  PyGILState_Release(gil);
+  return stop;
+}
+%}
+%typemap(in) (fc_progress_fn fn, void* user) {
+  if ($input != Py_None && !PyCallable_Check($input)) {
+    PyErr_SetString(PyExc_TypeError, "progress must be a callable(done, total) or None");
+    SWIG_fail;
+  }
+  $1 = fcpy_progress;
+  $2 = (void*)$input; /* borrowed: see above */
+}
+
+/* The callback twin of the block iterator takes a C function pointer; Python uses the pull
+ * iterator (fastconn.blocks) instead. */
+%ignore fc_pcc_blocks_foreach;
+
+%include "fastconn/fastconn_export.h"
+%include "fastconn/fastconn_version.h"
+%include "fastconn/fastconn.h"

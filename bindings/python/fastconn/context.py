@@ -1,0 +1,294 @@
+"""fastconn.Context: a fastconn context (backend, precision, constant policy, memory limit,
+threads, progress) and the computations that run on it."""
+
+import collections
+import contextvars
+import threading
+
+import numpy as np
+
+from . import _fastconn as _fc
+from .layout import series_matrix
+
+BACKENDS = {"auto": _fc.FC_BACKEND_AUTO, "cpu": _fc.FC_BACKEND_CPU, "cuda": _fc.FC_BACKEND_CUDA}
+PRECISIONS = {"fp32": _fc.FC_PRECISION_FP32, "fp64": _fc.FC_PRECISION_FP64, "tf32": _fc.FC_PRECISION_TF32}
+CONSTANT_POLICIES = {"nan": _fc.FC_CONSTANT_NAN, "zero": _fc.FC_CONSTANT_ZERO}
+ORDERS = {"row": _fc.FC_TRIU_ROW, "col": _fc.FC_TRIU_COL}
+
+BlockInfo = collections.namedtuple("BlockInfo", "row_begin row_end triu_offset count")
+BlockInfo.__doc__ = """A block of the row-ordered triangle: the pairs (i, j), row_begin <= i < row_end,
+j > i, which are exactly triangle[triu_offset : triu_offset + count]."""
+
+# The context that module-level functions use inside `with Context(...):` (per thread / task).
+_entered = contextvars.ContextVar("fastconn_entered_context", default=None)
+
+
+def _lookup(table, value, what):
+    try:
+        return table[value]
+    except (KeyError, TypeError):
+        raise ValueError(f"{what} must be one of {sorted(table)}, got {value!r}") from None
+
+
+def _name_of(table, code):
+    return next(name for name, value in table.items() if value == code)
+
+
+class Context:
+    """A fastconn context: where and how correlations are computed.
+
+    backend: "auto" (CUDA when a device is visible, else CPU), "cpu" or "cuda".
+    precision: "fp32" (float64 normalization, float32 products; |r - r64| <= 1e-5), "fp64"
+        (|r - r64| <= 1e-12) or "tf32" (GPU tensor cores, about 1e-3).
+    constant: what a zero-variance series correlates as, "nan" (like numpy) or "zero".
+    memory_limit: bytes of working memory one computation may take (0: what is free).
+    threads: CPU threads (0: all cores).
+    progress: None or a callable(done, total) called from the computing thread; a true return
+        value cancels (AbortedError), an exception propagates. Ctrl-C cancels in any case.
+
+    Used as a context manager (`with Context(precision="fp64") as ctx:`), it is also the
+    context of the module-level functions inside the block. A context runs one computation at a
+    time: calls from several threads on one context are serialized. Its resources are freed by
+    close() or when it is garbage collected.
+    """
+
+    def __init__(self, backend="auto", precision="fp32", constant="nan", memory_limit=0, threads=0,
+                 device=-1, progress=None):
+        self._lock = threading.RLock()
+        self._tokens = []
+        self._requested_backend = backend
+        self._device = int(device)
+        self._handle = _fc.fc_context_create(_lookup(BACKENDS, backend, "backend"), self._device)
+        self._backend = _name_of(BACKENDS, _fc.fc_context_get_backend(self._handle))
+        self.precision = precision
+        self.constant = constant
+        self.memory_limit = memory_limit
+        self.threads = threads
+        self.progress = progress
+
+    # --- settings -----------------------------------------------------------------------------
+    @property
+    def backend(self):
+        """The backend computations run on: "cpu" or "cuda" (what "auto" chose)."""
+        return self._backend
+
+    @property
+    def precision(self):
+        return self._precision
+
+    @precision.setter
+    def precision(self, value):
+        code = _lookup(PRECISIONS, value, "precision")
+        with self._lock:
+            _fc.fc_context_set_precision(self._live(), code)
+            self._precision = value
+
+    @property
+    def constant(self):
+        return self._constant
+
+    @constant.setter
+    def constant(self, value):
+        code = _lookup(CONSTANT_POLICIES, value, "constant")
+        with self._lock:
+            _fc.fc_context_set_constant_policy(self._live(), code)
+            self._constant = value
+
+    @property
+    def memory_limit(self):
+        return self._memory_limit
+
+    @memory_limit.setter
+    def memory_limit(self, value):
+        with self._lock:
+            _fc.fc_context_set_memory_limit(self._live(), int(value))
+            self._memory_limit = int(value)
+
+    @property
+    def threads(self):
+        return self._threads
+
+    @threads.setter
+    def threads(self, value):
+        with self._lock:
+            _fc.fc_context_set_threads(self._live(), int(value))
+            self._threads = int(value)
+
+    @property
+    def progress(self):
+        return self._progress
+
+    @progress.setter
+    def progress(self, fn):
+        with self._lock:
+            # Installed even for None: the C trampoline is what checks for Ctrl-C. The context
+            # only borrows fn, so this object keeps it alive.
+            _fc.fc_context_set_progress(self._live(), fn)
+            self._progress = fn
+
+    def settings(self):
+        """The arguments that recreate this context (progress excepted)."""
+        return dict(backend=self._requested_backend, precision=self._precision, constant=self._constant,
+                    memory_limit=self._memory_limit, threads=self._threads, device=self._device)
+
+    # --- lifetime -------------------------------------------------------------------------------
+    def _live(self):
+        if self._handle is None:
+            raise ValueError("operation on a closed fastconn.Context")
+        return self._handle
+
+    def close(self):
+        """Free the context now (series and iterators still alive keep working)."""
+        with self._lock:
+            self._handle = None  # the owned SWIG proxy calls fc_context_destroy
+
+    @property
+    def closed(self):
+        return self._handle is None
+
+    def __enter__(self):
+        self._tokens.append(_entered.set(self))
+        return self
+
+    def __exit__(self, *exc):
+        _entered.reset(self._tokens.pop())
+        return False
+
+    def __repr__(self):
+        state = "closed" if self.closed else f"backend={self._backend!r}"
+        return (f"fastconn.Context({state}, precision={self._precision!r}, constant={self._constant!r}, "
+                f"memory_limit={self._memory_limit}, threads={self._threads})")
+
+    # --- computations ---------------------------------------------------------------------------
+    def _upload(self, matrix):
+        """A series handle for a (series, time) array from layout.series_matrix (no copy here)."""
+        create = _fc.fc_series_create_f32 if matrix.dtype == np.float32 else _fc.fc_series_create_f64
+        return create(self._live(), matrix)
+
+    def corrcoef(self, x, y=None, rowvar=True):
+        """Pearson correlation matrix, as numpy.corrcoef(x, y, rowvar) computes it.
+
+        With y, the (nx + ny) square matrix of x's and y's series together. The dtype follows
+        the precision: float64 for "fp64", else float32 (what fastconn computes). A single series
+        gives a scalar, as in numpy.
+        """
+        xm = series_matrix(x, rowvar, "x")
+        ym = None if y is None else series_matrix(y, rowvar, "y")
+        if ym is not None and ym.shape[1] != xm.shape[1]:
+            raise ValueError(f"x has {xm.shape[1]} time points and y {ym.shape[1]}; they must match")
+        with self._lock:
+            if self._precision == "fp64":
+                # fastconn's float64 output is the triangle; with y the two sets are stacked
+                # (one copy) so that one triangle holds every pair.
+                if ym is not None:
+                    xm = np.concatenate([xm.astype(np.float64, copy=False), ym.astype(np.float64, copy=False)])
+                out = self._dense_f64(self._upload(xm), xm.shape[0])
+            else:
+                n = xm.shape[0] + (0 if ym is None else ym.shape[0])
+                out = np.empty((n, n), dtype=np.float32)
+                self._dense_f32(xm, ym, out)
+        return out[0, 0] if out.shape == (1, 1) else out
+
+    def _dense_f32(self, xm, ym, out):
+        """fc_pcc_dense / fc_pcc_cross straight into the blocks of `out` (views, no copies)."""
+        nx = xm.shape[0]
+        sx = self._upload(xm)
+        _fc.fc_pcc_dense(self._handle, sx, out[:nx, :nx])
+        if ym is not None:
+            sy = self._upload(ym)
+            _fc.fc_pcc_dense(self._handle, sy, out[nx:, nx:])
+            _fc.fc_pcc_cross(self._handle, sx, sy, out[:nx, nx:])
+            out[nx:, :nx] = out[:nx, nx:].T
+
+    def _dense_f64(self, series, n):
+        """The dense float64 matrix from the float64 row-ordered triangle."""
+        triangle = np.empty(_fc.fc_triu_size(n), dtype=np.float64)
+        _fc.fc_pcc_triu_f64(self._handle, series, _fc.FC_TRIU_ROW, triangle)
+        out = np.empty((n, n), dtype=np.float64)
+        offset = 0
+        for i in range(n - 1):
+            out[i, i + 1:] = triangle[offset:offset + n - 1 - i]
+            offset += n - 1 - i
+        del triangle
+        # Mirror the upper triangle in square tiles, so no N x N temporary is needed.
+        tile = 512
+        for begin in range(0, n, tile):
+            end = min(n, begin + tile)
+            out[begin:end, :begin] = out[:begin, begin:end].T
+            square = out[begin:end, begin:end]
+            lower = np.tril_indices(end - begin, -1)
+            square[lower] = square.T[lower]
+        np.fill_diagonal(out, 1.0)
+        _, _, n_constant = _fc.fc_series_info(series)
+        if n_constant:
+            fill = np.nan if self._constant == "nan" else 0.0
+            for i in range(n):
+                if _fc.fc_series_is_constant(series, i):
+                    out[i, i] = fill
+        return out
+
+    def cross(self, x, y, rowvar=True):
+        """r(x_i, y_j) for every series i of x and j of y: an nx x ny float32 matrix
+        (seed-to-voxel maps), the off-diagonal block of corrcoef(x, y)."""
+        xm = series_matrix(x, rowvar, "x")
+        ym = series_matrix(y, rowvar, "y")
+        out = np.empty((xm.shape[0], ym.shape[0]), dtype=np.float32)
+        with self._lock:
+            _fc.fc_pcc_cross(self._live(), self._upload(xm), self._upload(ym), out)
+        return out
+
+    def pcc_triu(self, x, order="row", rowvar=True, dtype=np.float32, out=None):
+        """The strict upper triangle of corrcoef(x): N(N-1)/2 values.
+
+        order="row" is scipy's condensed (squareform) order and numpy's triu_indices(n, 1);
+        order="col" groups pairs by the larger index. dtype is np.float32 or np.float64; `out`,
+        a writable contiguous 1-D array of either dtype (np.memmap works), receives the values
+        instead of a new array.
+        """
+        order_code = _lookup(ORDERS, order, "order")
+        matrix = series_matrix(x, rowvar, "x")
+        size = _fc.fc_triu_size(matrix.shape[0])
+        if out is None:
+            if np.dtype(dtype) not in (np.dtype(np.float32), np.dtype(np.float64)):
+                raise ValueError(f"dtype must be float32 or float64, got {np.dtype(dtype)}")
+            out = np.empty(size, dtype=dtype)
+        elif out.shape != (size,):
+            raise ValueError(f"out has shape {out.shape}; the triangle of {matrix.shape[0]} series needs ({size},)")
+        compute = _fc.fc_pcc_triu_f64 if out.dtype == np.float64 else _fc.fc_pcc_triu
+        with self._lock:
+            compute(self._live(), self._upload(matrix), order_code, out)
+        return out
+
+    def blocks(self, x, rows=0, rowvar=True):
+        """Iterate over the row-ordered triangle of x in blocks of `rows` rows (0: the memory
+        limit decides), yielding (BlockInfo, float32 values). Concatenated, the values are
+        pcc_triu(x). The input is checked now; each block is computed when it is asked for,
+        so only one block is in memory at a time."""
+        matrix = series_matrix(x, rowvar, "x")
+        with self._lock:
+            series = self._upload(matrix)
+            iterator = _fc.fc_pcc_blocks_begin(self._live(), series, int(rows))
+            first_capacity = _fc.fc_blocks_max_count(iterator)
+        return self._iterate_blocks(iterator, matrix.shape[0], first_capacity)
+
+    def _iterate_blocks(self, iterator, n, capacity):
+        # `self` stays referenced by this generator, so the progress callable stays alive.
+        rows_per_block = None
+        while True:
+            values = np.empty(capacity, dtype=np.float32)
+            with self._lock:
+                status, info = _fc.fc_blocks_next(iterator, values)
+            if status == _fc.FC_DONE:
+                return
+            info = BlockInfo(*info)
+            yield info, values[:info.count]
+            # Every block but the last has the same rows, so the next one's size is known and
+            # each block gets an array of exactly its size.
+            rows_per_block = rows_per_block or info.row_end - info.row_begin
+            begin, end = info.row_end, min(n, info.row_end + rows_per_block)
+            capacity = (end - begin) * (n - 1) - (end * (end - 1) - begin * (begin - 1)) // 2
+
+
+def entered_context():
+    """The Context of the innermost `with Context(...)` block in this thread / task, or None."""
+    return _entered.get()
