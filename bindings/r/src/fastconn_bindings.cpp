@@ -1,0 +1,332 @@
+// The whole C++ side of the R package: thin .Call entry points over the public C API
+// (fastconn.h only). R-facing argument handling lives in R/; here we only move memory, map
+// every non-OK status to an R error carrying fc_last_error(), and own handles through
+// external pointers with finalizers so that an error or an interrupt at any point leaks nothing.
+//
+// Threads: fastconn runs its own worker threads, but it calls the progress callback and
+// returns from every call on the calling (R main) thread; no R API is touched elsewhere.
+#include <Rcpp.h>
+#include <R_ext/Rdynload.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <fastconn/fastconn.h>
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+// The message names the failing C function and the offending value (fc_last_error); the status
+// name is appended so that R code can recognize a category (e.g. FC_ERR_NONFINITE_INPUT).
+[[noreturn]] void stop_with_last_error(fc_status status) {
+  std::string text = fc_last_error();
+  if (text.empty()) text = "unknown failure";
+  Rcpp::stop("fastconn: %s [%s]", text, fc_status_string(status));
+}
+
+void check(fc_status status) {
+  if (status != FC_OK) stop_with_last_error(status);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handles: external pointers tagged with their type, freed by a finalizer or explicitly.
+// ---------------------------------------------------------------------------------------------
+
+struct BlockCursor {
+  fc_blocks* blocks = nullptr;
+  std::vector<float> buffer;  // one block; sized once from fc_blocks_max_count
+  ~BlockCursor() { fc_blocks_destroy(blocks); }
+};
+void delete_cursor(BlockCursor* cursor) { delete cursor; }
+
+using ContextHandle = Rcpp::XPtr<fc_context, Rcpp::PreserveStorage, fc_context_destroy, false>;
+using SeriesHandle = Rcpp::XPtr<fc_series, Rcpp::PreserveStorage, fc_series_destroy, false>;
+using CursorHandle = Rcpp::XPtr<BlockCursor, Rcpp::PreserveStorage, delete_cursor, false>;
+
+const char* const kContextTag = "fastconn_context";
+const char* const kSeriesTag = "fastconn_series";
+const char* const kCursorTag = "fastconn_blocks";
+
+// A new handle owns `pointer` from here on: if a later step fails, the finalizer frees it.
+template <class Handle, class T>
+Handle make_handle(T* pointer, const char* tag) {
+  // The tag lets every entry point refuse a handle of the wrong kind instead of crashing.
+  return Handle(pointer, true, Rf_install(tag));
+}
+
+template <class T>
+T* unwrap_handle(SEXP handle, const char* tag) {
+  if (TYPEOF(handle) != EXTPTRSXP || R_ExternalPtrTag(handle) != Rf_install(tag))
+    Rcpp::stop("fastconn: internal error: expected a %s handle", tag);
+  T* pointer = static_cast<T*>(R_ExternalPtrAddr(handle));
+  if (pointer == nullptr) Rcpp::stop("fastconn: the %s handle was already released", tag);
+  return pointer;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interrupts during one long C call: fastconn's progress callback runs on this thread, so it
+// may look for a pending Ctrl-C. R_ToplevelExec keeps R's longjmp from crossing C++ frames;
+// the callback then asks fastconn to stop (FC_ERR_ABORTED) and we re-raise the interrupt.
+// ---------------------------------------------------------------------------------------------
+
+void check_interrupt_unsafe(void*) { R_CheckUserInterrupt(); }
+
+struct InterruptState {
+  bool interrupted = false;
+};
+
+int progress_checks_interrupt(int64_t, int64_t, void* user) {
+  auto* state = static_cast<InterruptState*>(user);
+  if (!R_ToplevelExec(check_interrupt_unsafe, nullptr)) state->interrupted = true;
+  return state->interrupted ? 1 : 0;
+}
+
+// Runs `call` (which returns fc_status) with Ctrl-C wired to cancellation.
+template <class Call>
+void run_interruptible(fc_context* ctx, Call&& call) {
+  InterruptState state;
+  check(fc_context_set_progress(ctx, progress_checks_interrupt, &state));
+  const fc_status status = call();
+  fc_context_set_progress(ctx, nullptr, nullptr);
+  if (state.interrupted) throw Rcpp::internal::InterruptedException();
+  check(status);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output conversion. R has no float vectors, so float results are written into the front half
+// of the final double vector and widened in place from the back (element i moves from bytes
+// [4i, 4i+4) to [8i, 8i+8); every float it overwrites has index > i and was already read), so
+// no second output-sized buffer is needed. NaN becomes R's NA, as cor() reports it.
+// ---------------------------------------------------------------------------------------------
+
+void widen_floats_in_place(double* data, R_xlen_t n) {
+  unsigned char* bytes = reinterpret_cast<unsigned char*>(data);
+  for (R_xlen_t i = n - 1; i >= 0; --i) {
+    float value;
+    std::memcpy(&value, bytes + sizeof(float) * i, sizeof(float));
+    const double widened = std::isnan(value) ? NA_REAL : static_cast<double>(value);
+    std::memcpy(bytes + sizeof(double) * i, &widened, sizeof(double));
+  }
+}
+
+void nan_to_na(double* data, R_xlen_t n) {
+  for (R_xlen_t i = 0; i < n; ++i)
+    if (std::isnan(data[i])) data[i] = NA_REAL;
+}
+
+float* as_float_buffer(SEXP doubles) { return reinterpret_cast<float*>(REAL(doubles)); }
+
+SEXP alloc_matrix(int64_t rows, int64_t cols) {
+  // allocVector + dim instead of allocMatrix: results past 2^31 elements are long vectors.
+  Rcpp::NumericVector result(Rcpp::no_init(static_cast<R_xlen_t>(rows * cols)));
+  result.attr("dim") = Rcpp::IntegerVector::create(static_cast<int>(rows), static_cast<int>(cols));
+  return result;
+}
+
+int64_t series_count(const fc_series* series) {
+  int64_t n = 0;
+  check(fc_series_info(series, &n, nullptr, nullptr));
+  return n;
+}
+
+fc_precision precision_of(const fc_context* ctx) {
+  fc_precision precision = FC_PRECISION_FP32;
+  check(fc_context_get_precision(ctx, &precision));
+  return precision;
+}
+
+// cor() puts exactly 1 on the diagonal, constant columns included.
+void set_unit_diagonal(double* matrix, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) matrix[i + i * n] = 1.0;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Entry points (registered below as C_<name>).
+// ---------------------------------------------------------------------------------------------
+
+extern "C" {
+
+SEXP fcr_context_create(SEXP backend, SEXP precision, SEXP constant_zero) {
+  BEGIN_RCPP
+  fc_context* raw = nullptr;
+  check(fc_context_create(static_cast<fc_backend>(Rcpp::as<int>(backend)), -1, &raw));
+  ContextHandle handle = make_handle<ContextHandle>(raw, kContextTag);
+  check(fc_context_set_precision(raw, static_cast<fc_precision>(Rcpp::as<int>(precision))));
+  check(fc_context_set_constant_policy(raw, Rcpp::as<bool>(constant_zero) ? FC_CONSTANT_ZERO : FC_CONSTANT_NAN));
+  return handle;
+  END_RCPP
+}
+
+// x: a double matrix, T rows (time) x N columns (series), used in place: column-major storage
+// is series_stride = T, time_stride = 1, so nothing is transposed or copied on the R side.
+SEXP fcr_series_create(SEXP context, SEXP x) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  if (TYPEOF(x) != REALSXP) Rcpp::stop("fastconn: internal error: series data must be a double matrix");
+  SEXP dim = Rf_getAttrib(x, R_DimSymbol);
+  if (Rf_length(dim) != 2) Rcpp::stop("fastconn: internal error: series data must have 2 dimensions");
+  const int64_t n_time = INTEGER(dim)[0], n_series = INTEGER(dim)[1];
+  fc_series* raw = nullptr;
+  run_interruptible(ctx, [&] { return fc_series_create_f64(ctx, REAL(x), n_series, n_time, n_time, 1, &raw); });
+  return make_handle<SeriesHandle>(raw, kSeriesTag);
+  END_RCPP
+}
+
+// 1-based indices of the zero-variance series.
+SEXP fcr_series_constant(SEXP series) {
+  BEGIN_RCPP
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  int64_t n = 0, n_constant = 0;
+  check(fc_series_info(s, &n, nullptr, &n_constant));
+  std::vector<double> which;
+  which.reserve(static_cast<size_t>(n_constant));
+  for (int64_t i = 0; i < n && static_cast<int64_t>(which.size()) < n_constant; ++i) {
+    int constant = 0;
+    check(fc_series_is_constant(s, i, &constant));
+    if (constant) which.push_back(static_cast<double>(i + 1));
+  }
+  return Rcpp::wrap(which);
+  END_RCPP
+}
+
+// Frees a handle now rather than at garbage collection (series may hold gigabytes).
+SEXP fcr_release(SEXP handle) {
+  BEGIN_RCPP
+  if (TYPEOF(handle) != EXTPTRSXP) Rcpp::stop("fastconn: internal error: not a handle");
+  SEXP tag = R_ExternalPtrTag(handle);
+  if (tag == Rf_install(kSeriesTag)) SeriesHandle(handle).release();
+  else if (tag == Rf_install(kContextTag)) ContextHandle(handle).release();
+  else if (tag == Rf_install(kCursorTag)) CursorHandle(handle).release();
+  else Rcpp::stop("fastconn: internal error: unknown handle");
+  return R_NilValue;
+  END_RCPP
+}
+
+// The dense N x N matrix. fc_pcc_dense writes float; in FP64 mode the float64 triangle is
+// expanded instead, so that FP64 results are not rounded to float.
+SEXP fcr_pcc_dense(SEXP context, SEXP series) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const int64_t n = series_count(s);
+  Rcpp::NumericVector result(alloc_matrix(n, n));
+  double* out = result.begin();
+  if (precision_of(ctx) == FC_PRECISION_FP64) {
+    std::vector<double> triangle(static_cast<size_t>(fc_triu_size(n)));
+    run_interruptible(ctx, [&] {
+      return fc_pcc_triu_f64(ctx, s, FC_TRIU_ROW, triangle.data(), static_cast<int64_t>(triangle.size()));
+    });
+    // Row-ordered pair (i, j), i < j, sits at offset i*n - i*(i+1)/2 + (j - i - 1).
+    for (int64_t i = 0; i < n; ++i) {
+      const double* row = triangle.data() + (i * n - i * (i + 1) / 2);
+      for (int64_t j = i + 1; j < n; ++j) out[i + j * n] = out[j + i * n] = row[j - i - 1];
+    }
+    nan_to_na(out, result.size());
+  } else {
+    run_interruptible(ctx, [&] { return fc_pcc_dense(ctx, s, as_float_buffer(result), n); });
+    widen_floats_in_place(out, result.size());
+  }
+  set_unit_diagonal(out, n);
+  return result;
+  END_RCPP
+}
+
+// cor(x, y): n_x x n_y, column-major. fc_pcc_cross writes row-major a x b, so asking for
+// (a = y, b = x) gives exactly R's column-major n_x x n_y layout without a transpose.
+SEXP fcr_pcc_cross(SEXP context, SEXP series_x, SEXP series_y) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* x = unwrap_handle<fc_series>(series_x, kSeriesTag);
+  const fc_series* y = unwrap_handle<fc_series>(series_y, kSeriesTag);
+  const int64_t n_x = series_count(x), n_y = series_count(y);
+  Rcpp::NumericVector result(alloc_matrix(n_x, n_y));
+  run_interruptible(ctx, [&] { return fc_pcc_cross(ctx, y, x, as_float_buffer(result), n_x); });
+  widen_floats_in_place(result.begin(), result.size());
+  return result;
+  END_RCPP
+}
+
+// The row-ordered strict upper triangle: exactly the storage order of R's "dist".
+SEXP fcr_pcc_triu(SEXP context, SEXP series) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const int64_t pairs = fc_triu_size(series_count(s));
+  Rcpp::NumericVector result(Rcpp::no_init(static_cast<R_xlen_t>(pairs)));
+  if (precision_of(ctx) == FC_PRECISION_FP64) {
+    run_interruptible(ctx, [&] { return fc_pcc_triu_f64(ctx, s, FC_TRIU_ROW, result.begin(), pairs); });
+    nan_to_na(result.begin(), result.size());
+  } else {
+    run_interruptible(ctx, [&] { return fc_pcc_triu(ctx, s, FC_TRIU_ROW, as_float_buffer(result), pairs); });
+    widen_floats_in_place(result.begin(), result.size());
+  }
+  return result;
+  END_RCPP
+}
+
+// The pull iterator; R drives the loop (and calls the user's function) between these calls.
+SEXP fcr_blocks_begin(SEXP context, SEXP series, SEXP rows_per_block) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  auto* cursor = new BlockCursor;
+  CursorHandle handle = make_handle<CursorHandle>(cursor, kCursorTag);
+  check(fc_pcc_blocks_begin(ctx, s, static_cast<int64_t>(Rcpp::as<double>(rows_per_block)), &cursor->blocks));
+  int64_t max_count = 0;
+  check(fc_blocks_max_count(cursor->blocks, &max_count));
+  cursor->buffer.resize(static_cast<size_t>(max_count));
+  return handle;
+  END_RCPP
+}
+
+// The next block as list(values, info), or NULL once every block was delivered. info uses R's
+// conventions: rows row_begin..row_end (1-based, inclusive); values are
+// dist[triu_offset + seq_len(count)] (triu_offset = pairs before the block).
+SEXP fcr_blocks_next(SEXP cursor_handle) {
+  BEGIN_RCPP
+  Rcpp::checkUserInterrupt();
+  BlockCursor* cursor = unwrap_handle<BlockCursor>(cursor_handle, kCursorTag);
+  fc_block_info info{};
+  const fc_status status =
+      fc_blocks_next(cursor->blocks, cursor->buffer.data(), static_cast<int64_t>(cursor->buffer.size()), &info);
+  if (status == FC_DONE) return R_NilValue;
+  check(status);
+  Rcpp::NumericVector values(Rcpp::no_init(static_cast<R_xlen_t>(info.count)));
+  for (int64_t k = 0; k < info.count; ++k) {
+    const float v = cursor->buffer[static_cast<size_t>(k)];
+    values[static_cast<R_xlen_t>(k)] = std::isnan(v) ? NA_REAL : static_cast<double>(v);
+  }
+  // int64 counts travel as doubles (exact below 2^53); R integers stop at 2^31.
+  Rcpp::List r_info = Rcpp::List::create(Rcpp::Named("row_begin") = static_cast<double>(info.row_begin + 1),
+                                         Rcpp::Named("row_end") = static_cast<double>(info.row_end),
+                                         Rcpp::Named("triu_offset") = static_cast<double>(info.triu_offset),
+                                         Rcpp::Named("count") = static_cast<double>(info.count));
+  return Rcpp::List::create(Rcpp::Named("values") = values, Rcpp::Named("info") = r_info);
+  END_RCPP
+}
+
+static const R_CallMethodDef call_methods[] = {
+    {"fcr_context_create", (DL_FUNC)&fcr_context_create, 3},
+    {"fcr_series_create", (DL_FUNC)&fcr_series_create, 2},
+    {"fcr_series_constant", (DL_FUNC)&fcr_series_constant, 1},
+    {"fcr_release", (DL_FUNC)&fcr_release, 1},
+    {"fcr_pcc_dense", (DL_FUNC)&fcr_pcc_dense, 2},
+    {"fcr_pcc_cross", (DL_FUNC)&fcr_pcc_cross, 3},
+    {"fcr_pcc_triu", (DL_FUNC)&fcr_pcc_triu, 2},
+    {"fcr_blocks_begin", (DL_FUNC)&fcr_blocks_begin, 3},
+    {"fcr_blocks_next", (DL_FUNC)&fcr_blocks_next, 1},
+    {nullptr, nullptr, 0}};
+
+void R_init_fastconn(DllInfo* dll) {
+  R_registerRoutines(dll, nullptr, call_methods, nullptr, nullptr);
+  R_useDynamicSymbols(dll, FALSE);
+}
+
+}  // extern "C"

@@ -1,0 +1,4 @@
+library(testthat)
+library(fastconn)
+
+test_check("fastconn")
