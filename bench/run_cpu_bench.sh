@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# CPU benchmark of fastconn's all-pairs PCC, its floors (GEMM rate of the same BLAS, memory) and
+# np.corrcoef on the same data, all in one run; writes the table to bench/RESULTS.md.
+#
+#   bash bench/run_cpu_bench.sh [--n N] [--t T] [--reps R] [--numpy-reps R] [--threads P] [--out FILE]
+#
+# Defaults: N = 20000, T = 165, 5 rounds, 3 numpy runs, all cores, bench/RESULTS.md. Configures and
+# builds what it needs (CPU only, Release) in $FASTCONN_BENCH_BUILD (default <repo>/build-cpu-bench).
+# Takes about a minute on 2 cores after the build; needs ~4 GB of memory (numpy's N x N float64
+# matrix is 3.2 GB). Run it on a quiet machine: the table records the load average.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+python=${PYTHON:-/usr/bin/python3}  # Debian's python3-numpy; a pyenv python may lack numpy
+build=${FASTCONN_BENCH_BUILD:-$root/build-cpu-bench}
+n=20000 t=165 reps=5 numpy_reps=3 threads=$(nproc) out=$here/RESULTS.md
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --n) n=$2; shift 2 ;;
+    --t) t=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --numpy-reps) numpy_reps=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) echo "run_cpu_bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+"$python" -c 'import numpy' 2>/dev/null || { echo "run_cpu_bench.sh: $python has no numpy (apt-get install python3-numpy, or set PYTHON)" >&2; exit 1; }
+
+# Build (incremental when already configured). CPU only: the GPU benchmark lives in bench/gpu/.
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFASTCONN_CUDA=OFF \
+        -DFASTCONN_BUILD_TESTS=OFF -DFASTCONN_BUILD_BENCH=ON >/dev/null
+fi
+cmake --build "$build" -j"$(nproc)" --target bench_cpu_pcc >/dev/null
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# One thread count for fastconn, the BLAS floors and numpy's BLAS.
+export OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads
+
+load_before=$(cat /proc/loadavg)
+echo "load average before: $load_before"
+status=0
+"$build/bench/bench_cpu_pcc" --n "$n" --t "$t" --reps "$reps" --threads "$threads" --out "$tmp/fastconn.txt" \
+    --data-out "$tmp/data.f32" --sample-out "$tmp/samples.bin" || status=$?
+[ -s "$tmp/fastconn.txt" ] || { echo "run_cpu_bench.sh: bench_cpu_pcc failed (status $status)" >&2; exit 1; }
+echo
+"$python" "$here/numpy_baseline.py" --data "$tmp/data.f32" --n "$n" --t "$t" --samples "$tmp/samples.bin" \
+    --reps "$numpy_reps" --out "$tmp/numpy.txt" || status=$?
+[ -s "$tmp/numpy.txt" ] || { echo "run_cpu_bench.sh: numpy_baseline.py failed" >&2; exit 1; }
+load_after=$(cat /proc/loadavg)
+echo "load average after: $load_after"
+
+"$python" "$here/write_cpu_results.py" --fastconn "$tmp/fastconn.txt" --numpy "$tmp/numpy.txt" \
+    --load-before "$load_before" --load-after "$load_after" --out "$out"
+echo "wrote $out"
+# Non-zero when a check failed (FP32 vs FP64 or numpy beyond 1e-5, or reruns not bit-identical).
+exit "$status"

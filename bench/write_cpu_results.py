@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+"""Writes bench/RESULTS.md from one run of bench/run_cpu_bench.sh: the key=value results of
+bench_cpu_pcc (fastconn and its GEMM and memory floors) and of numpy_baseline.py, plus the
+machine they ran on. Every number in the table comes from that one run."""
+import argparse
+import datetime
+import os
+import platform
+import subprocess
+
+
+def read_kv(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            if "=" in line:
+                k, v = line.rstrip("\n").split("=", 1)
+                out[k] = v
+    return out
+
+
+def cpu_model():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def mem_total_gib():
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) / 2**20
+    return float("nan")
+
+
+def git_revision(root):
+    try:
+        rev = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return rev + (" + uncommitted changes" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--fastconn", required=True, help="key=value results of bench_cpu_pcc")
+    p.add_argument("--numpy", required=True, help="key=value results of numpy_baseline.py")
+    p.add_argument("--load-before", required=True, help="/proc/loadavg before the run")
+    p.add_argument("--load-after", required=True, help="/proc/loadavg after the run")
+    p.add_argument("--out", required=True)
+    a = p.parse_args()
+    f = read_kv(a.fastconn)
+    np_ = read_kv(a.numpy)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    n, t = int(f["n"]), int(f["t"])
+    flops = n * (n - 1) * t  # N(N-1)/2 pairs, 2T flops each
+    sgemm = float(f["sgemm_reference_gflops"])
+    dgemm = float(f["dgemm_reference_gflops"])
+    numpy_s = float(np_["numpy_corrcoef_s"])
+    end_to_end = float(f["series_create_f32_s"]) + float(f["pcc_f32_row_s"])
+
+    def row(what, seconds, gflops=None, ref=None, vs_numpy=True):
+        g = "%.1f" % gflops if gflops is not None else ""
+        r = "%.0f %%" % (100 * gflops / ref) if gflops is not None and ref else ""
+        x = "%.1fx" % (numpy_s / seconds) if vs_numpy else ""
+        return "| %s | %.4f | %s | %s | %s |" % (what, seconds, g, r, x)
+
+    def pcc(key):
+        return float(f[key + "_s"]), float(f[key + "_gflops"])
+
+    lines = []
+    w = lines.append
+    w("# CPU benchmark: all-pairs PCC, N = %d series x T = %d samples" % (n, t))
+    w("")
+    w("Written by `bench/run_cpu_bench.sh` (do not edit by hand; rerun it). Every number below comes")
+    w("from one run on one machine: fastconn, the GEMM rate of the very BLAS it links, the memory floors")
+    w("and `np.corrcoef` on the same data. Times are medians of %s rounds (`bench_cpu_pcc` runs one of" % f["reps"])
+    w("each measurement per round, so load changes on a shared machine hit all of them alike) after a")
+    w("warm-up; numpy: median of its runs (%s s)." % np_["numpy_corrcoef_runs"])
+    w("")
+    w("| | |")
+    w("|---|---|")
+    w("| date (UTC) | %s |" % datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"))
+    w("| machine | %s, %d logical CPUs (`nproc`), %.1f GiB RAM |" % (cpu_model(), os.cpu_count(), mem_total_gib()))
+    w("| threads | %s (fastconn, BLAS floors and numpy alike) |" % f["threads"])
+    w("| load average (1, 5, 15 min) | before %s; after %s |" % (" ".join(a.load_before.split()[:3]),
+                                                               " ".join(a.load_after.split()[:3])))
+    w("| fastconn | %s |" % git_revision(root))
+    w("| BLAS (fastconn) | %s |" % f["blas"])
+    w("| numpy | %s on %s |" % (np_["numpy_version"], np_["numpy_blas"]))
+    w("")
+    w("GFLOP/s count the useful work of the triangle, N(N-1)·T flops (2T per pair), for every PCC row,")
+    w("np.corrcoef included (it computes the full N x N float64 matrix, twice that work); GEMM rows")
+    w("count 2·M·N·K. The PCC ratio is to the fastest SGEMM (DGEMM for FP64) measured in the run.")
+    w("")
+    w("| measured | median time [s] | GFLOP/s | of fastest GEMM | speed-up vs np.corrcoef |")
+    w("|---|---:|---:|---:|---:|")
+    s, g = pcc("pcc_f32_row")
+    w(row("**fastconn `fc_pcc_triu` FP32, row order** (pre-touched output)", s, g, sgemm))
+    s, g = pcc("pcc_f32_col")
+    w(row("fastconn `fc_pcc_triu` FP32, column order", s, g, sgemm))
+    w(row("fastconn `fc_series_create_f32` + `fc_pcc_triu` row order (end to end)", end_to_end, flops / end_to_end / 1e9,
+          sgemm))
+    s, g = pcc("pcc_f64_row")
+    w(row("fastconn `fc_pcc_triu_f64`, FP64 mode (float64 products and output)", s, g, dgemm))
+    w(row("`np.corrcoef` (float64, full N x N matrix)", numpy_s, flops / numpy_s / 1e9))
+    for key, label in (("sgemm_panel", "SGEMM %s, one call (BLAS's own threads)" % f["sgemm_panel_shape"]),
+                       ("sgemm_square", "SGEMM %s, full square into pre-touched scratch" % f["sgemm_square_shape"]),
+                       ("sgemm_tiles", "SGEMM %s as 256 x 512 tiles, one single-threaded call per thread"
+                        % f["sgemm_panel_shape"]),
+                       ("dgemm_panel", "DGEMM %s, one call (BLAS's own threads)" % f["sgemm_panel_shape"]),
+                       ("dgemm_tiles", "DGEMM %s as 256 x 512 tiles, one per thread" % f["sgemm_panel_shape"])):
+        ref = sgemm if key.startswith("s") else dgemm
+        w(row(label, float(f[key + "_s"]), float(f[key + "_gflops"]), ref, vs_numpy=False))
+    tri_gb = int(f["triangle_bytes"]) / 1e9
+    w("| write floor: memset of the pre-touched %.2f GB FP32 triangle (%.1f GB/s) | %.4f | | | |"
+      % (tri_gb, tri_gb / float(f["write_floor_s"]), float(f["write_floor_s"])))
+    w("| first touch of the same buffer (page faults; once) (%.1f GB/s) | %.4f | | | |"
+      % (tri_gb / float(f["first_touch_s"]), float(f["first_touch_s"])))
+    w("")
+    frac = float(f["pcc_f32_row_fraction_of_sgemm"])
+    speedup = numpy_s / float(f["pcc_f32_row_s"])
+    w("## Checks in the same run")
+    w("")
+    w("- FP32 row-order triangle vs FP64 mode, all %d pairs: max |r32 - r64| = %s (contract: <= 1e-5)."
+      % (n * (n - 1) // 2, f["max_abs_f32_vs_f64"]))
+    w("- FP32 triangle vs `np.corrcoef` on %s sampled pairs: max |difference| = %s (%s)."
+      % (np_["numpy_check_pairs"], np_["numpy_check_max_abs"],
+         "within 1e-5" if np_["numpy_check_ok"] == "yes" else "**beyond 1e-5**"))
+    w("- FP32 reruns bit-identical over %s runs: %s." % (f["pcc_f32_runs_compared"], f["pcc_f32_bit_identical_reruns"]))
+    w("- Issue 2's bar: PCC at %.0f %% of the fastest SGEMM (needs >= 70 %%): %s; %.1fx faster than np.corrcoef: %s."
+      % (100 * frac, "met" if frac >= 0.70 else "**not met**", speedup, "met" if speedup > 1 else "**not met**"))
+    w("")
+    w("Data: %d seeded synthetic series (6 smooth latent signals mixed by 100 contiguous parcels, AR(1) noise," % n)
+    w("BOLD-like baselines), the same bytes for fastconn and numpy. Reproduce: `bash bench/run_cpu_bench.sh`.")
+    with open(a.out, "w") as out:
+        out.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
