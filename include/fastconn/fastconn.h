@@ -138,7 +138,9 @@ FC_API fc_status fc_context_set_constant_policy(fc_context* ctx, fc_constant_pol
 /* Upper bound, in bytes, of the working memory one computation may take (scratch tiles and
  * staging; not the series themselves nor the caller's output). 0 (default) = use what is free,
  * capped at a quarter of physical memory on the CPU. Must be >= 0; a limit too small for one
- * row of work makes computations fail with FC_ERR_OUT_OF_MEMORY naming the minimum. */
+ * row of work makes computations fail with FC_ERR_OUT_OF_MEMORY naming the minimum. Backends
+ * work in fixed tiles, so under a limit smaller than one tile (CPU: 256 x 512 values, 512 KiB in
+ * FP32) that one tile is still used; results never depend on the limit. */
 FC_API fc_status fc_context_set_memory_limit(fc_context* ctx, int64_t bytes);
 
 /* Number of CPU threads (0, the default, = all cores). Must be >= 0. */

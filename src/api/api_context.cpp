@@ -35,8 +35,9 @@ FC_API fc_status fc_context_get_backend(const fc_context* ctx, fc_backend* out) 
 FC_API fc_status fc_context_set_precision(fc_context* ctx, fc_precision precision) {
   return fc::api_guard(__func__, [&] {
     auto& s = state_of(ctx);
-    if (precision != FC_PRECISION_FP32 && precision != FC_PRECISION_FP64 && precision != FC_PRECISION_TF32)
-      fc::fail(FC_ERR_INVALID_ARG, "precision " + std::to_string(static_cast<int>(precision)) +
+    const int p = fc::raw_enum(precision);
+    if (p != FC_PRECISION_FP32 && p != FC_PRECISION_FP64 && p != FC_PRECISION_TF32)
+      fc::fail(FC_ERR_INVALID_ARG, "precision " + std::to_string(p) +
                                        " is not FC_PRECISION_FP32 (0), FC_PRECISION_FP64 (1) or FC_PRECISION_TF32 (2)");
     s.precision = precision;
     return FC_OK;
@@ -55,8 +56,9 @@ FC_API fc_status fc_context_get_precision(const fc_context* ctx, fc_precision* o
 FC_API fc_status fc_context_set_constant_policy(fc_context* ctx, fc_constant_policy policy) {
   return fc::api_guard(__func__, [&] {
     auto& s = state_of(ctx);
-    if (policy != FC_CONSTANT_NAN && policy != FC_CONSTANT_ZERO)
-      fc::fail(FC_ERR_INVALID_ARG, "constant policy " + std::to_string(static_cast<int>(policy)) +
+    const int p = fc::raw_enum(policy);
+    if (p != FC_CONSTANT_NAN && p != FC_CONSTANT_ZERO)
+      fc::fail(FC_ERR_INVALID_ARG, "constant policy " + std::to_string(p) +
                                        " is not FC_CONSTANT_NAN (0) or FC_CONSTANT_ZERO (1)");
     s.constant_policy = policy;
     return FC_OK;

@@ -19,11 +19,6 @@ fc::Output host_output(void* data, fc::ScalarType type) {
   return out;
 }
 
-void require_order(fc_triu_order order) {
-  if (order != FC_TRIU_ROW && order != FC_TRIU_COL)
-    fc::fail(FC_ERR_INVALID_ARG, "order " + std::to_string(static_cast<int>(order)) + " is not FC_TRIU_ROW (0) or FC_TRIU_COL (1)");
-}
-
 }  // namespace
 
 extern "C" {
@@ -35,7 +30,8 @@ FC_API int64_t fc_triu_size(int64_t n_series) {
 
 FC_API int64_t fc_triu_offset(int64_t n, fc_triu_order order, int64_t i, int64_t j) {
   if (n < 2 || n > fc::kMaxTriangleSeries || i < 0 || j < 0 || i >= n || j >= n || i == j) return -1;
-  if (order != FC_TRIU_ROW && order != FC_TRIU_COL) return -1;
+  const int o = fc::raw_enum(order);
+  if (o != FC_TRIU_ROW && o != FC_TRIU_COL) return -1;
   if (i > j) std::swap(i, j);
   return order == FC_TRIU_ROW ? fc::row_offset(n, i, j) : fc::col_offset(i, j);
 }
@@ -44,7 +40,7 @@ FC_API fc_status fc_triu_pair(int64_t n, fc_triu_order order, int64_t offset, in
   return fc::api_guard(__func__, [&] {
     fc::require_not_null(i, "i");
     fc::require_not_null(j, "j");
-    require_order(order);
+    fc::require_order(order);
     if (n < 2 || n > fc::kMaxTriangleSeries)
       fc::fail(FC_ERR_INVALID_ARG, "n_series " + std::to_string(n) + " has no pairs or is too large");
     if (offset < 0 || offset >= fc::triu_count(n))

@@ -48,6 +48,10 @@ class Backend {
   virtual fc_backend kind() const = 0;
   virtual std::string describe() const = 0;  // e.g. "CPU (OpenBLAS, 2 threads)"
 
+  // Row blocks that are multiples of this many rows compute no row twice (a backend that works
+  // on a fixed grid recomputes a partly requested grid tile); automatic block sizes use it.
+  virtual int64_t block_row_granularity() const { return 1; }
+
   // Storage for n series of t samples in `precision`; rows are filled by upload_rows.
   virtual std::unique_ptr<SeriesStorage> create_series(int64_t n, int64_t t, fc_precision precision) = 0;
   // Copy `rows` normalized rows (row-major, contiguous, rows x t) into rows

@@ -5,8 +5,9 @@
 namespace fc {
 
 std::shared_ptr<ContextState> create_context(fc_backend backend, int device) {
-  if (backend != FC_BACKEND_AUTO && backend != FC_BACKEND_CPU && backend != FC_BACKEND_CUDA)
-    fail(FC_ERR_INVALID_ARG, "backend " + std::to_string(static_cast<int>(backend)) +
+  const int b = raw_enum(backend);
+  if (b != FC_BACKEND_AUTO && b != FC_BACKEND_CPU && b != FC_BACKEND_CUDA)
+    fail(FC_ERR_INVALID_ARG, "backend " + std::to_string(b) +
                                  " is not one of FC_BACKEND_AUTO (0), FC_BACKEND_CPU (1), FC_BACKEND_CUDA (2)");
   if (device < -1) fail(FC_ERR_INVALID_ARG, "device " + std::to_string(device) + " is negative (use -1 for the default device)");
   auto state = std::make_shared<ContextState>();

@@ -2,6 +2,7 @@
 // fc_status and the thread-local text returned by fc_last_error().
 #pragma once
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,16 @@ class Error : public std::runtime_error {
 template <class Pointer>
 inline void require_not_null(Pointer p, const char* argument) {
   if (p == nullptr) fail(FC_ERR_NULL_ARG, std::string(argument) + " is NULL");
+}
+
+// The integer a C caller passed as an enum. Loading a C++ enum whose value lies outside its
+// enumerators' range is undefined behaviour, so validation reads the bytes as an int instead.
+template <class Enum>
+inline int raw_enum(Enum e) {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
 }
 
 }  // namespace fc

@@ -26,9 +26,14 @@ void triangle_rows(int64_t n, fc_triu_order order, int64_t* begin, int64_t* end)
 
 }  // namespace
 
+void require_order(fc_triu_order order) {
+  const int o = raw_enum(order);
+  if (o != FC_TRIU_ROW && o != FC_TRIU_COL)
+    fail(FC_ERR_INVALID_ARG, "order " + std::to_string(o) + " is not FC_TRIU_ROW (0) or FC_TRIU_COL (1)");
+}
+
 void pcc_triu(const ContextState& ctx, const SeriesData& s, fc_triu_order order, const Output& out, int64_t capacity) {
-  if (order != FC_TRIU_ROW && order != FC_TRIU_COL)
-    fail(FC_ERR_INVALID_ARG, "order " + std::to_string(static_cast<int>(order)) + " is not FC_TRIU_ROW (0) or FC_TRIU_COL (1)");
+  require_order(order);
   require_output(out);
   const int64_t pairs = triu_count(s.n);
   if (capacity < pairs)
@@ -57,7 +62,10 @@ void pcc_cross(const ContextState& ctx, const SeriesData& a, const SeriesData& b
 int64_t default_rows_per_block(const ContextState& ctx, int64_t n) {
   int64_t values = int64_t(16) << 20;
   if (ctx.memory_limit > 0) values = std::min(values, std::max<int64_t>(1, ctx.memory_limit / 4));
-  return std::max<int64_t>(1, values / std::max<int64_t>(1, n - 1));
+  int64_t rows = std::max<int64_t>(1, values / std::max<int64_t>(1, n - 1));
+  const int64_t granularity = ctx.backend->block_row_granularity();
+  if (rows > granularity) rows = rows / granularity * granularity;  // whole grid tiles only
+  return rows;
 }
 
 BlockIterator::BlockIterator(std::shared_ptr<const ContextState> ctx, std::shared_ptr<const SeriesData> series,

@@ -12,6 +12,9 @@
 
 namespace fc {
 
+// Throws FC_ERR_INVALID_ARG unless order is FC_TRIU_ROW or FC_TRIU_COL.
+void require_order(fc_triu_order order);
+
 // The whole triangle in `order` into out (capacity values of `type`).
 void pcc_triu(const ContextState& ctx, const SeriesData& s, fc_triu_order order, const Output& out, int64_t capacity);
 
@@ -41,7 +44,7 @@ class BlockIterator {
 };
 
 // Rows per block when the caller passes 0: blocks of about 16 Mi values (64 MiB as float),
-// fewer if the context's memory limit is smaller.
+// fewer if the context's memory limit is smaller; a multiple of the backend's granularity.
 int64_t default_rows_per_block(const ContextState& ctx, int64_t n);
 
 }  // namespace fc

@@ -43,8 +43,14 @@ def library_symbols(nm, path):
 
 
 def main():
-    nm, header, library = sys.argv[1:4]
-    declared, unmarked = header_functions(header)
+    # usage: check_exports.py NM HEADER... LIBRARY (every public header that declares FC_API functions)
+    nm, headers, library = sys.argv[1], sys.argv[2:-1], sys.argv[-1]
+    header = " + ".join(headers)
+    declared, unmarked = set(), set()
+    for path in headers:
+        d, u = header_functions(path)
+        declared |= d
+        unmarked |= u
     exported = library_symbols(nm, library)
     problems = []
     if len(declared) < 10:

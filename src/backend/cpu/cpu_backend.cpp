@@ -369,6 +369,7 @@ class CpuBackend : public Backend {
  public:
   fc_backend kind() const override { return FC_BACKEND_CPU; }
   std::string describe() const override { return "CPU (CBLAS, " + std::to_string(omp_get_max_threads()) + " threads)"; }
+  int64_t block_row_granularity() const override { return kTileRows; }
 
   std::unique_ptr<SeriesStorage> create_series(int64_t n, int64_t t, fc_precision precision) override {
     auto s = std::make_unique<CpuSeries>();

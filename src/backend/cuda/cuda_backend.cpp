@@ -1,26 +1,365 @@
-// CUDA backend (built when the CUDA toolkit is found). Until the real backend lands (issue
-// "CUDA backend"), it reports whether a device is visible and is otherwise unavailable, so AUTO
-// falls back to the CPU.
+// The CUDA backend: normalized series live on the device (float for FP32/TF32, double for FP64),
+// products come from cuBLAS one band at a time, a kernel finishes each band (clamp, constant
+// policy, packing into the ordered triangle), and band_pipeline moves the finished bands to the
+// output while the next ones compute. Agrees with the CPU backend (the reference) to rounding.
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <limits>
+#include <thread>
+#include <vector>
+
 #include "backend/backend.hpp"
+#include "backend/cuda/band_pipeline.hpp"
+#include "backend/cuda/band_plan.hpp"
+#include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/cuda_resources.hpp"
 #include "core/error.hpp"
+#include "kernels/cross_finish.cuh"
+#include "kernels/triu_extract.cuh"
 
 namespace fc {
+namespace {
+
+using cuda::DeviceBuffer;
+using cuda::DeviceScope;
+using cuda::Destination;
+
+// Working memory taken when the context sets no limit: at most this, and at most half of what is free.
+constexpr int64_t kDefaultBudget = int64_t(2) << 30;
+
+class CudaSeries : public SeriesStorage {
+ public:
+  int64_t n = 0, t = 0;
+  bool f64 = false;
+  DeviceBuffer rows;               // n x t, row-major: series s at rows + s * t
+  mutable DeviceBuffer constant;   // n flags, uploaded on the first computation that needs them
+  mutable bool constant_ready = false;
+};
+
+const CudaSeries& storage_of(const SeriesView& s) { return static_cast<const CudaSeries&>(*s.storage); }
+
+template <class O>
+O policy_value(fc_constant_policy policy) {
+  return policy == FC_CONSTANT_ZERO ? O(0) : std::numeric_limits<O>::quiet_NaN();
+}
+
+// C (m x n, column-major, ldc) = A^T B, with A = k x m and B = k x n column-major (ld k): the
+// series are rows of a row-major n x t matrix, i.e. columns of a column-major t x n one.
+void gemm_tn(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c, int64_t ldc) {
+  const float one = 1.0f, zero = 0.0f;
+  FC_CUBLAS(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one, a, (int)k, b, (int)k, &zero, c, (int)ldc));
+}
+void gemm_tn(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c, int64_t ldc) {
+  const double one = 1.0, zero = 0.0;
+  FC_CUBLAS(cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one, a, (int)k, b, (int)k, &zero, c, (int)ldc));
+}
+
+int default_host_threads() {
+  const unsigned hw = std::thread::hardware_concurrency();
+  return static_cast<int>(std::max(1u, std::min(hw, 16u) - (hw > 1 ? 1u : 0u)));
+}
+
+class CudaBackend : public Backend {
+ public:
+  explicit CudaBackend(int device) : device_(device) {
+    DeviceScope scope(device_);
+    cudaDeviceProp prop;
+    FC_CUDA(cudaGetDeviceProperties(&prop, device_));
+    name_ = std::string(prop.name) + ", device " + std::to_string(device_) + ", compute capability " +
+            std::to_string(prop.major) + "." + std::to_string(prop.minor);
+    res_ = std::make_unique<cuda::PipelineResources>(device_);
+  }
+
+  ~CudaBackend() override {
+    try {
+      DeviceScope scope(device_);
+      res_.reset();
+    } catch (...) {
+      res_.reset();
+    }
+  }
+
+  fc_backend kind() const override { return FC_BACKEND_CUDA; }
+  std::string describe() const override { return "CUDA (" + name_ + ", cuBLAS)"; }
+
+  int device() const { return device_; }
+  void set_stream(cudaStream_t stream) { user_stream_ = stream; }
+  cudaStream_t stream() const { return user_stream_; }
+
+  std::unique_ptr<SeriesStorage> create_series(int64_t n, int64_t t, fc_precision precision) override {
+    DeviceScope scope(device_);
+    auto s = std::make_unique<CudaSeries>();
+    s->n = n;
+    s->t = t;
+    s->f64 = precision == FC_PRECISION_FP64;
+    const size_t bytes = static_cast<size_t>(n) * static_cast<size_t>(t) * (s->f64 ? 8 : 4);
+    if (!s->rows.try_allocate(device_, bytes))
+      fail(FC_ERR_OUT_OF_MEMORY, "cudaMalloc of " + std::to_string(bytes) + " bytes for " + std::to_string(n) + " x " +
+                                     std::to_string(t) + " normalized series failed: the device is out of memory");
+    return s;
+  }
+
+  void upload_rows(SeriesStorage& storage, int64_t row_begin, int64_t rows, const double* z) override {
+    DeviceScope scope(device_);
+    auto& s = static_cast<CudaSeries&>(storage);
+    const size_t count = static_cast<size_t>(rows * s.t);
+    const cudaStream_t stream = res_->copy_stream();
+    // Async on our stream, then synchronized: a plain cudaMemcpy from pageable memory may return
+    // before the data reaches the device, and the computations run on non-blocking streams.
+    if (s.f64) {
+      FC_CUDA(cudaMemcpyAsync(s.rows.get<double>() + row_begin * s.t, z, count * sizeof(double), cudaMemcpyHostToDevice, stream));
+      FC_CUDA(cudaStreamSynchronize(stream));
+    } else {
+      std::vector<float> narrow(count);
+      std::transform(z, z + count, narrow.begin(), [](double v) { return static_cast<float>(v); });
+      FC_CUDA(cudaMemcpyAsync(s.rows.get<float>() + row_begin * s.t, narrow.data(), count * sizeof(float),
+                              cudaMemcpyHostToDevice, stream));
+      FC_CUDA(cudaStreamSynchronize(stream));
+    }
+  }
+
+  void triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
+            const RunSettings& run) override {
+    DeviceScope scope(device_);
+    const CudaSeries& st = storage_of(s);
+    check_int_range(s);
+    const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4;
+    const int64_t n = s.n;
+    const int64_t slice = cuda::triu_start(n, order, row_end) - cuda::triu_start(n, order, row_begin);
+    const Destination dest = destination(out, static_cast<size_t>(slice) * out_elem);
+    const uint8_t* constant = constant_flags(s);
+
+    // The widest row of this run needs the most tile columns.
+    const int64_t widest = order == FC_TRIU_ROW ? n - 1 - row_begin : row_end - 1;
+    const size_t tile_elem = st.f64 ? 8 : 4;
+    const int64_t tile_values = plan_tiles(run, widest, tile_elem, dest == Destination::Device ? 0 : out_elem,
+                                           "PCC of " + std::to_string(n) + " series");
+
+    std::vector<cuda::TriuBand> bands;
+    std::vector<cuda::BandTransfer> transfers;
+    for (int64_t q = row_begin; q < row_end;) {
+      const cuda::TriuBand b = cuda::next_triu_band(n, order, q, row_end, row_begin, tile_values);
+      bands.push_back(b);
+      cuda::BandTransfer t;
+      t.values = t.width = t.dst_pitch = b.count;
+      t.dst_offset = b.offset;
+      transfers.push_back(t);
+      q = b.q1;
+    }
+    set_math_mode(run, st.f64);
+
+    char* const out_base = static_cast<char*>(out.data);
+    const bool out_f64 = out.type == ScalarType::F64;
+    const cuda::ComputeBand compute = [&](size_t k, cudaStream_t stream, cublasHandle_t blas, void* tile, void* packed) {
+      const cuda::TriuBand& b = bands[k];
+      const int64_t rows = b.q1 - b.q0;
+      void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(b.offset) * out_elem;
+      const kernels::TriuBand kb{n, b.q0, rows, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
+      cudaError_t launched;
+      if (st.f64) {
+        const double* z = st.rows.get<double>();
+        gemm_tn(blas, b.ld, rows, s.t, z + b.p0 * s.t, z + b.q0 * s.t, static_cast<double*>(tile), b.ld);
+        launched = out_f64 ? kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
+                                                   policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
+                           : kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
+                                                   policy_value<float>(run.constant_policy), static_cast<float*>(dst), stream);
+      } else {
+        const float* z = st.rows.get<float>();
+        gemm_tn(blas, b.ld, rows, s.t, z + b.p0 * s.t, z + b.q0 * s.t, static_cast<float*>(tile), b.ld);
+        launched = out_f64 ? kernels::triu_extract(static_cast<const float*>(tile), kb, constant,
+                                                   policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
+                           : kernels::triu_extract(static_cast<const float*>(tile), kb, constant,
+                                                   policy_value<float>(run.constant_policy), static_cast<float*>(dst), stream);
+      }
+      cuda::check_cuda(launched, "triu_extract kernel launch");
+    };
+    cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
+  }
+
+  void cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, const Output& out,
+             int64_t ld, const RunSettings& run) override {
+    DeviceScope scope(device_);
+    if (out.type != ScalarType::F32) fail(FC_ERR_INTERNAL, "CUDA cross product supports float output only");
+    check_int_range(a);
+    check_int_range(b);
+    if (ld > std::numeric_limits<int>::max())
+      fail(FC_ERR_INVALID_ARG, "ld " + std::to_string(ld) + " exceeds the 32-bit leading dimension cuBLAS takes");
+    const CudaSeries& sa = storage_of(a);
+    const CudaSeries& sb = storage_of(b);
+    const int64_t nb = b.n, rows_total = a_end - a_begin;
+    if (rows_total <= 0 || nb <= 0) return;
+    const size_t span = static_cast<size_t>((rows_total - 1) * ld + nb) * sizeof(float);
+    const Destination dest = destination(out, span);
+    const uint8_t* ca = constant_flags(a);
+    const uint8_t* cb = constant_flags(b);
+
+    // A float device output takes the GEMM directly and is finished in place: no tile at all.
+    const bool direct = dest == Destination::Device && !sa.f64;
+    const size_t tile_elem = direct ? 0 : (sa.f64 ? 8 : 4);
+    const int64_t tile_values = plan_tiles(run, nb, tile_elem, dest == Destination::Device ? 0 : sizeof(float),
+                                           "cross PCC against " + std::to_string(nb) + " series");
+
+    std::vector<cuda::CrossBand> bands;
+    std::vector<cuda::BandTransfer> transfers;
+    for (int64_t i = a_begin; i < a_end;) {
+      const cuda::CrossBand cb_ = cuda::next_cross_band(i, a_end, nb, tile_values);
+      bands.push_back(cb_);
+      cuda::BandTransfer t;
+      t.rows = cb_.a1 - cb_.a0;
+      t.width = nb;
+      t.values = t.rows * nb;
+      t.dst_offset = (cb_.a0 - a_begin) * ld;
+      t.dst_pitch = ld;
+      transfers.push_back(t);
+      i = cb_.a1;
+    }
+    set_math_mode(run, sa.f64);
+
+    float* const out_base = static_cast<float*>(out.data);
+    const float fill = policy_value<float>(run.constant_policy);
+    const cuda::ComputeBand compute = [&](size_t k, cudaStream_t stream, cublasHandle_t blas, void* tile, void* packed) {
+      const cuda::CrossBand& band = bands[k];
+      const int64_t rows = band.a1 - band.a0;
+      float* const final_rows = out_base + (band.a0 - a_begin) * ld;
+      float* const dst = packed != nullptr ? static_cast<float*>(packed) : final_rows;
+      const int64_t ld_dst = packed != nullptr ? nb : ld;
+      cudaError_t launched;
+      if (sa.f64) {
+        gemm_tn(blas, nb, rows, a.t, sb.rows.get<double>(), sa.rows.get<double>() + band.a0 * a.t,
+                static_cast<double*>(tile), nb);
+        const kernels::CrossBand kb{band.a0, rows, nb, nb, ld_dst, same_set ? 1 : 0};
+        launched = kernels::cross_finish(static_cast<const double*>(tile), kb, ca, cb, fill, dst, stream);
+      } else {
+        float* const products = direct ? final_rows : static_cast<float*>(tile);
+        const int64_t ld_products = direct ? ld : nb;
+        gemm_tn(blas, nb, rows, a.t, sb.rows.get<float>(), sa.rows.get<float>() + band.a0 * a.t, products, ld_products);
+        const kernels::CrossBand kb{band.a0, rows, nb, ld_products, ld_dst, same_set ? 1 : 0};
+        launched = kernels::cross_finish(products, kb, ca, cb, fill, dst, stream);
+      }
+      cuda::check_cuda(launched, "cross_finish kernel launch");
+    };
+    cuda::run_bands(*res_, dest, reinterpret_cast<char*>(out_base), sizeof(float), user_stream_, host_threads(run),
+                    transfers, compute, *run.progress);
+  }
+
+ private:
+  // cuBLAS takes int dimensions: a band's columns (<= N) and T must fit.
+  static void check_int_range(const SeriesView& s) {
+    if (s.n > std::numeric_limits<int>::max() || s.t > std::numeric_limits<int>::max())
+      fail(FC_ERR_INVALID_ARG, "the CUDA backend's cuBLAS calls take 32-bit dimensions; " + std::to_string(s.n) + " x " +
+                                   std::to_string(s.t) + " series exceed them");
+  }
+
+  static int host_threads(const RunSettings& run) { return run.threads > 0 ? run.threads : default_host_threads(); }
+
+  Destination destination(const Output& out, size_t bytes) const {
+    if (!out.on_device) return cuda::classify_host_output(out.data, bytes);
+    cudaPointerAttributes a;
+    const cudaError_t status = cudaPointerGetAttributes(&a, out.data);
+    if (status != cudaSuccess) cudaGetLastError();
+    if (status != cudaSuccess || (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged))
+      fail(FC_ERR_INVALID_ARG, "out is not device memory (allocate it with cudaMalloc, or use the host functions of fastconn.h)");
+    if (a.type == cudaMemoryTypeDevice && a.device != device_)
+      fail(FC_ERR_INVALID_ARG, "out is memory of CUDA device " + std::to_string(a.device) + " but the context computes on device " +
+                                   std::to_string(device_));
+    return Destination::Device;
+  }
+
+  // Device copy of the constant flags (null when no series is constant: the kernels then skip the test).
+  const uint8_t* constant_flags(const SeriesView& s) {
+    if (s.n_constant == 0) return nullptr;
+    const CudaSeries& st = storage_of(s);
+    if (!st.constant_ready) {
+      st.constant.allocate(device_, static_cast<size_t>(s.n), "the constant-series flags");
+      FC_CUDA(cudaMemcpyAsync(st.constant.get(), s.constant->data(), static_cast<size_t>(s.n), cudaMemcpyHostToDevice,
+                              res_->copy_stream()));
+      FC_CUDA(cudaStreamSynchronize(res_->copy_stream()));
+      st.constant_ready = true;
+    }
+    return st.constant.get<uint8_t>();
+  }
+
+  void set_math_mode(const RunSettings& run, bool f64) {
+    // TF32 tensor cores only when asked; the default math mode keeps float GEMMs in FP32.
+    const cublasMath_t mode = (!f64 && run.precision == FC_PRECISION_TF32) ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH;
+    for (int i = 0; i < cuda::PipelineResources::kComputeStreams; ++i) FC_CUBLAS(cublasSetMathMode(res_->blas(i), mode));
+  }
+
+  // Values per tile within the memory limit (or, without one, half the free device memory up to
+  // kDefaultBudget), halved on allocation failure down to one row of `min_values` before giving up.
+  // Each band holds two tiles (storage type) and, for host outputs, two packed buffers.
+  int64_t plan_tiles(const RunSettings& run, int64_t min_values, size_t tile_elem, size_t packed_elem,
+                     const std::string& what) {
+    const int packed_count = packed_elem > 0 ? cuda::PipelineResources::kComputeStreams : 0;
+    const int64_t per_value = static_cast<int64_t>(cuda::PipelineResources::kComputeStreams * tile_elem + packed_count * packed_elem);
+    min_values = std::max<int64_t>(1, min_values);
+    const int64_t max_tile = cuda::max_tile_values();
+    int64_t tile = max_tile;
+    if (per_value > 0) {
+      if (run.memory_limit > 0) {
+        tile = std::min(max_tile, run.memory_limit / per_value);
+        if (tile < min_values)
+          fail(FC_ERR_OUT_OF_MEMORY, "memory limit of " + std::to_string(run.memory_limit) + " bytes is below the " +
+                                         std::to_string(min_values * per_value) + " bytes that one band of " + what +
+                                         " needs on the GPU; raise it with fc_context_set_memory_limit (0 = automatic)");
+      } else {
+        size_t free_bytes = 0, total_bytes = 0;
+        FC_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+        const int64_t budget = std::min<int64_t>(kDefaultBudget, static_cast<int64_t>(free_bytes / 2));
+        tile = std::max(min_values, std::min(max_tile, budget / per_value));
+      }
+    }
+    tile = std::max(tile, min_values);
+    for (;;) {
+      if (res_->reserve(tile, tile_elem, packed_elem, packed_count)) return tile;
+      if (tile == min_values)
+        fail(FC_ERR_OUT_OF_MEMORY, "cudaMalloc failed for the GPU working memory of " + what + " even with one row per band (" +
+                                       std::to_string(min_values * per_value) + " bytes): the device is out of memory");
+      tile = std::max(min_values, tile / 2);
+    }
+  }
+
+  int device_;
+  std::string name_;
+  std::unique_ptr<cuda::PipelineResources> res_;
+  cudaStream_t user_stream_ = nullptr;
+};
+
+CudaBackend& cuda_backend_of(Backend& backend) {
+  auto* cuda_backend = dynamic_cast<CudaBackend*>(&backend);
+  if (cuda_backend == nullptr)
+    fail(FC_ERR_INVALID_ARG, "the context runs on the " + backend.describe() + " backend; CUDA streams and device pointers need a context created with FC_BACKEND_CUDA");
+  return *cuda_backend;
+}
+
+}  // namespace
 
 bool cuda_backend_compiled() { return true; }
 
 std::shared_ptr<Backend> make_cuda_backend(int device) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess)
-    fail(FC_ERR_BACKEND_UNAVAILABLE, std::string("no usable CUDA device: cudaGetDeviceCount failed (") +
-                                         cudaGetErrorString(status) + ")");
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    fail(FC_ERR_BACKEND_UNAVAILABLE, std::string("no usable CUDA device: cudaGetDeviceCount failed: ") + cudaGetErrorName(status) +
+                                         " (" + cudaGetErrorString(status) + ")");
+  }
   if (count == 0) fail(FC_ERR_BACKEND_UNAVAILABLE, "no CUDA device is visible");
-  if (device >= count)
-    fail(FC_ERR_BACKEND_UNAVAILABLE, "CUDA device " + std::to_string(device) + " requested but only " +
-                                         std::to_string(count) + " visible");
-  fail(FC_ERR_BACKEND_UNAVAILABLE, "the CUDA backend's computations are not implemented in this version");
+  const int index = device < 0 ? 0 : device;
+  if (index >= count)
+    fail(FC_ERR_BACKEND_UNAVAILABLE, "CUDA device " + std::to_string(index) + " requested but only " + std::to_string(count) +
+                                         " visible");
+  return std::make_shared<CudaBackend>(index);
 }
+
+void cuda_set_stream(Backend& backend, CUstream_st* stream) { cuda_backend_of(backend).set_stream(stream); }
+
+CUstream_st* cuda_get_stream(const Backend& backend) {
+  return cuda_backend_of(const_cast<Backend&>(backend)).stream();
+}
+
+int cuda_device(const Backend& backend) { return cuda_backend_of(const_cast<Backend&>(backend)).device(); }
 
 }  // namespace fc

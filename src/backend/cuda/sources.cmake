@@ -1,3 +1,13 @@
-# Sources of the CUDA backend, included by the top-level CMakeLists.txt when CUDA is found.
-target_sources(fastconn PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cuda_backend.cpp)
-target_link_libraries(fastconn PRIVATE CUDA::cudart)
+# Sources of the CUDA backend, included by the top-level CMakeLists.txt when CUDA is found:
+# host code (C++) and the device kernels under kernels/ (CUDA). src/api/api_cuda.cpp, the entry
+# points of fastconn_cuda.h, is built in every configuration (without CUDA they report why not).
+target_sources(fastconn PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_backend.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/band_pipeline.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/host_copy_pool.cpp
+  ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
+  ${PROJECT_SOURCE_DIR}/kernels/cross_finish.cu)
+find_package(Threads REQUIRED)
+target_link_libraries(fastconn PRIVATE CUDA::cudart CUDA::cublas Threads::Threads)
+# Kernels: optimized device code, no per-thread default stream (the backend passes its streams).
+target_compile_options(fastconn PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3 --expt-relaxed-constexpr>)

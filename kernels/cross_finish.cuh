@@ -1,0 +1,33 @@
+// Launchers of the kernel that finishes a band of a cross (or dense) product: clamped to
+// [-1, 1], pairs with a constant series replaced by the constant policy's value, the diagonal of
+// a set with itself set to exactly 1. Plain declarations over raw device pointers and a stream;
+// each returns the launch status (cudaGetLastError) for the caller to check.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace fc {
+namespace kernels {
+
+// A band of a cross product: rows i in [a0, a0 + rows) of set a against every column j in
+// [0, cols) of set b; products at tile[(i - a0) * ld_tile + j], results written to
+// out[(i - a0) * ld_out + j] (out may equal tile with ld_out == ld_tile: finished in place).
+// same_set: a and b are one set, so the diagonal i == j is exactly 1 (fill for a constant series).
+struct CrossBand {
+  int64_t a0;
+  int64_t rows;
+  int64_t cols;
+  int64_t ld_tile;
+  int64_t ld_out;
+  int same_set;
+};
+
+cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, float fill, float* out, cudaStream_t stream);
+cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, float fill, float* out, cudaStream_t stream);
+
+}  // namespace kernels
+}  // namespace fc

@@ -1,0 +1,39 @@
+// Launchers of the kernel that turns a GEMM tile of products into a slice of the ordered
+// triangle: clamped to [-1, 1], pairs with a constant series replaced by the constant policy's
+// value, packed in row or column order. Plain declarations over raw device pointers
+// and a stream; each returns the launch status (cudaGetLastError) for the caller to check.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace fc {
+namespace kernels {
+
+// A band of the triangle: "rows" q in [q0, q0 + rows) of the tile, whose row ql holds the
+// products <z_p, z_q> for p in [p0, p0 + ld) at tile[ql * ld + (p - p0)].
+//   order 0 (row order): row q's pairs are p in (q, n), at slice offset row_start(q) - row_start(q0);
+//   order 1 (column order): row q's pairs are p in [0, q), at col_start(q) - col_start(q0).
+// dst points at the slice's first value (the band's first pair). constant (n flags) may be null
+// when no series is constant; fill is the value of a pair with a constant series.
+struct TriuBand {
+  int64_t n;
+  int64_t q0;
+  int64_t rows;
+  int64_t p0;
+  int64_t ld;
+  int order;
+};
+
+cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
+                         cudaStream_t stream);
+cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
+                         cudaStream_t stream);
+cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
+                         cudaStream_t stream);
+cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
+                         cudaStream_t stream);
+
+}  // namespace kernels
+}  // namespace fc

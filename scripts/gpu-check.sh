@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The GPU machine's check, run from the repository root: builds fastconn with the CUDA backend
+# (Release; CMAKE_CUDA_ARCHITECTURES from the top level, "90-real;75-virtual"), runs the GPU tests
+# (`ctest -L gpu`, a missing device is a failure there), the whole test suite, then the GPU
+# benchmark (bench/gpu), and prints a short table last. Logs and results go to $OUT (the device
+# tool's output folder), or to <build>/gpu-check-out when OUT is unset; RESULTS-gpu.md there is
+# what bench/RESULTS-gpu.md is updated from.
+#
+# Dependencies the GPU image lacks (OpenBLAS, GoogleTest) are taken from .gpu-deps/root when
+# present: Debian packages unpacked with dpkg -x (see bench/RESULTS-gpu.md for the list).
+#
+# Environment: GPU_CHECK_STEPS (default "build gpu-tests all-tests bench"), FASTCONN_GPU_BUILD_DIR.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+build=${FASTCONN_GPU_BUILD_DIR:-$root/build-gpu}
+out=${OUT:-$build/gpu-check-out}
+steps=${GPU_CHECK_STEPS:-build gpu-tests all-tests bench}
+jobs=$(nproc 2>/dev/null || echo 4)
+mkdir -p "$out"
+summary=()
+note() { summary+=("$1"); echo "== $1"; }
+has_step() { [[ " $steps " == *" $1 "* ]]; }
+
+echo "== machine"
+nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv 2>&1 | head -3
+echo "cores: $jobs; $(free -g | awk '/Mem:/{print "memory: " $2 " GiB, available " $7 " GiB"}')"
+echo "THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
+for tool in cmake ninja nvcc python3; do printf '%s: %s\n' "$tool" "$(command -v $tool || echo missing)"; done
+
+# --- dependencies: system ones when present, else the carried .gpu-deps ---------------------------
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DFASTCONN_CUDA=ON)
+deps=$root/.gpu-deps/root/usr
+if [ -d "$deps" ]; then
+  multiarch=$deps/lib/x86_64-linux-gnu
+  cmake_args+=("-DCMAKE_PREFIX_PATH=$deps")
+  if [ ! -e /usr/include/cblas.h ] && ! ls /usr/include/*/cblas.h /usr/include/*/*/cblas.h >/dev/null 2>&1; then
+    cmake_args+=("-DCBLAS_INCLUDE_DIR=$deps/include/x86_64-linux-gnu/openblas-openmp"
+                 "-DBLAS_LIBRARIES=$multiarch/openblas-openmp/libopenblas.so")
+    export LD_LIBRARY_PATH=$multiarch/openblas-openmp:$multiarch${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    echo "using carried OpenBLAS from $deps"
+  fi
+fi
+command -v ninja >/dev/null && cmake_args+=(-G Ninja)
+
+if has_step build; then
+  start=$(date +%s)
+  if ! cmake -S "$root" -B "$build" "${cmake_args[@]}" >"$out/build.log" 2>&1; then
+    # Another layer's configure failing here must not cost the GPU run: retry without tests.
+    tail -20 "$out/build.log"
+    note "configure with tests FAILED; retrying with FASTCONN_BUILD_TESTS=OFF"
+    cmake -S "$root" -B "$build" "${cmake_args[@]}" -DFASTCONN_BUILD_TESTS=OFF >>"$out/build.log" 2>&1
+  fi
+  if cmake --build "$build" -j"$jobs" >>"$out/build.log" 2>&1; then
+    note "build: ok ($(( $(date +%s) - start )) s)"
+  else
+    tail -40 "$out/build.log"
+    note "build: FAILED (see build.log)"
+    printf '%s\n' "${summary[@]}"
+    exit 1
+  fi
+fi
+
+status=0
+if has_step gpu-tests; then
+  start=$(date +%s)
+  # The gpu-labelled tests, selected by name too (gpu.* of tests/gpu, the backend parity tests of
+  # tests/cpp) so that a lost label cannot drop them.
+  (cd "$build" && FASTCONN_REQUIRE_CUDA=1 ctest -R '^gpu\.|BackendParity' --output-on-failure --timeout 600 -j1) \
+    >"$out/ctest-gpu.log" 2>&1 || status=1
+  grep -E "tests passed|tests failed|Total Test time" "$out/ctest-gpu.log" | tail -2
+  grep -E "^\s+[0-9]+ - .*(Failed|Timeout|Exception)" "$out/ctest-gpu.log" | head -20
+  note "GPU tests: $(grep -E '[0-9]+% tests passed' "$out/ctest-gpu.log" | tail -1) ($(( $(date +%s) - start )) s, $(grep -c '\*\*\*Skipped' "$out/ctest-gpu.log") skipped)"
+fi
+
+if has_step all-tests; then
+  start=$(date +%s)
+  (cd "$build" && ctest -E '^gpu\.|BackendParity' --output-on-failure --timeout 600 -j"$jobs") >"$out/ctest-all.log" 2>&1 || status=1
+  grep -E "^\s+[0-9]+ - .*(Failed|Timeout|Exception|Not Run)" "$out/ctest-all.log" | head -20
+  note "ctest (all but the GPU tests above): $(grep -E '[0-9]+% tests passed' "$out/ctest-all.log" | tail -1) ($(( $(date +%s) - start )) s)"
+fi
+
+if has_step bench; then
+  start=$(date +%s)
+  bench=$build/bench/gpu/bench_gpu_pcc
+  data=${TMPDIR:-/tmp}/fastconn_bench_90112x165.f32
+  {
+    "$bench" --write-data "$data" &&
+    if python3 -c "import torch, numpy" 2>/dev/null; then
+      PYTHONUNBUFFERED=1 python3 "$root/bench/gpu/torch_baseline.py" "$data" "$out/torch.json"
+    else
+      echo "torch not importable: (e) skipped"
+    fi
+    torch_arg=(); [ -s "$out/torch.json" ] && torch_arg=(--torch "$out/torch.json")
+    "$bench" "${torch_arg[@]}" --markdown "$out/RESULTS-gpu.md" &&
+    {
+      printf '\n## What page-locking fresh memory costs (probe_host_register, 4 GiB)\n\n```\n'
+      "$build/bench/gpu/probe_host_register"
+      printf '```\n'
+    } >>"$out/RESULTS-gpu.md"
+  } >"$out/bench.log" 2>&1 || status=1
+  rm -f "$data"
+  note "benchmark: $([ -s "$out/RESULTS-gpu.md" ] && echo ok || echo FAILED) ($(( $(date +%s) - start )) s)"
+fi
+
+echo
+echo "================ gpu-check summary ================"
+printf '%s\n' "${summary[@]}"
+if [ -s "$out/bench.log" ]; then
+  echo
+  sed -n '/^| measurement/,$p' "$out/bench.log"
+fi
+exit $status

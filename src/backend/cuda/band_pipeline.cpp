@@ -1,0 +1,339 @@
+#include "backend/cuda/band_pipeline.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+
+namespace fc {
+namespace cuda {
+
+PipelineResources::PipelineResources(int device) : device_(device) {
+  for (int i = 0; i < kComputeStreams; ++i) {
+    compute_[i] = std::make_unique<Stream>();
+    blas_[i] = std::make_unique<CublasHandle>(compute_[i]->get());
+    packed_free_[i] = std::make_unique<Event>();
+  }
+  for (int i = 0; i < kBandsInFlight; ++i) {
+    band_ready_[i] = std::make_unique<Event>();
+    band_done_[i] = std::make_unique<Event>();
+  }
+}
+
+bool PipelineResources::reserve(int64_t tile_values, size_t tile_elem, size_t packed_elem, int packed_count) {
+  const size_t tile_bytes = static_cast<size_t>(tile_values) * tile_elem;
+  const size_t packed_bytes = packed_count > 0 ? static_cast<size_t>(tile_values) * packed_elem : 0;
+  if (tiles_[0].bytes() == tile_bytes && packed_count_ == packed_count && packed_[0].bytes() == packed_bytes) return true;
+  release_buffers();  // free first: the old and new sets need not fit together
+  for (int i = 0; i < kComputeStreams; ++i)
+    if (!tiles_[i].try_allocate(device_, tile_bytes)) return release_buffers(), false;
+  for (int i = 0; i < packed_count; ++i)
+    if (!packed_[i].try_allocate(device_, packed_bytes)) return release_buffers(), false;
+  tile_values_ = tile_values;
+  tile_elem_ = tile_elem;
+  packed_elem_ = packed_elem;
+  packed_count_ = packed_count;
+  return true;
+}
+
+void PipelineResources::release_buffers() {
+  for (int i = 0; i < kComputeStreams; ++i) {
+    tiles_[i].release();
+    packed_[i].release();
+  }
+  tile_values_ = 0;
+  packed_count_ = 0;
+}
+
+void PipelineResources::ensure_staging(int threads) {
+  int slots = kRingSlots;
+  size_t mib = kRingSlotMiB;
+  if (const char* env = std::getenv("FASTCONN_CUDA_RING")) {
+    int s = 0, m = 0;
+    if (std::sscanf(env, "%d,%d", &s, &m) == 2 && s >= 2 && s <= 256 && m >= 1 && m <= 1024) {
+      slots = s;
+      mib = static_cast<size_t>(m);
+    }
+  }
+  if (ring_.get() == nullptr || ring_slots() != slots || ring_slot_bytes_ != (mib << 20)) {
+    pool_.reset();  // its groups are the ring's slots
+    ring_events_.clear();
+    ring_slot_bytes_ = mib << 20;
+    ring_.allocate(static_cast<size_t>(slots) * ring_slot_bytes_);
+    for (int i = 0; i < slots; ++i) ring_events_.push_back(std::make_unique<Event>());
+  }
+  if (!pool_ || pool_->threads() != threads) {
+    pool_.reset();
+    pool_ = std::make_unique<HostCopyPool>(threads, slots);
+  }
+}
+
+void PipelineResources::quiesce() noexcept {
+  for (int i = 0; i < kComputeStreams; ++i)
+    if (compute_[i]) cudaStreamSynchronize(compute_[i]->get());
+  cudaStreamSynchronize(copy_.get());
+  cudaGetLastError();
+  if (pool_) pool_->cancel_all();
+}
+
+Destination classify_host_output(const void* begin, size_t bytes) {
+  auto type_of = [](const void* p) {
+    cudaPointerAttributes a;
+    std::memset(&a, 0, sizeof a);
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+      cudaGetLastError();  // older drivers report plain host memory as an error
+      return cudaMemoryTypeUnregistered;
+    }
+    return a.type;
+  };
+  const cudaMemoryType first = type_of(begin);
+  if (first == cudaMemoryTypeDevice)
+    fail(FC_ERR_INVALID_ARG, "out is device memory; pass device pointers to the *_device functions of fastconn_cuda.h");
+  const cudaMemoryType last = bytes > 0 ? type_of(static_cast<const char*>(begin) + bytes - 1) : first;
+  auto direct = [](cudaMemoryType t) { return t == cudaMemoryTypeHost || t == cudaMemoryTypeManaged; };
+  return direct(first) && direct(last) ? Destination::PinnedHost : Destination::PageableHost;
+}
+
+namespace {
+
+constexpr size_t kHugePage = size_t(2) << 20;
+
+// Asks for transparent huge pages on a fresh pageable output: one fault then maps 2 MiB instead
+// of 4 KiB. On the H100 machine (THP in madvise mode) this took a 16 GB fresh output from 0.87-1.03
+// s to 0.58-0.63 s. FASTCONN_CUDA_HUGEPAGE=0 turns it off (bench/gpu measures both).
+void advise_huge_pages(char* begin, size_t bytes) {
+  const char* env = std::getenv("FASTCONN_CUDA_HUGEPAGE");
+  if (env != nullptr && std::strcmp(env, "0") == 0) return;
+  const uintptr_t b = (reinterpret_cast<uintptr_t>(begin) + kHugePage - 1) & ~(uintptr_t(kHugePage) - 1);
+  const uintptr_t e = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(uintptr_t(kHugePage) - 1);
+  if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);  // advisory: failure is harmless
+}
+
+// Splits a staged chunk into pieces for the pool: a single row into byte ranges of at least
+// 2 MiB ending on 2 MiB boundaries of the destination (two threads never fault the same huge
+// page), several rows into row groups.
+void split_pieces(const char* src, size_t src_pitch, char* dst, size_t dst_pitch, size_t width, size_t rows,
+                  int threads, int group, std::vector<HostCopyPool::Piece>& pieces) {
+  pieces.clear();
+  if (rows == 1) {
+    const size_t piece = std::max<size_t>(kHugePage, (width + threads - 1) / threads);
+    for (size_t pos = 0; pos < width;) {
+      size_t end = std::min(width, pos + piece);
+      if (end < width) {
+        const uintptr_t a = (reinterpret_cast<uintptr_t>(dst) + end) & ~(uintptr_t(kHugePage) - 1);
+        const size_t aligned = a - reinterpret_cast<uintptr_t>(dst);
+        if (a > reinterpret_cast<uintptr_t>(dst) && aligned > pos) end = aligned;
+      }
+      pieces.push_back({src + pos, dst + pos, end - pos, 1, 0, 0, group});
+      pos = end;
+    }
+    return;
+  }
+  const size_t groups = std::min<size_t>(rows, static_cast<size_t>(threads));
+  const size_t per = (rows + groups - 1) / groups;
+  for (size_t r = 0; r < rows; r += per)
+    pieces.push_back({src + r * src_pitch, dst + r * dst_pitch, width, std::min(per, rows - r), src_pitch, dst_pitch, group});
+}
+
+// rows x width bytes between pitched buffers; one row is a plain copy (2D copies limit the pitch).
+void copy_rows(char* dst, size_t dst_pitch, const char* src, size_t src_pitch, size_t width, size_t rows,
+               cudaMemcpyKind kind, cudaStream_t stream) {
+  if (rows == 1 || (dst_pitch == width && src_pitch == width))
+    FC_CUDA(cudaMemcpyAsync(dst, src, width * rows, kind, stream));
+  else
+    FC_CUDA(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, kind, stream));
+}
+
+class Runner {
+ public:
+  Runner(PipelineResources& res, Destination dest, char* out, size_t elem, int threads,
+         const std::vector<BandTransfer>& bands, const ComputeBand& compute, Progress& progress)
+      : res_(res), dest_(dest), out_(out), elem_(elem), threads_(threads), bands_(bands), compute_(compute),
+        progress_(progress), first_chunk_(bands.size(), 0), end_chunk_(bands.size(), 0),
+        ring_slots_(res.ring_slots()), slot_chunk_(static_cast<size_t>(std::max(0, res.ring_slots())), -1) {}
+
+  ~Runner() {
+    if (!finished_) res_.quiesce();
+  }
+
+  void run() {
+    for (size_t k = 0; k < bands_.size(); ++k) {
+      while (in_flight_.size() >= static_cast<size_t>(PipelineResources::kBandsInFlight)) complete_front();
+      while (!in_flight_.empty() && band_complete(in_flight_.front(), false)) complete_front();
+      enqueue(k);
+    }
+    while (!in_flight_.empty()) complete_front();
+    finished_ = true;
+  }
+
+ private:
+  static constexpr int kK = PipelineResources::kBandsInFlight;
+
+  void enqueue(size_t k) {
+    const int s = static_cast<int>(k % PipelineResources::kComputeStreams);
+    const cudaStream_t stream = res_.compute_stream(s);
+    const bool host = dest_ != Destination::Device;
+    // packed buffer s is reused by band k once band k-2's copies out of it are done
+    if (host && k >= static_cast<size_t>(PipelineResources::kComputeStreams))
+      FC_CUDA(cudaStreamWaitEvent(stream, res_.packed_free(s), 0));
+    compute_(k, stream, res_.blas(s), res_.tile(s), host ? res_.packed(s) : nullptr);
+    FC_CUDA(cudaEventRecord(res_.band_ready(k % kK), stream));
+    if (dest_ == Destination::PinnedHost) transfer_direct(k, s);
+    else if (dest_ == Destination::PageableHost) transfer_staged(k, s);
+    in_flight_.push_back(k);
+  }
+
+  void transfer_direct(size_t k, int s) {
+    const BandTransfer& b = bands_[k];
+    const cudaStream_t copy = res_.copy_stream();
+    FC_CUDA(cudaStreamWaitEvent(copy, res_.band_ready(k % kK), 0));
+    copy_rows(out_ + b.dst_offset * elem_, b.dst_pitch * elem_, static_cast<const char*>(res_.packed(s)),
+              b.width * elem_, b.width * elem_, b.rows, cudaMemcpyDefault, copy);
+    FC_CUDA(cudaEventRecord(res_.packed_free(s), copy));
+    FC_CUDA(cudaEventRecord(res_.band_done(k % kK), copy));
+  }
+
+  // Chunks of at most one ring slot: whole rows when a row fits, else pieces of one row.
+  void transfer_staged(size_t k, int s) {
+    const BandTransfer& b = bands_[k];
+    const cudaStream_t copy = res_.copy_stream();
+    FC_CUDA(cudaStreamWaitEvent(copy, res_.band_ready(k % kK), 0));
+    const int64_t slot_values = static_cast<int64_t>(res_.ring_slot_bytes() / elem_);
+    const char* packed = static_cast<const char*>(res_.packed(s));
+    first_chunk_[k] = next_chunk_;
+    auto stage = [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols) {
+      const int64_t seq = next_chunk_++;
+      const int slot = static_cast<int>(seq % ring_slots_);
+      if (slot_chunk_[slot] >= 0) wait_chunk(slot_chunk_[slot]);
+      char* ring = res_.ring_slot(slot);
+      const size_t width = static_cast<size_t>(cols) * elem_;
+      copy_rows(ring, width, packed + (r0 * b.width + c0) * elem_, b.width * elem_, width, rows, cudaMemcpyDeviceToHost,
+                copy);
+      FC_CUDA(cudaEventRecord(res_.ring_event(slot), copy));
+      slot_chunk_[slot] = seq;
+      Chunk c;
+      c.seq = seq;
+      c.slot = slot;
+      split_pieces(ring, width, out_ + (b.dst_offset + r0 * b.dst_pitch + c0) * elem_, b.dst_pitch * elem_, width,
+                   rows, threads_, slot, c.pieces);
+      pending_.push_back(std::move(c));
+      dispatch_ready();
+    };
+    if (b.width <= slot_values) {
+      const int64_t per = slot_values / b.width;
+      for (int64_t r = 0; r < b.rows; r += per) stage(r, std::min(per, b.rows - r), 0, b.width);
+    } else {
+      for (int64_t r = 0; r < b.rows; ++r)
+        for (int64_t c = 0; c < b.width; c += slot_values) stage(r, 1, c, std::min(slot_values, b.width - c));
+    }
+    end_chunk_[k] = next_chunk_;
+    FC_CUDA(cudaEventRecord(res_.packed_free(s), copy));
+  }
+
+  // Hands every chunk whose device-to-host copy has finished to the pool, oldest first.
+  void dispatch_ready() {
+    while (!pending_.empty()) {
+      const cudaError_t status = cudaEventQuery(res_.ring_event(pending_.front().slot));
+      if (status == cudaErrorNotReady) return;
+      check_cuda(status, "cudaEventQuery");
+      dispatch_front();
+    }
+  }
+  void dispatch_front() {
+    Chunk& c = pending_.front();
+    res_.pool().submit(c.slot, c.pieces);
+    pending_.pop_front();
+  }
+  int64_t first_undispatched() const { return pending_.empty() ? next_chunk_ : pending_.front().seq; }
+
+  bool chunk_done(int64_t seq) {
+    if (seq >= first_undispatched()) return false;
+    const int slot = static_cast<int>(seq % ring_slots_);
+    return slot_chunk_[slot] != seq || res_.pool().idle(slot);  // a later chunk took the slot only once it was idle
+  }
+  void wait_chunk(int64_t seq) {
+    while (seq >= first_undispatched()) {
+      FC_CUDA(cudaEventSynchronize(res_.ring_event(pending_.front().slot)));
+      dispatch_front();
+    }
+    const int slot = static_cast<int>(seq % ring_slots_);
+    if (slot_chunk_[slot] == seq) res_.pool().wait_idle(slot);
+  }
+
+  bool band_complete(size_t k, bool wait) {
+    if (dest_ == Destination::PageableHost) {
+      if (!wait) dispatch_ready();
+      for (int64_t c = first_chunk_[k]; c < end_chunk_[k]; ++c) {
+        if (wait) wait_chunk(c);
+        else if (!chunk_done(c)) return false;
+      }
+      return true;
+    }
+    const cudaEvent_t e = dest_ == Destination::Device ? res_.band_ready(k % kK) : res_.band_done(k % kK);
+    if (wait) {
+      FC_CUDA(cudaEventSynchronize(e));
+      return true;
+    }
+    const cudaError_t status = cudaEventQuery(e);
+    if (status == cudaErrorNotReady) return false;
+    check_cuda(status, "cudaEventQuery");
+    return true;
+  }
+
+  // Waits for the oldest band and reports it (the progress callback may throw FC_ERR_ABORTED).
+  void complete_front() {
+    const size_t k = in_flight_.front();
+    band_complete(k, true);
+    in_flight_.pop_front();
+    progress_.advance(bands_[k].values);
+  }
+
+  struct Chunk {
+    int64_t seq = 0;
+    int slot = 0;
+    std::vector<HostCopyPool::Piece> pieces;
+  };
+
+  PipelineResources& res_;
+  Destination dest_;
+  char* out_;
+  size_t elem_;
+  int threads_;
+  const std::vector<BandTransfer>& bands_;
+  const ComputeBand& compute_;
+  Progress& progress_;
+  std::deque<size_t> in_flight_;
+  std::deque<Chunk> pending_;
+  std::vector<int64_t> first_chunk_, end_chunk_;
+  int ring_slots_;
+  std::vector<int64_t> slot_chunk_;  // per ring slot: the chunk last staged in it (-1: none)
+  int64_t next_chunk_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+void run_bands(PipelineResources& res, Destination dest, char* out_base, size_t out_elem, cudaStream_t user_stream,
+               int host_threads, const std::vector<BandTransfer>& bands, const ComputeBand& compute, Progress& progress) {
+  if (bands.empty()) return;
+  // Order this run after the work the caller queued on its stream.
+  FC_CUDA(cudaEventRecord(res.start_event(), user_stream));
+  for (int i = 0; i < PipelineResources::kComputeStreams; ++i)
+    FC_CUDA(cudaStreamWaitEvent(res.compute_stream(i), res.start_event(), 0));
+  FC_CUDA(cudaStreamWaitEvent(res.copy_stream(), res.start_event(), 0));
+  if (dest == Destination::PageableHost) {
+    res.ensure_staging(host_threads);
+    const BandTransfer& first = bands.front();
+    const BandTransfer& last = bands.back();
+    const int64_t end = last.dst_offset + (last.rows - 1) * last.dst_pitch + last.width;
+    advise_huge_pages(out_base + first.dst_offset * out_elem, static_cast<size_t>(end - first.dst_offset) * out_elem);
+  }
+  Runner runner(res, dest, out_base, out_elem, host_threads, bands, compute, progress);
+  runner.run();
+}
+
+}  // namespace cuda
+}  // namespace fc
