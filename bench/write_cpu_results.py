@@ -139,8 +139,17 @@ def main():
     w("")
     w("Data: %d seeded synthetic series (6 smooth latent signals mixed by 100 contiguous parcels, AR(1) noise," % n)
     w("BOLD-like baselines), the same bytes for fastconn and numpy. Reproduce: `bash bench/run_cpu_bench.sh`.")
+    # Sections other benchmarks append (e.g. "## Networks ..." from bench_cpu_graph) are kept:
+    # this script owns only the PCC part, which ends where the next such section starts.
+    kept = ""
+    if os.path.exists(a.out):
+        with open(a.out) as f:
+            old = f.read()
+        start = old.find("\n## Networks")
+        if start >= 0:
+            kept = old[start:]
     with open(a.out, "w") as out:
-        out.write("\n".join(lines) + "\n")
+        out.write("\n".join(lines) + "\n" + kept)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 build_packages=(g++ cmake make pkg-config libopenblas-openmp-dev)
-test_packages=("${build_packages[@]}" libgtest-dev
+test_packages=("${build_packages[@]}" libgtest-dev zlib1g-dev valgrind
   python3 python3-numpy python3-scipy python3-pytest python3-cffi python3-dev swig
   r-base-dev r-cran-rcpp r-cran-testthat r-cran-matrix r-cran-igraph
   octave liboctave-dev)

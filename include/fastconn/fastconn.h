@@ -249,6 +249,62 @@ typedef int (*fc_block_fn)(const fc_block_info* info, const float* values, void*
 FC_API fc_status fc_pcc_blocks_foreach(fc_context* ctx, const fc_series* series,
                                        int64_t rows_per_block, fc_block_fn fn, void* user);
 
+/* ---------------------------------------------------------------------------------------------
+ * Networks without the N x N matrix: edges are chosen tile by tile as correlations are computed,
+ * so N^2 values never sit in memory (nor leave the GPU). Series with zero variance never get
+ * edges. Graphs are undirected, without self-loops, and library-owned; copy them out with the
+ * accessors.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct fc_graph fc_graph; /* sparse symmetric network (CSR, 64-bit offsets) */
+
+typedef enum fc_edge_rule {
+  FC_EDGE_ABS_THRESHOLD = 0, /* |r| >= param */
+  FC_EDGE_THRESHOLD = 1,     /* r >= param (signed: with param > 0, positive edges only) */
+  FC_EDGE_DENSITY = 2,       /* the ceil(param * N(N-1)/2) pairs of largest |r|, 0 <= param <= 1;
+                                ties broken by row-order pair index (smaller first) */
+  FC_EDGE_TOP_K = 3          /* each series' param (an integer >= 1) largest |r|, ties broken by
+                                the smaller index; symmetrized by union */
+} fc_edge_rule;
+
+typedef enum fc_graph_weights {
+  FC_GRAPH_BINARY = 0,      /* every edge weighs 1 */
+  FC_GRAPH_WEIGHTED = 1,    /* the edge weighs r */
+  FC_GRAPH_WEIGHTED_ABS = 2 /* the edge weighs |r| */
+} fc_graph_weights;
+
+/* Build the network of `series` under `rule` (see fc_edge_rule for `param`); `weights` is one of
+ * fc_graph_weights. Same input and settings give the same graph, edge for edge. */
+FC_API fc_status fc_pcc_graph(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param,
+                              int weights, fc_graph** out);
+
+/* Number of nodes and of undirected edges (each stored twice in the CSR form). Either may be NULL. */
+FC_API fc_status fc_graph_info(const fc_graph* graph, int64_t* n_nodes, int64_t* n_edges);
+
+/* The symmetric CSR form: row_offsets (n_nodes + 1 values), columns and weights (2 * n_edges
+ * values each; columns sorted within each row). weights may be NULL. capacity = elements of
+ * columns (and of weights); FC_ERR_BUFFER_TOO_SMALL leaves every output untouched. */
+FC_API fc_status fc_graph_csr(const fc_graph* graph, int64_t* row_offsets, int64_t* columns, float* weights,
+                              int64_t capacity);
+
+/* The edge list: every edge once as (i[e], j[e], weights[e]) with i < j, sorted by (i, j).
+ * weights may be NULL; capacity = elements of each array (>= n_edges). */
+FC_API fc_status fc_graph_edges(const fc_graph* graph, int64_t* i, int64_t* j, float* weights, int64_t capacity);
+
+/* A graph the caller already has, from symmetric CSR arrays (copied): row_offsets[0] = 0,
+ * non-decreasing; columns in [0, n_nodes), sorted and unique within a row, no self-loops; the
+ * entry (i, j) present exactly when (j, i) is, with the same weight. weights may be NULL (all 1).
+ * FC_ERR_INVALID_ARG names the first entry that breaks a rule. */
+FC_API fc_status fc_graph_create_csr(int64_t n_nodes, const int64_t* row_offsets, const int64_t* columns,
+                                     const float* weights, fc_graph** out);
+FC_API void fc_graph_destroy(fc_graph* graph);
+
+/* Degree centrality without building a graph: degree[s] = number of edges of series s and
+ * strength[s] = the sum of their weights (r under FC_EDGE_THRESHOLD, |r| otherwise), for every
+ * rule. Either output may be NULL; each holds n_series values. */
+FC_API fc_status fc_pcc_degree(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param,
+                               int64_t* degree, double* strength);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

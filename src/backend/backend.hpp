@@ -41,6 +41,28 @@ struct Output {
   bool on_device = false;
 };
 
+// An edge test applied to r (after clamping): |r| >= threshold, or r >= threshold. Pairs with a
+// constant series never pass, whatever the constant policy.
+struct EdgeTest {
+  bool absolute = true;
+  float threshold = 0.0f;
+};
+
+// Edges of the strict upper triangle, grouped by row: row i's edges (i, j), j > i ascending, are
+// columns/values [sum(row_count[0..i)), + row_count[i]). values hold r (clamped, float).
+struct UpperEdges {
+  std::vector<int64_t> row_count;  // n entries
+  std::vector<int64_t> columns;
+  std::vector<float> values;
+};
+
+// Histogram of |r| over every pair of non-constant series, bins by the float bit pattern of |r|:
+// bin = bits(|r|) >> kAbsHistogramShift (|r| in [0, 1], so bits <= 0x3F800000). Pairs with a
+// constant series are not counted. The bit pattern of a non-negative float orders like its value,
+// so "bin >= b" is exactly "|r| >= float_from_bits(b << kAbsHistogramShift)".
+constexpr int kAbsHistogramShift = 14;
+constexpr int64_t kAbsHistogramBins = (int64_t(0x3F800000) >> kAbsHistogramShift) + 1;
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -71,6 +93,28 @@ class Backend {
   // (or the constant policy's value for constant series).
   virtual void cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end,
                      bool same_set, const Output& out, int64_t ld, const RunSettings& run) = 0;
+
+  // --- networks (src/core/graph.cpp drives these). Every result must be deterministic: the same
+  // input and settings give the same edges, counts and bit-identical sums. Progress is reported
+  // in pairs of the triangle, as for triu.
+
+  // Every pair (i < j) passing `test`, in row order, into `out` (replaced).
+  virtual void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run);
+
+  // degree[i] = number of j != i with (i, j) passing `test`; strength[i] = sum over them of r
+  // (test.absolute == false) or |r| (true), summed in double (or finer) in an order-independent
+  // way so that the bits never depend on scheduling. Either may be null.
+  virtual void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,
+                                const RunSettings& run);
+
+  // counts (kAbsHistogramBins entries, replaced) of |r| over the pairs i < j of non-constant series.
+  virtual void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run);
+
+  // For every series i: the k series j != i of largest |r(i, j)| (ties: smaller j first), in that
+  // order, into columns[i*k .. i*k+k) and their r into values. Constant series (as i or j) are
+  // never chosen: a row with fewer than k candidates is padded with column -1 and value 0.
+  // Progress is reported in rows.
+  virtual void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run);
 };
 
 // Creates a backend; throws fc::Error(FC_ERR_BACKEND_UNAVAILABLE) with the reason when the kind

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/context.hpp"
+#include "core/graph.hpp"
 #include "core/pcc.hpp"
 #include "core/series.hpp"
 
@@ -18,4 +19,8 @@ struct fc_series {
 
 struct fc_blocks {
   std::unique_ptr<fc::BlockIterator> iterator;
+};
+
+struct fc_graph {
+  std::shared_ptr<const fc::GraphData> data;
 };

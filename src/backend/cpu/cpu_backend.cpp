@@ -1,22 +1,19 @@
 // The CPU backend: the numerical reference. Products through CBLAS (OpenBLAS on Debian) on a
 // fixed grid of tiles, each an independent single-threaded GEMM run by an OpenMP thread, whose
 // values go straight from the thread's cache-resident tile into the caller's output.
-#include <cblas.h>
-#include <omp.h>
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define FASTCONN_STREAMING_STORES 1
 #endif
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <type_traits>
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/cpu/cpu_tiles.hpp"
 #include "core/error.hpp"
 #include "core/tile_plan.hpp"
 #include "core/triangle_index.hpp"
@@ -24,49 +21,7 @@
 namespace fc {
 namespace {
 
-// Normalized rows in the storage precision: float for FP32/TF32, double for FP64.
-class CpuSeries : public SeriesStorage {
- public:
-  int64_t t = 0;
-  std::vector<float> f32;
-  std::vector<double> f64;
-};
-
-const CpuSeries& cpu_storage(const SeriesView& s) { return static_cast<const CpuSeries&>(*s.storage); }
-
-template <class C>
-const C* rows_of(const SeriesView& s);
-template <>
-const float* rows_of<float>(const SeriesView& s) { return cpu_storage(s).f32.data(); }
-template <>
-const double* rows_of<double>(const SeriesView& s) { return cpu_storage(s).f64.data(); }
-
-// out (m x n, row-major, ldc) = A (m x k) * B (n x k)^T
-void gemm_nt(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c, int64_t ldc) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, 1.0f, a, (int)k, b, (int)k, 0.0f, c, (int)ldc);
-}
-void gemm_nt(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c, int64_t ldc) {
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, 1.0, a, (int)k, b, (int)k, 0.0, c, (int)ldc);
-}
-
-// Sets the OpenMP thread count (which OpenBLAS's OpenMP build also follows) for one call.
-class ThreadScope {
- public:
-  explicit ThreadScope(int threads) : saved_(omp_get_max_threads()) {
-    if (threads > 0) omp_set_num_threads(threads);
-  }
-  ~ThreadScope() { omp_set_num_threads(saved_); }
-  ThreadScope(const ThreadScope&) = delete;
-  ThreadScope& operator=(const ThreadScope&) = delete;
-
- private:
-  int saved_;
-};
-
-template <class C>
-inline C clamp_unit(C v) {
-  return v > C(1) ? C(1) : (v < C(-1) ? C(-1) : v);
-}
+using namespace cpu;
 
 // Copies len products into out, clamped; pairs with a constant series get `fill`. row_constant:
 // the row's own series is constant; col_constant: per-column flags starting at the first column.
@@ -153,126 +108,13 @@ inline void end_streaming() {
 #endif
 }
 
-template <class O>
-O policy_value(fc_constant_policy policy) {
-  return policy == FC_CONSTANT_ZERO ? O(0) : std::numeric_limits<O>::quiet_NaN();
-}
 
-int64_t budget_of(const RunSettings& run) { return run.memory_limit > 0 ? run.memory_limit : default_host_budget(); }
 
-// Rows per progress step: within the memory budget and at most 256. This is also where a budget
-// below one row of work (`columns` values) fails with FC_ERR_OUT_OF_MEMORY.
-int64_t band_rows(int64_t columns, int64_t value_size, const RunSettings& run, int64_t n) {
-  return plan_tile_rows(columns * value_size, budget_of(run), 256, "PCC of " + std::to_string(n) + " series");
-}
 
-// The GEMM grid. Every product is one call of kTileRows x kTileCols (clipped only at N) at
-// positions fixed by N alone: never by the memory limit, the thread count or the requested row
-// range. BLAS libraries pick different kernels by shape (OpenBLAS 0.3.21 sends these calls to a
-// "small matrix" kernel that sums in another order when M*N <= 1200, see its
-// kernel/x86_64/sgemm_small_kernel_permit_skylakex.c; its DGEMM and its threaded splits differ
-// at edges too), so a value is bit-identical under every limit, block size and thread count
-// only if the call that computes it is. Each thread
-// runs its own single-threaded GEMM (OpenBLAS's OpenMP build does so inside a parallel region)
-// into a private tile that stays in its L2 cache, and copies it straight into the output.
-constexpr int64_t kTileRows = 256;
-constexpr int64_t kTileCols = 512;
 
-// Threads that may hold a tile at once within the budget. One tile is always allowed: a budget
-// of one row of work is accepted (the documented minimum), so below one tile (512 KiB FP32,
-// 1 MiB FP64) the scratch exceeds the limit by at most that one tile.
-int active_threads(int64_t tile_bytes, const RunSettings& run) {
-  const int64_t fit = std::max<int64_t>(1, budget_of(run) / std::max<int64_t>(1, tile_bytes));
-  return static_cast<int>(std::min<int64_t>(fit, omp_get_max_threads()));
-}
 
-// Progress in steps of `band` rows of [begin, end), reported in order once the rows are done;
-// `units(r0, r1)` is the work of rows [r0, r1).
-template <class Units>
-class BandReporter {
- public:
-  BandReporter(Progress& progress, int64_t begin, int64_t end, int64_t band, Units units)
-      : progress_(progress), next_(begin), end_(end), band_(band), units_(units) {}
-  // Reports every band that ends at or before `rows_done`; may throw FC_ERR_ABORTED.
-  void report_upto(int64_t rows_done) {
-    while (next_ < end_) {
-      const int64_t e = std::min(end_, next_ + band_);
-      if (e > rows_done) break;
-      progress_.advance(units_(next_, e));
-      next_ = e;
-    }
-  }
 
- private:
-  Progress& progress_;
-  int64_t next_, end_, band_;
-  Units units_;
-};
 
-// Runs the items (row tile g, column tile k) of the row tiles covering [row_begin, row_end) on
-// `threads` threads, items handed out in row-tile order. item(slot, g, k) must not throw; slot
-// is the thread's index (its scratch). The caller's thread (OpenMP's thread 0) reports progress
-// as row tiles complete, so callbacks run on it, in order; a cancel stops the other threads
-// after their current item and is rethrown here.
-template <class ColumnTiles, class Item, class Reporter>
-void run_tiles(int64_t row_begin, int64_t row_end, int threads, ColumnTiles column_tiles, Item item, Reporter& reporter) {
-  const int64_t g0 = row_begin / kTileRows, g1 = ceil_div(row_end, kTileRows);
-  std::vector<int64_t> first_item(static_cast<size_t>(g1 - g0 + 1), 0);
-  for (int64_t g = g0; g < g1; ++g) first_item[g - g0 + 1] = first_item[g - g0] + column_tiles(g);
-  const int64_t items = first_item.back();
-  std::vector<std::atomic<int64_t>> left(static_cast<size_t>(g1 - g0));
-  for (int64_t g = g0; g < g1; ++g) left[g - g0].store(first_item[g - g0 + 1] - first_item[g - g0]);
-  std::atomic<int64_t> next_item{0};
-  std::atomic<bool> stop{false};
-  std::exception_ptr error;
-  int64_t tiles_done = 0;  // complete prefix of row tiles; touched by thread 0 only
-  auto rows_done = [&](int64_t tiles) { return tiles == 0 ? row_begin : std::min(row_end, (g0 + tiles) * kTileRows); };
-
-#pragma omp parallel num_threads(threads)
-  {
-    // Single-threaded GEMMs even in a team of one (where OpenBLAS would otherwise thread the
-    // call and, splitting it differently, change which kernel computes a value).
-    omp_set_num_threads(1);
-    const int slot = omp_get_thread_num();
-    int64_t g = g0;  // items rise in every thread, so its row tile only moves forward
-    while (!stop.load(std::memory_order_relaxed)) {
-      const int64_t it = next_item.fetch_add(1, std::memory_order_relaxed);
-      if (it >= items) break;
-      while (first_item[g - g0 + 1] <= it) ++g;
-      item(slot, g, it - first_item[g - g0]);
-      left[g - g0].fetch_sub(1, std::memory_order_release);
-      if (slot == 0) {
-        try {
-          while (tiles_done < g1 - g0 && left[tiles_done].load(std::memory_order_acquire) == 0) ++tiles_done;
-          reporter.report_upto(rows_done(tiles_done));
-        } catch (...) {
-          error = std::current_exception();
-          stop.store(true, std::memory_order_relaxed);
-        }
-      }
-    }
-  }
-  if (error) std::rethrow_exception(error);
-  reporter.report_upto(row_end);
-}
-
-// Per-thread GEMM tiles, allocated before the parallel region (which must not throw).
-template <class C>
-std::vector<std::vector<C>> thread_tiles(int threads) {
-  return std::vector<std::vector<C>>(static_cast<size_t>(threads), std::vector<C>(static_cast<size_t>(kTileRows * kTileCols)));
-}
-
-// Row order: row tile g (series [g*R, g*R + R)) against columns from its diagonal g*R onwards,
-// kTileCols at a time. Column order: series j of row tile g against i in [0, end of the tile).
-// Both fixed by N, so each pair's product comes from the same call whatever is requested.
-struct TriuGrid {
-  int64_t n;
-  fc_triu_order order;
-  int64_t rows_end(int64_t g) const { return std::min(n, (g + 1) * kTileRows); }
-  int64_t cols_begin(int64_t g) const { return order == FC_TRIU_ROW ? g * kTileRows : 0; }
-  int64_t cols_end(int64_t g) const { return order == FC_TRIU_ROW ? n : rows_end(g); }
-  int64_t column_tiles(int64_t g) const { return ceil_div(cols_end(g) - cols_begin(g), kTileCols); }
-};
 
 template <class C, class O>
 void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, O* out, const RunSettings& run) {
@@ -418,15 +260,24 @@ class CpuBackend : public Backend {
       cross_typed<float>(a, b, a_begin, a_end, same_set, static_cast<float*>(out.data), ld, run);
   }
 
+  // Networks: cpu_graph.cpp.
+  void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) override {
+    cpu::threshold_edges(s, test, out, run);
+  }
+  void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,
+                        const RunSettings& run) override {
+    cpu::threshold_degree(s, test, degree, strength, run);
+  }
+  void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) override {
+    cpu::abs_histogram(s, counts, run);
+  }
+  void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override {
+    cpu::top_k(s, k, columns, values, run);
+  }
+
  private:
   static void require_host(const Output& out) {
     if (out.on_device) fail(FC_ERR_INVALID_ARG, "the CPU backend cannot write to device memory");
-  }
-  // CBLAS takes int dimensions; tiles never pass N columns or T, but N itself must fit.
-  static void check_int_range(const SeriesView& s) {
-    if (s.n > std::numeric_limits<int>::max() || s.t > std::numeric_limits<int>::max())
-      fail(FC_ERR_INVALID_ARG, "the CPU backend's BLAS takes 32-bit dimensions; " + std::to_string(s.n) + " x " +
-                                   std::to_string(s.t) + " series exceed them");
   }
 };
 

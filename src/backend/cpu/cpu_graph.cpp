@@ -1,0 +1,452 @@
+// The CPU backend's network primitives: thresholded edges, degree and strength, the |r|
+// histogram of the density rule and the k strongest partners per series. Each computes the very
+// GEMM calls of fc_pcc_triu's row-order grid (cpu_tiles.hpp), so every decision is made on the
+// r that fc_pcc_triu writes, bit for bit, and reduces each tile while it sits in the thread's
+// cache: nothing of N x N size is ever held.
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <type_traits>
+
+#include "backend/cpu/cpu_tiles.hpp"
+#include "core/triangle_index.hpp"
+
+namespace fc {
+namespace cpu {
+namespace {
+
+// The r of a product as fc_pcc_triu's float output holds it: clamped, then rounded to float.
+template <class C>
+inline float r_of(C product) {
+  return static_cast<float>(clamp_unit(product));
+}
+
+template <bool Absolute>
+inline bool passes(float r, float threshold) {
+  return Absolute ? std::fabs(r) >= threshold : r >= threshold;
+}
+
+// Runs visit(slot, g, k, rows_end, c0, c1, tile) for every tile of the row-order triangle grid:
+// the tile holds the products of rows [g * kTileRows, ...) and columns [c0, c1) (row-major,
+// leading dimension c1 - c0); rows below rows_end (<= n - 1) have pairs in it. Progress in pairs.
+// visit must not throw.
+template <class C, class Visit>
+void for_each_triangle_tile(const SeriesView& s, int threads, const RunSettings& run, Visit visit) {
+  const int64_t n = s.n, t = s.t;
+  if (n < 2) return;
+  const C* z = rows_of<C>(s);
+  const int64_t band = band_rows(n, sizeof(C), run, n);
+  auto tiles = thread_tiles<C>(threads);
+  const TriuGrid grid{n, FC_TRIU_ROW};
+  auto item = [&](int slot, int64_t g, int64_t k) {
+    const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
+    const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols);
+    C* tile = tiles[static_cast<size_t>(slot)].data();
+    gemm_nt(g_end - g_row, c1 - c0, t, z + g_row * t, z + c0 * t, tile, c1 - c0);
+    visit(slot, g, k, std::min(g_end, n - 1), c0, c1, static_cast<const C*>(tile));
+  };
+  auto units = [&](int64_t r0, int64_t r1) { return row_start(n, r1) - row_start(n, r0); };
+  BandReporter<decltype(units)> reporter(*run.progress, 0, n - 1, band, units);
+  run_tiles(0, n - 1, threads, [&](int64_t g) { return grid.column_tiles(g); }, item, reporter);
+}
+
+template <class C>
+int grid_threads(int64_t scratch_bytes_per_thread, const RunSettings& run) {
+  return active_threads(kTileRows * kTileCols * int64_t(sizeof(C)) + scratch_bytes_per_thread, run);
+}
+
+// A necessary condition for passes<Absolute>(r_of(v), threshold), cheap enough to run on every
+// product: |v| >= min(t, 1) (resp. v >= min(t, 1)) when r_of only clamps, as for float products;
+// a clamped value passes only if the unclamped one clears min(t, 1), and t <= -1 (signed) lets
+// everything through. Double products round to float after the clamp, which may lift a value
+// over t, so they take the exact test.
+template <bool Absolute, class C>
+struct Prefilter {
+  C bound;
+  explicit Prefilter(float threshold)
+      : bound(!Absolute && threshold <= -1.0f ? -std::numeric_limits<C>::infinity() : static_cast<C>(std::min(threshold, 1.0f))),
+        threshold_(threshold) {}
+  bool maybe(C v) const {
+    if constexpr (std::is_same<C, float>::value) return Absolute ? std::fabs(v) >= bound : v >= bound;
+    return passes<Absolute>(r_of(v), threshold_);
+  }
+
+ private:
+  float threshold_;
+};
+
+// Calls emit(x, r) for every x in [0, len) whose r passes and whose column is not constant
+// (col_constant may be null: none is). Most blocks of 16 hold no edge at realistic densities;
+// the first loop, free of stores and branches, vectorizes and skips them.
+template <bool Absolute, class C, class Emit>
+inline void scan_run(const C* src, int64_t len, float threshold, const uint8_t* col_constant, Emit emit) {
+  const Prefilter<Absolute, C> pre(threshold);
+  auto one = [&](int64_t x) {
+    const float r = r_of(src[x]);
+    if (passes<Absolute>(r, threshold) && (col_constant == nullptr || col_constant[x] == 0)) emit(x, r);
+  };
+  int64_t x = 0;
+  for (; x + 16 <= len; x += 16) {
+    int any = 0;
+    for (int u = 0; u < 16; ++u) any |= static_cast<int>(pre.maybe(src[x + u]));
+    if (any == 0) continue;
+    for (int u = 0; u < 16; ++u) one(x + u);
+  }
+  for (; x < len; ++x) one(x);
+}
+
+// --- threshold_edges -----------------------------------------------------------------------------
+
+// The edges one grid tile contributes: per tile row the count, then (column - c0, r) in order.
+struct TileEdges {
+  std::vector<uint16_t> row_count;
+  std::vector<uint16_t> column;
+  std::vector<float> value;
+};
+
+template <bool Absolute, class C>
+void threshold_edges_typed(const SeriesView& s, float threshold, UpperEdges& out, const RunSettings& run) {
+  const int64_t n = s.n;
+  const uint8_t* constant = s.constant->data();
+  const bool any_constant = s.n_constant > 0;
+  const TriuGrid grid{n, FC_TRIU_ROW};
+  const int64_t row_tiles = n < 2 ? 0 : ceil_div(n - 1, kTileRows);
+  std::vector<int64_t> first_item(static_cast<size_t>(row_tiles + 1), 0);
+  for (int64_t g = 0; g < row_tiles; ++g) first_item[g + 1] = first_item[g] + grid.column_tiles(g);
+  std::vector<TileEdges> found(static_cast<size_t>(first_item.back()));
+  std::atomic<bool> out_of_memory{false};
+
+  auto visit = [&](int, int64_t g, int64_t k, int64_t rows_end, int64_t c0, int64_t c1, const C* tile) {
+    TileEdges& e = found[static_cast<size_t>(first_item[g] + k)];
+    const int64_t g_row = g * kTileRows, ld = c1 - c0;
+    try {
+      e.row_count.assign(static_cast<size_t>(rows_end - g_row), 0);
+      for (int64_t r = g_row; r < rows_end; ++r) {
+        const int64_t j0 = std::max(c0, r + 1);
+        if (j0 >= c1 || constant[r] != 0) continue;
+        const size_t before = e.column.size();
+        scan_run<Absolute>(tile + (r - g_row) * ld + (j0 - c0), c1 - j0, threshold, any_constant ? constant + j0 : nullptr,
+                           [&](int64_t x, float v) {
+                             e.column.push_back(static_cast<uint16_t>(j0 - c0 + x));
+                             e.value.push_back(v);
+                           });
+        e.row_count[static_cast<size_t>(r - g_row)] = static_cast<uint16_t>(e.column.size() - before);
+      }
+    } catch (const std::bad_alloc&) {
+      out_of_memory.store(true);
+    }
+  };
+  for_each_triangle_tile<C>(s, grid_threads<C>(0, run), run, visit);
+  if (out_of_memory.load()) throw std::bad_alloc();
+
+  // Row i's edges are the runs of its row tile's items in column order: count, then copy.
+  out.row_count.assign(static_cast<size_t>(n), 0);
+  std::vector<int64_t> row_first(static_cast<size_t>(n) + 1, 0);
+  for (int64_t g = 0; g < row_tiles; ++g)
+    for (int64_t it = first_item[g]; it < first_item[g + 1]; ++it) {
+      const TileEdges& e = found[static_cast<size_t>(it)];
+      for (size_t a = 0; a < e.row_count.size(); ++a) out.row_count[g * kTileRows + a] += e.row_count[a];
+    }
+  for (int64_t i = 0; i < n; ++i) row_first[i + 1] = row_first[i] + out.row_count[i];
+  out.columns.resize(static_cast<size_t>(row_first[n]));
+  out.values.resize(static_cast<size_t>(row_first[n]));
+#pragma omp parallel for schedule(dynamic)
+  for (int64_t g = 0; g < row_tiles; ++g) {
+    std::vector<int64_t> next(row_first.begin() + g * kTileRows,
+                              row_first.begin() + std::min(n, (g + 1) * kTileRows));  // write position per row
+    for (int64_t it = first_item[g]; it < first_item[g + 1]; ++it) {
+      TileEdges& e = found[static_cast<size_t>(it)];
+      const int64_t c0 = grid.cols_begin(g) + (it - first_item[g]) * kTileCols;
+      size_t at = 0;
+      for (size_t a = 0; a < e.row_count.size(); ++a)
+        for (int64_t m = 0; m < e.row_count[a]; ++m, ++at) {
+          out.columns[static_cast<size_t>(next[a])] = c0 + e.column[at];
+          out.values[static_cast<size_t>(next[a]++)] = e.value[at];
+        }
+      e = TileEdges();  // release as we go
+    }
+  }
+}
+
+// --- threshold_degree ----------------------------------------------------------------------------
+
+// Strength is summed exactly, so that it is the same bits whatever order the tiles finish in:
+// each tile's partial sums (at most 512 values, added in a fixed order in double) are rounded
+// once to fixed point with `fraction_bits` bits after the point and added as 64-bit integers.
+// With N < 2^b, every sum is below 2^b in magnitude, so 62 - b fraction bits never overflow;
+// the rounding costs at most 2^-(63 - b) per tile (about 1e-14 at N = 20,000).
+int fraction_bits(int64_t n) {
+  int b = 0;
+  while (b < 62 && (int64_t(1) << b) <= n) ++b;
+  return 62 - b;
+}
+
+template <bool Absolute, class C>
+void threshold_degree_typed(const SeriesView& s, float threshold, int64_t* degree, double* strength, const RunSettings& run) {
+  const int64_t n = s.n;
+  const uint8_t* constant = s.constant->data();
+  const bool any_constant = s.n_constant > 0;
+  const int frac = fraction_bits(n);
+  std::vector<std::atomic<int64_t>> deg(static_cast<size_t>(n)), sum(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) deg[i].store(0), sum[i].store(0);
+  // Per thread: counts and double sums of the tile's rows and columns.
+  struct Partial {
+    std::vector<int64_t> row_count, col_count;
+    std::vector<double> row_sum, col_sum;
+  };
+  const int threads = grid_threads<C>((kTileRows + kTileCols) * 16, run);
+  std::vector<Partial> partial(static_cast<size_t>(threads));
+  for (Partial& p : partial) {
+    p.row_count.resize(kTileRows);
+    p.row_sum.resize(kTileRows);
+    p.col_count.resize(kTileCols);
+    p.col_sum.resize(kTileCols);
+  }
+  auto fixed = [frac](double v) { return static_cast<int64_t>(std::llrint(std::ldexp(v, frac))); };
+
+  auto visit = [&](int slot, int64_t g, int64_t, int64_t rows_end, int64_t c0, int64_t c1, const C* tile) {
+    Partial& p = partial[static_cast<size_t>(slot)];
+    const int64_t g_row = g * kTileRows, ld = c1 - c0;
+    std::fill(p.col_count.begin(), p.col_count.end(), 0);
+    std::fill(p.col_sum.begin(), p.col_sum.end(), 0.0);
+    int64_t* col_count = p.col_count.data();
+    double* col_sum = p.col_sum.data();
+    for (int64_t r = g_row; r < rows_end; ++r) {
+      const int64_t j0 = std::max(c0, r + 1);
+      int64_t count = 0;
+      double total = 0.0;
+      if (j0 < c1 && constant[r] == 0) {
+        const int64_t x0 = j0 - c0;
+        scan_run<Absolute>(tile + (r - g_row) * ld + x0, ld - x0, threshold, any_constant ? constant + j0 : nullptr,
+                           [&](int64_t x, float v) {
+                             const double w = static_cast<double>(Absolute ? std::fabs(v) : v);
+                             ++count;
+                             total += w;
+                             ++col_count[x0 + x];
+                             col_sum[x0 + x] += w;
+                           });
+      }
+      p.row_count[static_cast<size_t>(r - g_row)] = count;
+      p.row_sum[static_cast<size_t>(r - g_row)] = total;
+    }
+    for (int64_t r = g_row; r < rows_end; ++r) {
+      if (p.row_count[static_cast<size_t>(r - g_row)] == 0) continue;
+      deg[static_cast<size_t>(r)].fetch_add(p.row_count[static_cast<size_t>(r - g_row)], std::memory_order_relaxed);
+      sum[static_cast<size_t>(r)].fetch_add(fixed(p.row_sum[static_cast<size_t>(r - g_row)]), std::memory_order_relaxed);
+    }
+    for (int64_t x = 0; x < ld; ++x) {
+      if (col_count[x] == 0) continue;
+      deg[static_cast<size_t>(c0 + x)].fetch_add(col_count[x], std::memory_order_relaxed);
+      sum[static_cast<size_t>(c0 + x)].fetch_add(fixed(col_sum[x]), std::memory_order_relaxed);
+    }
+  };
+  for_each_triangle_tile<C>(s, threads, run, visit);
+  for (int64_t i = 0; i < n; ++i) {
+    if (degree != nullptr) degree[i] = deg[static_cast<size_t>(i)].load();
+    if (strength != nullptr) strength[i] = std::ldexp(static_cast<double>(sum[static_cast<size_t>(i)].load()), -frac);
+  }
+}
+
+// --- abs_histogram -------------------------------------------------------------------------------
+
+template <class C>
+void abs_histogram_typed(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) {
+  const uint8_t* constant = s.constant->data();
+  const bool any_constant = s.n_constant > 0;
+  const int64_t bins_bytes = kAbsHistogramBins * int64_t(sizeof(int64_t));
+  const int threads = grid_threads<C>(bins_bytes, run);
+  // One histogram per thread, summed at the end: integer sums do not depend on the order.
+  std::vector<std::vector<int64_t>> per_thread(static_cast<size_t>(threads), std::vector<int64_t>(kAbsHistogramBins, 0));
+  auto visit = [&](int slot, int64_t g, int64_t, int64_t rows_end, int64_t c0, int64_t c1, const C* tile) {
+    int64_t* hist = per_thread[static_cast<size_t>(slot)].data();
+    const int64_t g_row = g * kTileRows, ld = c1 - c0;
+    for (int64_t r = g_row; r < rows_end; ++r) {
+      const int64_t j0 = std::max(c0, r + 1);
+      if (j0 >= c1 || constant[r] != 0) continue;
+      const C* src = tile + (r - g_row) * ld;
+      for (int64_t x = j0 - c0; x < ld; ++x) {
+        if (any_constant && constant[c0 + x] != 0) continue;
+        const float a = std::fabs(r_of(src[x]));
+        uint32_t bits;
+        std::memcpy(&bits, &a, sizeof bits);
+        ++hist[bits >> kAbsHistogramShift];
+      }
+    }
+  };
+  for_each_triangle_tile<C>(s, threads, run, visit);
+  counts.assign(static_cast<size_t>(kAbsHistogramBins), 0);
+  for (const auto& h : per_thread)
+    for (int64_t b = 0; b < kAbsHistogramBins; ++b) counts[static_cast<size_t>(b)] += h[static_cast<size_t>(b)];
+}
+
+// --- top_k ---------------------------------------------------------------------------------------
+
+// The k best candidates of one row so far, as a heap whose root is the worst of them, stored in
+// the row's own slots of the output. Rank: larger |r| first, then the smaller column.
+class RowHeap {
+ public:
+  void reset(int64_t* columns, float* values, int64_t k) {
+    col_ = columns;
+    val_ = values;
+    k_ = k;
+    size_ = 0;
+  }
+
+  void offer(int64_t j, float r) {
+    if (size_ < k_) {
+      int64_t at = size_++;
+      col_[at] = j;
+      val_[at] = r;
+      while (at > 0) {  // sift up
+        const int64_t up = (at - 1) / 2;
+        if (!worse(at, up)) break;
+        swap(at, up);
+        at = up;
+      }
+    } else if (ranks_below(val_[0], col_[0], r, j)) {
+      col_[0] = j;
+      val_[0] = r;
+      sift_down(0, size_);
+    }
+  }
+  // Sorts the kept candidates best first and pads the row to k with column -1, value 0.
+  void finish() {
+    for (int64_t end = size_ - 1; end > 0; --end) {  // heap sort: the worst goes to the back
+      swap(0, end);
+      sift_down(0, end);
+    }
+    for (int64_t a = size_; a < k_; ++a) {
+      col_[a] = -1;
+      val_[a] = 0.0f;
+    }
+  }
+
+ private:
+  // (ra, ja) ranks below (rb, jb).
+  static bool ranks_below(float ra, int64_t ja, float rb, int64_t jb) {
+    const float a = std::fabs(ra), b = std::fabs(rb);
+    return a < b || (a == b && ja > jb);
+  }
+  bool worse(int64_t a, int64_t b) const { return ranks_below(val_[a], col_[a], val_[b], col_[b]); }
+  void swap(int64_t a, int64_t b) {
+    std::swap(col_[a], col_[b]);
+    std::swap(val_[a], val_[b]);
+  }
+  void sift_down(int64_t at, int64_t size) {
+    for (;;) {
+      const int64_t l = 2 * at + 1, r = l + 1;
+      int64_t low = at;
+      if (l < size && worse(l, low)) low = l;
+      if (r < size && worse(r, low)) low = r;
+      if (low == at) return;
+      swap(at, low);
+      at = low;
+    }
+  }
+  int64_t* col_ = nullptr;
+  float* val_ = nullptr;
+  int64_t k_ = 0;
+  int64_t size_ = 0;
+};
+
+// Row tile g of the full matrix from the triangle grid's own tiles, so that r(i, j) is the value
+// of fc_pcc_triu's pair (min, max): columns >= g*R come from the tiles (g, k); columns of an
+// earlier row tile g' from the transposed part of tile (g', (g - g') / 2), the one tile of row
+// tile g' whose 2R-wide column range holds row tile g (kTileCols = 2 kTileRows).
+static_assert(kTileCols == 2 * kTileRows, "top_k's transposed tiles assume column tiles two row tiles wide");
+
+template <class C>
+void top_k_typed(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) {
+  const int64_t n = s.n, t = s.t;
+  const C* z = rows_of<C>(s);
+  const uint8_t* constant = s.constant->data();
+  const int threads = grid_threads<C>(0, run);
+  auto tiles = thread_tiles<C>(threads);
+  std::vector<std::vector<RowHeap>> heaps(static_cast<size_t>(threads), std::vector<RowHeap>(kTileRows));
+  const TriuGrid grid{n, FC_TRIU_ROW};
+  const int64_t band = band_rows(n, sizeof(C), run, n);
+
+  auto item = [&](int slot, int64_t g, int64_t) {
+    const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
+    C* tile = tiles[static_cast<size_t>(slot)].data();
+    RowHeap* rows = heaps[static_cast<size_t>(slot)].data();
+    for (int64_t i = g_row; i < g_end; ++i) rows[i - g_row].reset(columns + i * k, values + i * k, k);
+    auto offer = [&](int64_t i, int64_t j, float r) {
+      if (constant[i] == 0 && constant[j] == 0) rows[i - g_row].offer(j, r);
+    };
+    auto product = [&](int64_t tile_row, int64_t c0, int64_t c1) {
+      const int64_t r0 = tile_row * kTileRows, r1 = grid.rows_end(tile_row);
+      gemm_nt(r1 - r0, c1 - c0, t, z + r0 * t, z + c0 * t, tile, c1 - c0);
+    };
+    for (int64_t gp = 0; gp < g; ++gp) {  // earlier row tiles: r(i, j) = tile(g', .)[j][i]
+      const int64_t c0 = gp * kTileRows + (g - gp) / 2 * kTileCols, c1 = std::min(n, c0 + kTileCols), ld = c1 - c0;
+      product(gp, c0, c1);
+      for (int64_t j = gp * kTileRows; j < grid.rows_end(gp); ++j) {
+        const C* src = tile + (j - gp * kTileRows) * ld;
+        for (int64_t i = g_row; i < g_end; ++i) offer(i, j, r_of(src[i - c0]));
+      }
+    }
+    for (int64_t kk = 0; kk < grid.column_tiles(g); ++kk) {  // this row tile's triangle tiles
+      const int64_t c0 = g_row + kk * kTileCols, c1 = std::min(n, c0 + kTileCols), ld = c1 - c0;
+      product(g, c0, c1);
+      for (int64_t i = g_row; i < g_end; ++i) {
+        const C* src = tile + (i - g_row) * ld;
+        for (int64_t j = std::max(c0, i + 1); j < c1; ++j) {
+          const float r = r_of(src[j - c0]);
+          offer(i, j, r);
+          if (j < g_end) offer(j, i, r);  // the pair (i, j) is also row j's candidate i
+        }
+      }
+    }
+    for (int64_t i = g_row; i < g_end; ++i) rows[i - g_row].finish();
+  };
+  auto units = [](int64_t r0, int64_t r1) { return r1 - r0; };
+  BandReporter<decltype(units)> reporter(*run.progress, 0, n, band, units);
+  run_tiles(0, n, threads, [](int64_t) { return int64_t(1); }, item, reporter);
+}
+
+template <class C>
+void threshold_edges_of(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) {
+  if (test.absolute) threshold_edges_typed<true, C>(s, test.threshold, out, run);
+  else threshold_edges_typed<false, C>(s, test.threshold, out, run);
+}
+
+template <class C>
+void threshold_degree_of(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength, const RunSettings& run) {
+  if (test.absolute) threshold_degree_typed<true, C>(s, test.threshold, degree, strength, run);
+  else threshold_degree_typed<false, C>(s, test.threshold, degree, strength, run);
+}
+
+}  // namespace
+
+void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) {
+  check_int_range(s);
+  ThreadScope threads(run.threads);
+  if (s.precision == FC_PRECISION_FP64) threshold_edges_of<double>(s, test, out, run);
+  else threshold_edges_of<float>(s, test, out, run);
+}
+
+void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength, const RunSettings& run) {
+  check_int_range(s);
+  ThreadScope threads(run.threads);
+  if (s.precision == FC_PRECISION_FP64) threshold_degree_of<double>(s, test, degree, strength, run);
+  else threshold_degree_of<float>(s, test, degree, strength, run);
+}
+
+void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) {
+  check_int_range(s);
+  ThreadScope threads(run.threads);
+  if (s.precision == FC_PRECISION_FP64) abs_histogram_typed<double>(s, counts, run);
+  else abs_histogram_typed<float>(s, counts, run);
+}
+
+void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) {
+  check_int_range(s);
+  if (k < 1 || s.n < 1) return;
+  ThreadScope threads(run.threads);
+  if (s.precision == FC_PRECISION_FP64) top_k_typed<double>(s, k, columns, values, run);
+  else top_k_typed<float>(s, k, columns, values, run);
+}
+
+}  // namespace cpu
+}  // namespace fc

@@ -1,0 +1,47 @@
+// Networks without the N x N matrix: validation of the edge rules and the orchestration of the
+// backend's network primitives (threshold, |r| histogram, top-k) into graphs and degrees.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "core/context.hpp"
+#include "core/series.hpp"
+
+namespace fc {
+
+// An undirected graph as symmetric CSR: row i's neighbours columns[offsets[i] .. offsets[i+1])
+// in ascending order, each with its weight; every edge appears in both rows.
+struct GraphData {
+  int64_t n = 0;
+  int64_t n_edges = 0;  // undirected edges: columns.size() / 2
+  std::vector<int64_t> offsets;
+  std::vector<int64_t> columns;
+  std::vector<float> weights;
+};
+
+// fc_pcc_graph: the rule, param and weights are validated here (FC_ERR_INVALID_ARG names them).
+std::shared_ptr<GraphData> pcc_graph(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param,
+                                     int weights);
+
+// fc_pcc_degree; degree and strength may be null (n values each otherwise).
+void pcc_degree(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int64_t* degree,
+                double* strength);
+
+// fc_graph_create_csr: copies and validates (FC_ERR_INVALID_ARG names the first bad entry).
+std::shared_ptr<GraphData> graph_from_csr(int64_t n, const int64_t* offsets, const int64_t* columns, const float* weights);
+
+// fc_graph_csr / fc_graph_edges: copy-out with the capacity checked before anything is written.
+void graph_csr(const GraphData& g, int64_t* offsets, int64_t* columns, float* weights, int64_t capacity);
+void graph_edges(const GraphData& g, int64_t* i, int64_t* j, float* weights, int64_t capacity);
+
+// The number of pairs the density rule keeps: ceil(density * pairs), the product in double.
+int64_t density_edge_count(double density, int64_t pairs);
+
+// The smallest float >= param (param clamped to [-2, 2]): for a float r, "r >= param" in exact
+// arithmetic is then "r >= threshold" in float.
+float float_threshold(double param);
+
+}  // namespace fc
