@@ -9,13 +9,15 @@
 # Dependencies the GPU image lacks (OpenBLAS, GoogleTest) are taken from .gpu-deps/root when
 # present: Debian packages unpacked with dpkg -x (see bench/RESULTS-gpu.md for the list).
 #
-# Environment: GPU_CHECK_STEPS (default "build gpu-tests all-tests bench"), FASTCONN_GPU_BUILD_DIR.
+# Environment: GPU_CHECK_STEPS (default "build gpu-tests all-tests bench graph-bench"),
+# FASTCONN_GPU_BUILD_DIR. graph-bench: bench/gpu/bench_gpu_graph (networks without the N x N
+# matrix) with torch_graph_baseline.py; its section goes to $out/RESULTS-gpu-graph.md.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${FASTCONN_GPU_BUILD_DIR:-$root/build-gpu}
 out=${OUT:-$build/gpu-check-out}
-steps=${GPU_CHECK_STEPS:-build gpu-tests all-tests bench}
+steps=${GPU_CHECK_STEPS:-build gpu-tests all-tests bench graph-bench}
 jobs=$(nproc 2>/dev/null || echo 4)
 mkdir -p "$out"
 summary=()
@@ -103,11 +105,35 @@ if has_step bench; then
   note "benchmark: $([ -s "$out/RESULTS-gpu.md" ] && echo ok || echo FAILED) ($(( $(date +%s) - start )) s)"
 fi
 
+if has_step graph-bench; then
+  start=$(date +%s)
+  data=${TMPDIR:-/tmp}/fastconn_bench_90112x165.f32
+  gbench=$build/bench/gpu/bench_gpu_graph
+  {
+    "$build/bench/gpu/bench_gpu_pcc" --write-data "$data" &&
+    "$gbench" --threshold-only "$out/graph-threshold.txt" &&
+    if python3 -c "import torch, numpy" 2>/dev/null; then
+      PYTHONUNBUFFERED=1 python3 "$root/bench/gpu/torch_graph_baseline.py" "$data" "$(cat "$out/graph-threshold.txt")" "$out/torch-graph.json"
+    else
+      echo "torch not importable: PyTorch graph baseline skipped"
+    fi
+    gtorch=(); [ -s "$out/torch-graph.json" ] && gtorch=(--torch "$out/torch-graph.json")
+    "$gbench" "${gtorch[@]}" --markdown "$out/RESULTS-gpu-graph.md"
+  } >"$out/bench-graph.log" 2>&1 || status=1
+  rm -f "$data"
+  note "graph benchmark: $([ -s "$out/RESULTS-gpu-graph.md" ] && echo ok || echo FAILED) ($(( $(date +%s) - start )) s)"
+fi
+
 echo
 echo "================ gpu-check summary ================"
 printf '%s\n' "${summary[@]}"
 if [ -s "$out/bench.log" ]; then
   echo
   sed -n '/^| measurement/,$p' "$out/bench.log"
+fi
+if [ -s "$out/bench-graph.log" ]; then
+  echo
+  sed -n '/^| graph measurement/,$p' "$out/bench-graph.log"
+  [ -s "$out/RESULTS-gpu-graph.md" ] || tail -20 "$out/bench-graph.log"
 fi
 exit $status

@@ -33,13 +33,15 @@
 #include <vector>
 
 #include "backend/cuda/band_plan.hpp"
+#include "bench_data.hpp"
 #include "fastconn/fastconn.h"
 #include "fastconn/fastconn_cuda.h"
 
 namespace {
 
+using fcbench::structured_data;
+
 constexpr int64_t kN = 90112, kT = 165;
-constexpr double kPi = 3.141592653589793;
 
 [[noreturn]] void die(const std::string& what) {
   std::cerr << "bench_gpu_pcc: " << what << "\n";
@@ -53,43 +55,6 @@ void fc_ok(fc_status s, const char* what) {
 }
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-// Seeded fMRI-like data: 6 smooth latent components (slow sinusoids and smoothed random walks)
-// mixed with per-series loadings, per-series noise level and baseline. Correlations then span
-// near -1 to near 1, like real voxels of a few networks.
-std::vector<float> structured_data(int64_t n, int64_t t, uint64_t seed) {
-  std::mt19937_64 gen(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  constexpr int kComponents = 6;
-  std::vector<double> latent(static_cast<size_t>(kComponents * t));
-  for (int c = 0; c < kComponents; ++c) {
-    double* l = latent.data() + c * t;
-    if (c < 3) {
-      const double f = 0.01 + 0.05 * uniform(gen), phase = 2 * kPi * uniform(gen);
-      for (int64_t k = 0; k < t; ++k) l[k] = std::sin(2 * kPi * f * k + phase);
-    } else {
-      double walk = 0.0, smooth = 0.0;
-      for (int64_t k = 0; k < t; ++k) {
-        walk += normal(gen);
-        smooth = 0.8 * smooth + 0.2 * walk;
-        l[k] = smooth / std::sqrt(double(t));
-      }
-    }
-  }
-  std::vector<float> x(static_cast<size_t>(n * t));
-  for (int64_t s = 0; s < n; ++s) {
-    double load[kComponents];
-    for (double& v : load) v = normal(gen);
-    const double noise = 0.2 + 1.5 * uniform(gen), baseline = 800 + 400 * uniform(gen);
-    for (int64_t k = 0; k < t; ++k) {
-      double v = noise * normal(gen);
-      for (int c = 0; c < kComponents; ++c) v += load[c] * latent[static_cast<size_t>(c * t + k)];
-      x[static_cast<size_t>(s * t + k)] = static_cast<float>(baseline + 10.0 * v);
-    }
-  }
-  return x;
-}
 
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 

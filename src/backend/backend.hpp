@@ -99,22 +99,22 @@ class Backend {
   // in pairs of the triangle, as for triu.
 
   // Every pair (i < j) passing `test`, in row order, into `out` (replaced).
-  virtual void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run);
+  virtual void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) = 0;
 
   // degree[i] = number of j != i with (i, j) passing `test`; strength[i] = sum over them of r
   // (test.absolute == false) or |r| (true), summed in double (or finer) in an order-independent
   // way so that the bits never depend on scheduling. Either may be null.
   virtual void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,
-                                const RunSettings& run);
+                                const RunSettings& run) = 0;
 
   // counts (kAbsHistogramBins entries, replaced) of |r| over the pairs i < j of non-constant series.
-  virtual void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run);
+  virtual void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) = 0;
 
   // For every series i: the k series j != i of largest |r(i, j)| (ties: smaller j first), in that
   // order, into columns[i*k .. i*k+k) and their r into values. Constant series (as i or j) are
   // never chosen: a row with fewer than k candidates is padded with column -1 and value 0.
   // Progress is reported in rows.
-  virtual void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run);
+  virtual void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) = 0;
 };
 
 // Creates a backend; throws fc::Error(FC_ERR_BACKEND_UNAVAILABLE) with the reason when the kind

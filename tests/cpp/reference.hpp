@@ -189,7 +189,7 @@ inline Reference normalize(const Dataset& d) {
 inline double dot(const double* a, const double* b, int64_t t) {
   double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   int64_t k = 0;
-  for (; k + 4 <= t; k += 4) {
+  for (; k < t - 3; k += 4) {  // not k + 4 <= t, which overflows for t near INT64_MAX
     s0 += a[k] * b[k];
     s1 += a[k + 1] * b[k + 1];
     s2 += a[k + 2] * b[k + 2];

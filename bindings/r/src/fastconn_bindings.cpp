@@ -8,6 +8,7 @@
 #include <Rcpp.h>
 #include <R_ext/Rdynload.h>
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -47,10 +48,12 @@ void delete_cursor(BlockCursor* cursor) { delete cursor; }
 using ContextHandle = Rcpp::XPtr<fc_context, Rcpp::PreserveStorage, fc_context_destroy, false>;
 using SeriesHandle = Rcpp::XPtr<fc_series, Rcpp::PreserveStorage, fc_series_destroy, false>;
 using CursorHandle = Rcpp::XPtr<BlockCursor, Rcpp::PreserveStorage, delete_cursor, false>;
+using GraphHandle = Rcpp::XPtr<fc_graph, Rcpp::PreserveStorage, fc_graph_destroy, false>;
 
 const char* const kContextTag = "fastconn_context";
 const char* const kSeriesTag = "fastconn_series";
 const char* const kCursorTag = "fastconn_blocks";
+const char* const kGraphTag = "fastconn_graph";
 
 // A new handle owns `pointer` from here on: if a later step fails, the finalizer frees it.
 template <class Handle, class T>
@@ -143,6 +146,49 @@ fc_precision precision_of(const fc_context* ctx) {
 // cor() puts exactly 1 on the diagonal, constant columns included.
 void set_unit_diagonal(double* matrix, int64_t n) {
   for (int64_t i = 0; i < n; ++i) matrix[i + i * n] = 1.0;
+}
+
+// The graph's symmetric CSR arrays as a Matrix::dgCMatrix: the CSR form of a symmetric matrix is
+// also its CSC form, so row offsets are the column pointers (p) and columns the row indices (i).
+// fc_graph_csr writes int64 columns into x's storage and float weights into i's (the same
+// element sizes), and one pass then converts each element in place to its final type, so the
+// nonzeros are never held twice.
+SEXP graph_as_dgCMatrix(const fc_graph* graph, SEXP dimnames) {
+  static_assert(sizeof(int64_t) == sizeof(double) && sizeof(float) == sizeof(int),
+                "the in-place conversion needs 8-byte doubles and 4-byte ints");
+  int64_t n = 0, n_edges = 0;
+  check(fc_graph_info(graph, &n, &n_edges));
+  const int64_t nnz = 2 * n_edges;  // each undirected edge is stored at (i, j) and (j, i)
+  if (nnz > INT_MAX)
+    Rcpp::stop("fastconn: the graph has %d edges, i.e. %d nonzeros in its symmetric matrix, more than a "
+               "dgCMatrix can index (2^31 - 1 = %d); use a higher threshold or a smaller density or topk",
+               n_edges, nnz, INT_MAX);
+  Rcpp::IntegerVector p(Rcpp::no_init(static_cast<R_xlen_t>(n + 1)));
+  Rcpp::IntegerVector i(Rcpp::no_init(static_cast<R_xlen_t>(nnz)));
+  Rcpp::NumericVector x(Rcpp::no_init(static_cast<R_xlen_t>(nnz)));
+  std::vector<int64_t> offsets(static_cast<size_t>(n + 1));
+  unsigned char* x_bytes = reinterpret_cast<unsigned char*>(x.begin());
+  unsigned char* i_bytes = reinterpret_cast<unsigned char*>(i.begin());
+  check(fc_graph_csr(graph, offsets.data(), reinterpret_cast<int64_t*>(x_bytes), reinterpret_cast<float*>(i_bytes), nnz));
+  for (int64_t k = 0; k < nnz; ++k) {
+    int64_t column;
+    float weight;
+    std::memcpy(&column, x_bytes + sizeof(double) * k, sizeof column);
+    std::memcpy(&weight, i_bytes + sizeof(int) * k, sizeof weight);
+    const double value = weight;
+    const int row = static_cast<int>(column);  // < n <= INT_MAX: n is ncol() of an R matrix
+    std::memcpy(x_bytes + sizeof(double) * k, &value, sizeof value);
+    std::memcpy(i_bytes + sizeof(int) * k, &row, sizeof row);
+  }
+  for (int64_t k = 0; k <= n; ++k) p[static_cast<R_xlen_t>(k)] = static_cast<int>(offsets[static_cast<size_t>(k)]);
+
+  Rcpp::S4 matrix("dgCMatrix");
+  matrix.slot("i") = i;
+  matrix.slot("p") = p;
+  matrix.slot("x") = x;
+  matrix.slot("Dim") = Rcpp::IntegerVector::create(static_cast<int>(n), static_cast<int>(n));
+  matrix.slot("Dimnames") = dimnames;
+  return matrix;
 }
 
 }  // namespace
@@ -312,6 +358,43 @@ SEXP fcr_blocks_next(SEXP cursor_handle) {
   END_RCPP
 }
 
+// The network under an edge rule (fc_edge_rule code and parameter, fc_graph_weights code) as a
+// symmetric dgCMatrix; dimnames is list(names, names) (or of NULLs). The library's graph lives
+// only during this call, in a handle so that an R error on the way frees it too.
+SEXP fcr_pcc_graph(SEXP context, SEXP series, SEXP rule, SEXP param, SEXP weights, SEXP dimnames) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  fc_graph* raw = nullptr;
+  run_interruptible(ctx, [&] {
+    return fc_pcc_graph(ctx, s, static_cast<fc_edge_rule>(Rcpp::as<int>(rule)), Rcpp::as<double>(param),
+                        Rcpp::as<int>(weights), &raw);
+  });
+  GraphHandle handle = make_handle<GraphHandle>(raw, kGraphTag);
+  Rcpp::RObject matrix = graph_as_dgCMatrix(raw, dimnames);
+  handle.release();  // free the library's copy now rather than at garbage collection
+  return matrix;
+  END_RCPP
+}
+
+// Degree and strength per series (fc_pcc_degree) as list(degree = integer, strength = double);
+// a degree is at most N - 1, and N is an R column count, so it fits an R integer.
+SEXP fcr_pcc_degree(SEXP context, SEXP series, SEXP rule, SEXP param) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const int64_t n = series_count(s);
+  std::vector<int64_t> degree(static_cast<size_t>(n));
+  Rcpp::NumericVector strength(Rcpp::no_init(static_cast<R_xlen_t>(n)));
+  run_interruptible(ctx, [&] {
+    return fc_pcc_degree(ctx, s, static_cast<fc_edge_rule>(Rcpp::as<int>(rule)), Rcpp::as<double>(param), degree.data(),
+                         strength.begin());
+  });
+  Rcpp::IntegerVector r_degree(degree.begin(), degree.end());
+  return Rcpp::List::create(Rcpp::Named("degree") = r_degree, Rcpp::Named("strength") = strength);
+  END_RCPP
+}
+
 static const R_CallMethodDef call_methods[] = {
     {"fcr_context_create", (DL_FUNC)&fcr_context_create, 3},
     {"fcr_series_create", (DL_FUNC)&fcr_series_create, 2},
@@ -322,6 +405,8 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_pcc_triu", (DL_FUNC)&fcr_pcc_triu, 2},
     {"fcr_blocks_begin", (DL_FUNC)&fcr_blocks_begin, 3},
     {"fcr_blocks_next", (DL_FUNC)&fcr_blocks_next, 1},
+    {"fcr_pcc_graph", (DL_FUNC)&fcr_pcc_graph, 6},
+    {"fcr_pcc_degree", (DL_FUNC)&fcr_pcc_degree, 4},
     {nullptr, nullptr, 0}};
 
 void R_init_fastconn(DllInfo* dll) {

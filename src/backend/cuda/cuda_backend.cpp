@@ -15,8 +15,11 @@
 #include "backend/cuda/band_plan.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/cuda_resources.hpp"
+#include "backend/cuda/gemm.hpp"
+#include "backend/cuda/graph_ops.hpp"
 #include "core/error.hpp"
 #include "kernels/cross_finish.cuh"
+#include "kernels/graph_tiles.cuh"
 #include "kernels/triu_extract.cuh"
 
 namespace fc {
@@ -45,16 +48,7 @@ O policy_value(fc_constant_policy policy) {
   return policy == FC_CONSTANT_ZERO ? O(0) : std::numeric_limits<O>::quiet_NaN();
 }
 
-// C (m x n, column-major, ldc) = A^T B, with A = k x m and B = k x n column-major (ld k): the
-// series are rows of a row-major n x t matrix, i.e. columns of a column-major t x n one.
-void gemm_tn(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c, int64_t ldc) {
-  const float one = 1.0f, zero = 0.0f;
-  FC_CUBLAS(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one, a, (int)k, b, (int)k, &zero, c, (int)ldc));
-}
-void gemm_tn(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c, int64_t ldc) {
-  const double one = 1.0, zero = 0.0;
-  FC_CUBLAS(cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one, a, (int)k, b, (int)k, &zero, c, (int)ldc));
-}
+using cuda::gemm_tn;
 
 int default_host_threads() {
   const unsigned hw = std::thread::hardware_concurrency();
@@ -75,8 +69,10 @@ class CudaBackend : public Backend {
   ~CudaBackend() override {
     try {
       DeviceScope scope(device_);
+      arena_ = cuda::GraphArena();
       res_.reset();
     } catch (...) {
+      arena_ = cuda::GraphArena();
       res_.reset();
     }
   }
@@ -244,7 +240,104 @@ class CudaBackend : public Backend {
                     transfers, compute, *run.progress);
   }
 
+  // --- networks (cuda_graph.cpp does the work; here: validation, tile planning, buffers) --------
+
+  void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) override {
+    DeviceScope scope(device_);
+    check_int_range(s);
+    out.row_count.assign(static_cast<size_t>(s.n), 0);
+    out.columns.clear();
+    out.values.clear();
+    if (s.n < 2) return;
+    const CudaSeries& st = storage_of(s);
+    // Scratch of an int32 column and a float per tile value (the packed buffers); under a memory
+    // limit the edge arena (12 bytes an edge) must hold at least one tile's edges besides.
+    constexpr int64_t kArenaEdgeBytes = sizeof(int64_t) + sizeof(float);
+    const int64_t tile = plan_tiles(run, s.n - 1, st.f64 ? 8 : 4, sizeof(int32_t) + sizeof(float),
+                                    "the graph of " + std::to_string(s.n) + " series", kArenaEdgeBytes);
+    int64_t largest_band = 0;
+    for (const cuda::TriuBand& b : cuda::triangle_bands(s.n, tile)) largest_band = std::max(largest_band, b.count);
+    int64_t want = largest_band;
+    if (run.memory_limit > 0) {
+      const int64_t used = tile * static_cast<int64_t>(2 * (st.f64 ? 8 : 4) + 2 * 8);
+      want = std::max(want, (run.memory_limit - used) / kArenaEdgeBytes);
+    } else {
+      size_t free_bytes = 0, total_bytes = 0;
+      FC_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+      // Up to 4 GiB (358 M edges) or a quarter of what is free: a denser graph flushes the arena
+      // to the host and carries on.
+      const int64_t room = std::min<int64_t>(int64_t(4) << 30, static_cast<int64_t>(free_bytes / 4)) +
+                           arena_.capacity * kArenaEdgeBytes;
+      want = std::max(want, room / kArenaEdgeBytes);
+    }
+    want = std::min(want, fc_triu_size(s.n));
+    if (arena_.capacity > want && arena_.capacity >= largest_band) want = arena_.capacity;  // keep a larger one
+    set_math_mode(run, st.f64);
+    cuda::threshold_edges(graph_job(s, run, tile), test, arena_, want, out);
+  }
+
+  void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,
+                        const RunSettings& run) override {
+    DeviceScope scope(device_);
+    check_int_range(s);
+    if (s.n < 2) {
+      for (int64_t i = 0; i < s.n; ++i) {
+        if (degree != nullptr) degree[i] = 0;
+        if (strength != nullptr) strength[i] = 0.0;
+      }
+      return;
+    }
+    const CudaSeries& st = storage_of(s);
+    // Partial sums: 8 bytes per 256 and per 32 tile values, two bands at a time (the n degrees
+    // and sums are the outputs' device copies).
+    const int64_t tile = plan_tiles(run, s.n - 1, st.f64 ? 8 : 4, 0, "the degrees of " + std::to_string(s.n) + " series",
+                                    1);
+    set_math_mode(run, st.f64);
+    cuda::threshold_degree(graph_job(s, run, tile), test, degree, strength);
+  }
+
+  void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) override {
+    DeviceScope scope(device_);
+    check_int_range(s);
+    if (s.n < 2) {
+      counts.assign(static_cast<size_t>(kAbsHistogramBins), 0);
+      return;
+    }
+    const CudaSeries& st = storage_of(s);
+    // Working memory: the tiles only (the counts are the output's device copy).
+    const int64_t tile = plan_tiles(run, s.n - 1, st.f64 ? 8 : 4, 0, "the |r| histogram of " + std::to_string(s.n) + " series");
+    set_math_mode(run, st.f64);
+    cuda::abs_histogram(graph_job(s, run, tile), counts);
+  }
+
+  void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override {
+    DeviceScope scope(device_);
+    check_int_range(s);
+    if (s.n == 0 || k <= 0) return;
+    const CudaSeries& st = storage_of(s);
+    // Full rows (n products each); the n x k result stays on the device until the end.
+    const int64_t tile = plan_tiles(run, s.n, st.f64 ? 8 : 4, 0, "the top-" + std::to_string(k) + " of " + std::to_string(s.n) + " series",
+                                    0, s.n * k * 12);
+    set_math_mode(run, st.f64);
+    cuda::top_k(graph_job(s, run, tile), k, columns, values);
+  }
+
  private:
+  cuda::GraphJob graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values) {
+    const CudaSeries& st = storage_of(s);
+    cuda::GraphJob job;
+    job.res = res_.get();
+    job.n = s.n;
+    job.t = s.t;
+    job.f64 = st.f64;
+    job.rows = st.rows.get();
+    job.constant = constant_flags(s);
+    job.user_stream = user_stream_;
+    job.tile_values = tile_values;
+    job.progress = run.progress;
+    return job;
+  }
+
   // cuBLAS takes int dimensions: a band's columns (<= N) and T must fit.
   static void check_int_range(const SeriesView& s) {
     if (s.n > std::numeric_limits<int>::max() || s.t > std::numeric_limits<int>::max())
@@ -290,8 +383,11 @@ class CudaBackend : public Backend {
   // Values per tile within the memory limit (or, without one, half the free device memory up to
   // kDefaultBudget), halved on allocation failure down to one row of `min_values` before giving up.
   // Each band holds two tiles (storage type) and, for host outputs, two packed buffers.
+  // extra_per_value / extra_fixed: further device memory the computation needs (per tile value,
+  // and in all), counted against a memory limit only: without one the tiles stay those of
+  // fc_pcc_triu into host memory, so that the network primitives test the same bits.
   int64_t plan_tiles(const RunSettings& run, int64_t min_values, size_t tile_elem, size_t packed_elem,
-                     const std::string& what) {
+                     const std::string& what, int64_t extra_per_value = 0, int64_t extra_fixed = 0) {
     const int packed_count = packed_elem > 0 ? cuda::PipelineResources::kComputeStreams : 0;
     const int64_t per_value = static_cast<int64_t>(cuda::PipelineResources::kComputeStreams * tile_elem + packed_count * packed_elem);
     min_values = std::max<int64_t>(1, min_values);
@@ -299,10 +395,11 @@ class CudaBackend : public Backend {
     int64_t tile = max_tile;
     if (per_value > 0) {
       if (run.memory_limit > 0) {
-        tile = std::min(max_tile, run.memory_limit / per_value);
+        tile = std::min(max_tile, (run.memory_limit - extra_fixed) / (per_value + extra_per_value));
         if (tile < min_values)
           fail(FC_ERR_OUT_OF_MEMORY, "memory limit of " + std::to_string(run.memory_limit) + " bytes is below the " +
-                                         std::to_string(min_values * per_value) + " bytes that one band of " + what +
+                                         std::to_string(min_values * (per_value + extra_per_value) + extra_fixed) +
+                                         " bytes that one band of " + what +
                                          " needs on the GPU; raise it with fc_context_set_memory_limit (0 = automatic)");
       } else {
         size_t free_bytes = 0, total_bytes = 0;
@@ -324,6 +421,7 @@ class CudaBackend : public Backend {
   int device_;
   std::string name_;
   std::unique_ptr<cuda::PipelineResources> res_;
+  cuda::GraphArena arena_;  // edges of threshold_edges, kept between calls
   cudaStream_t user_stream_ = nullptr;
 };
 

@@ -1,0 +1,294 @@
+// GPU benchmark of the network primitives at the seed papers' shape (N = 90,112, T = 165; the
+// seeded data of bench_data.hpp), all in one run, each next to the cuBLAS GEMMs alone over the
+// same triangle tiles:
+//   threshold t chosen from the |r| histogram (abs_histogram) for ~1 % edge density
+//   graph build: Backend::threshold_edges (edges on the host, row order)   target <= 1.5 x GEMMs
+//   degree:      Backend::threshold_degree (degree and strength)           target <= 1.3 x GEMMs
+//   the public fc_pcc_graph / fc_pcc_degree (CSR built on the host) when they run
+//   PyTorch: block GEMM, mask, nonzero, edges to the host (torch_graph_baseline.py; its JSON)
+//
+//   bench_gpu_graph [--torch JSON] [--markdown FILE] [--reps R]
+//   bench_gpu_graph --threshold-only FILE    writes the chosen t (for the PyTorch baseline) and exits
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/band_plan.hpp"
+#include "bench_data.hpp"
+#include "core/handles.hpp"
+#include "fastconn/fastconn.h"
+
+namespace {
+
+constexpr int64_t kN = 90112, kT = 165;
+constexpr double kDensity = 0.01;
+
+[[noreturn]] void die(const std::string& what) {
+  std::cerr << "bench_gpu_graph: " << what << "\n";
+  std::exit(1);
+}
+void cuda_ok(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) die(std::string(what) + ": " + cudaGetErrorString(e));
+}
+void fc_ok(fc_status s, const char* what) {
+  if (s != FC_OK) die(std::string(what) + ": " + fc_status_string(s) + ": " + fc_last_error());
+}
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? NAN : v[v.size() / 2];
+}
+std::string read_file(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+double json_number(const std::string& json, const std::string& key) {
+  const size_t at = json.find("\"" + key + "\"");
+  if (at == std::string::npos) return NAN;
+  return std::atof(json.c_str() + json.find(':', at) + 1);
+}
+
+// Median seconds of `reps` calls of f (after one warm-up call).
+template <class F>
+double timed(int reps, F&& f) {
+  f();
+  std::vector<double> t;
+  for (int k = 0; k < reps; ++k) {
+    const double t0 = now();
+    f();
+    t.push_back(now() - t0);
+  }
+  return median(t);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string torch_json, markdown, threshold_out;
+  int reps = 3;
+  for (int k = 1; k < argc; ++k) {
+    const std::string a = argv[k];
+    auto value = [&] { return k + 1 < argc ? std::string(argv[++k]) : (die("missing value of " + a), std::string()); };
+    if (a == "--torch") torch_json = value();
+    else if (a == "--markdown") markdown = value();
+    else if (a == "--threshold-only") threshold_out = value();
+    else if (a == "--reps") reps = std::atoi(value().c_str());
+    else die("unknown argument " + a);
+  }
+  const std::vector<float> x = fcbench::structured_data(kN, kT, 20251122);
+  const int64_t pairs = fc_triu_size(kN);
+  cudaDeviceProp prop;
+  cuda_ok(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  std::map<std::string, double> r;
+  std::cout << "device: " << prop.name << "\nN = " << kN << ", T = " << kT << ", pairs = " << pairs << "\n";
+
+  fc_context* ctx = nullptr;
+  fc_ok(fc_context_create(FC_BACKEND_CUDA, 0, &ctx), "fc_context_create(CUDA)");
+  fc_series* s = nullptr;
+  fc_ok(fc_series_create_f32(ctx, x.data(), kN, kT, kT, 1, &s), "fc_series_create_f32");
+  fc::Backend& backend = *ctx->state->backend;
+  const fc::SeriesView view = s->data->view();
+  auto with_run = [&](int64_t total, auto&& f) {
+    fc::Progress progress(nullptr, nullptr, total);
+    const fc::RunSettings run = ctx->state->run_settings(progress);
+    f(run);
+  };
+
+  // 1. The threshold for ~1 % density, from the histogram (exact: bins are float bit patterns).
+  std::vector<int64_t> hist;
+  r["histogram_s"] = timed(1, [&] { with_run(pairs, [&](const fc::RunSettings& run) { backend.abs_histogram(view, hist, run); }); });
+  const int64_t want = static_cast<int64_t>(std::ceil(kDensity * double(pairs)));
+  int64_t above = 0, bin = fc::kAbsHistogramBins - 1;
+  for (; bin > 0; --bin) {
+    above += hist[static_cast<size_t>(bin)];
+    if (above >= want) break;
+  }
+  const uint32_t bits = static_cast<uint32_t>(bin) << fc::kAbsHistogramShift;
+  float t;
+  std::memcpy(&t, &bits, 4);
+  r["threshold"] = t;
+  r["expected_edges"] = double(above);
+  if (!threshold_out.empty()) {
+    std::ofstream(threshold_out) << std::setprecision(9) << t << "\n";
+    std::cout << "threshold " << t << " (" << above << " pairs at or above)\n";
+    fc_series_destroy(s);
+    fc_context_destroy(ctx);
+    return 0;
+  }
+  const fc::EdgeTest test{true, t};
+
+  // 2. Degree, then the edges (fresh output each time, and into a reused one).
+  std::vector<int64_t> degree(kN);
+  std::vector<double> strength(kN), strength2(kN);
+  r["degree_s"] = timed(reps, [&] {
+    with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_degree(view, test, degree.data(), strength.data(), run); });
+  });
+  with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_degree(view, test, degree.data(), strength2.data(), run); });
+  r["degree_bit_identical"] = std::memcmp(strength.data(), strength2.data(), kN * sizeof(double)) == 0;
+  int64_t degree_sum = 0;
+  for (int64_t d : degree) degree_sum += d;
+  r["degree_edges"] = double(degree_sum / 2);
+
+  int64_t edges = 0;
+  r["edges_fresh_s"] = timed(reps, [&] {
+    fc::UpperEdges e;
+    with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, e, run); });
+    edges = static_cast<int64_t>(e.columns.size());
+  });
+  fc::UpperEdges reused;
+  r["edges_reused_s"] = timed(reps, [&] {
+    with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, reused, run); });
+  });
+  r["edges"] = double(edges);
+  r["density"] = double(edges) / double(pairs);
+  // Degree equals the row sums of the edges.
+  {
+    std::vector<int64_t> d(kN, 0);
+    int64_t at = 0;
+    for (int64_t i = 0; i < kN; ++i)
+      for (int64_t k = 0; k < reused.row_count[i]; ++k, ++at) ++d[i], ++d[reused.columns[at]];
+    r["degree_matches_edges"] = d == degree;
+  }
+
+  // 3. The public API (CSR on the host), when it runs on this build.
+  {
+    fc_graph* g = nullptr;
+    const double t0 = now();
+    const fc_status st = fc_pcc_graph(ctx, s, FC_EDGE_ABS_THRESHOLD, t, FC_GRAPH_WEIGHTED, &g);
+    if (st == FC_OK) {
+      r["api_graph_first_s"] = now() - t0;
+      fc_graph_destroy(g);
+      r["api_graph_s"] = timed(reps - 1, [&] {
+        fc_graph* h = nullptr;
+        fc_ok(fc_pcc_graph(ctx, s, FC_EDGE_ABS_THRESHOLD, t, FC_GRAPH_WEIGHTED, &h), "fc_pcc_graph");
+        fc_graph_destroy(h);
+      });
+      r["api_degree_s"] = timed(reps, [&] {
+        fc_ok(fc_pcc_degree(ctx, s, FC_EDGE_ABS_THRESHOLD, t, degree.data(), strength.data()), "fc_pcc_degree");
+      });
+    } else {
+      std::cout << "fc_pcc_graph: " << fc_status_string(st) << ": " << fc_last_error() << " (API rows skipped)\n";
+    }
+  }
+
+  // 4. cuBLAS alone over the same bands and tiles, two streams as the backend.
+  {
+    float* dz = nullptr;
+    std::vector<float> zh(x.size());
+    for (int64_t i = 0; i < kN; ++i) {
+      const float* xi = x.data() + i * kT;
+      double mean = 0, ss = 0;
+      for (int64_t q = 0; q < kT; ++q) mean += xi[q];
+      mean /= kT;
+      for (int64_t q = 0; q < kT; ++q) ss += (xi[q] - mean) * (xi[q] - mean);
+      for (int64_t q = 0; q < kT; ++q) zh[static_cast<size_t>(i * kT + q)] = float((xi[q] - mean) / std::sqrt(ss));
+    }
+    cuda_ok(cudaMalloc(reinterpret_cast<void**>(&dz), zh.size() * 4), "cudaMalloc z");
+    cuda_ok(cudaMemcpy(dz, zh.data(), zh.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy z");
+    std::vector<fc::cuda::TriuBand> bands;
+    for (int64_t q = 0; q < kN - 1;) {
+      bands.push_back(fc::cuda::next_triu_band(kN, FC_TRIU_ROW, q, kN - 1, 0, fc::cuda::max_tile_values()));
+      q = bands.back().q1;
+    }
+    cudaStream_t st[2];
+    cublasHandle_t h[2];
+    float* tile[2];
+    for (int k = 0; k < 2; ++k) {
+      cuda_ok(cudaStreamCreateWithFlags(&st[k], cudaStreamNonBlocking), "cudaStreamCreate");
+      if (cublasCreate(&h[k]) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h[k], st[k]) != CUBLAS_STATUS_SUCCESS) die("cublas");
+      cuda_ok(cudaMalloc(reinterpret_cast<void**>(&tile[k]), fc::cuda::max_tile_values() * 4), "cudaMalloc tile");
+    }
+    r["gemm_s"] = timed(reps, [&] {
+      for (size_t k = 0; k < bands.size(); ++k) {
+        const auto& b = bands[k];
+        const float one = 1, zero = 0;
+        if (cublasSgemm(h[k % 2], CUBLAS_OP_T, CUBLAS_OP_N, int(b.ld), int(b.q1 - b.q0), int(kT), &one, dz + b.p0 * kT,
+                        int(kT), dz + b.q0 * kT, int(kT), &zero, tile[k % 2], int(b.ld)) != CUBLAS_STATUS_SUCCESS)
+          die("cublasSgemm");
+      }
+      cuda_ok(cudaDeviceSynchronize(), "sync");
+    });
+    r["bands"] = double(bands.size());
+    for (int k = 0; k < 2; ++k) {
+      cudaFree(tile[k]);
+      cublasDestroy(h[k]);
+      cudaStreamDestroy(st[k]);
+    }
+    cudaFree(dz);
+  }
+  fc_series_destroy(s);
+  fc_context_destroy(ctx);
+
+  double torch_s = NAN;
+  if (!torch_json.empty()) {
+    const std::string j = read_file(torch_json);
+    torch_s = json_number(j, "total_s");
+    r["torch_graph_s"] = torch_s;
+    r["torch_edges"] = json_number(j, "edges");
+    r["torch_gemm_s"] = json_number(j, "gemm_only_s");
+  }
+
+  for (const auto& [k, v] : r) std::cout << "  " << k << " = " << v << "\n";
+  const double g = r["gemm_s"];
+  std::ostringstream tab;
+  char line[256];
+  auto row = [&](const char* what, double sec, const std::string& vs, const std::string& target) {
+    std::snprintf(line, sizeof line, "| %-46s | %8.4f | %-24s | %-16s |\n", what, sec, vs.c_str(), target.c_str());
+    tab << line;
+  };
+  auto ratio = [](double a, double b, double limit) {
+    char s[64];
+    std::snprintf(s, sizeof s, "%.2f x %s", a / b, a <= limit * b ? "(met)" : "(MISSED)");
+    return std::string(s);
+  };
+  tab << "| graph measurement | seconds | ratio | target |\n|---|---:|---|---|\n";
+  row("cuBLAS SGEMMs alone, the triangle's tiles", g, "", "");
+  row("graph build (threshold_edges), fresh output", r["edges_fresh_s"], ratio(r["edges_fresh_s"], g, 1.5) + " GEMMs", "<= 1.5 x GEMMs");
+  row("graph build (threshold_edges), reused output", r["edges_reused_s"], ratio(r["edges_reused_s"], g, 1.5) + " GEMMs", "<= 1.5 x GEMMs");
+  row("degree + strength (threshold_degree)", r["degree_s"], ratio(r["degree_s"], g, 1.3) + " GEMMs", "<= 1.3 x GEMMs");
+  row("|r| histogram (abs_histogram)", r["histogram_s"], ratio(r["histogram_s"], g, 1e9) + " GEMMs", "");
+  if (r.count("api_graph_s")) {
+    row("fc_pcc_graph (symmetric CSR on the host)", r["api_graph_s"], ratio(r["api_graph_s"], g, 1e9) + " GEMMs", "");
+    row("fc_pcc_degree", r["api_degree_s"], ratio(r["api_degree_s"], g, 1e9) + " GEMMs", "");
+  }
+  if (!std::isnan(torch_s)) {
+    row("PyTorch: block GEMM, mask, nonzero, to host", torch_s, "", "");
+    row("    graph build vs PyTorch", r["edges_fresh_s"], ratio(r["edges_fresh_s"], torch_s, 1.0) + " torch", "< 1 x torch");
+    row("    degree vs PyTorch", r["degree_s"], ratio(r["degree_s"], torch_s, 1.0) + " torch", "< 1 x torch");
+  }
+  std::cout << "\n" << tab.str();
+  if (!markdown.empty()) {
+    std::ofstream md(markdown);
+    const std::time_t now_t = std::time(nullptr);
+    char date[64];
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now_t));
+    md << "## Networks without the N x N matrix (bench/gpu/bench_gpu_graph.cpp)\n\n"
+       << "- device: " << prop.name << ", date: " << date << "\n"
+       << "- N = " << kN << ", T = " << kT << ", FP32; |r| >= " << t << " (chosen from the histogram for "
+       << kDensity * 100 << " % density): " << edges << " edges, density " << r["density"] << "\n"
+       << "- " << r["bands"] << " bands; degree = row sums of the edges: " << (r["degree_matches_edges"] ? "yes" : "NO")
+       << "; strength bit-identical run to run: " << (r["degree_bit_identical"] ? "yes" : "NO") << "\n"
+       << "- seconds: median of " << reps << " runs after a warm-up (histogram: one run)\n\n"
+       << tab.str() << "\nAll numbers:\n\n```\n";
+    for (const auto& [k, v] : r) md << k << " = " << v << "\n";
+    md << "```\n";
+  }
+  return 0;
+}

@@ -1,0 +1,111 @@
+// Launchers of the kernels that turn GEMM tiles into networks without leaving the device:
+// thresholded edges compacted in row order (edge_compact.cu), degree and strength partial sums
+// (degree_accumulate.cu), the |r| histogram (abs_histogram.cu) and per-row top-k (row_topk.cu).
+// Plain declarations over raw device pointers and a stream; each returns the launch status
+// (cudaGetLastError) for the caller to check. Every result is deterministic: integer counts may
+// use atomics, floating-point sums are reduced in a fixed order.
+//
+// r of a pair is the tile value clamped to [-1, 1] in the tile's type, then rounded to float:
+// exactly what triu_extract writes into a float triangle. Pairs with a constant series never
+// pass a test, are never counted in the histogram and are never chosen by top-k.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace fc {
+namespace kernels {
+
+// A row-order band of the triangle (as cuda::TriuBand): tile row ql is series q = q0 + ql and
+// holds the products with p in [p0, p0 + ld) at tile[ql * ld + (p - p0)]; the pairs are p > q.
+struct GraphBand {
+  int64_t n;
+  int64_t q0;
+  int64_t rows;
+  int64_t p0;
+  int64_t ld;
+};
+
+// |r| >= threshold (absolute != 0) or r >= threshold.
+struct EdgeRule {
+  int absolute;
+  float threshold;
+};
+
+// --- edges (edge_compact.cu) ------------------------------------------------------------------
+// A band is cut into chunks of kEdgeChunk tile values of one row: chunk c = ql * chunks_per_row
+// + x / kEdgeChunk. Three launches per band:
+//   edge_compact: each chunk's passing pairs, in column order, into the scratch slots of its own
+//                 tile positions (scratch: rows * ld columns as int32 and r as float), and its
+//                 count into chunk_counts;
+//   edge_scan:    one block: chunk offsets in row order, row_count[q] for the band's rows, and
+//                 the band's place in the arena: band_out[0] = edges of the band, band_out[1] =
+//                 arena offset of its first edge, or -1 when the arena is full (then nothing of
+//                 this band, nor of any later band, is placed until the host resets the arena);
+//   edge_gather:  copies each chunk's edges to the arena (columns widened to int64).
+// The arena state is { next offset, capacity, full flag } in device memory, updated in stream
+// order by edge_scan (the host chains the scans of successive bands).
+constexpr int64_t kEdgeChunk = 2048;
+struct ArenaState {
+  long long offset;
+  long long capacity;
+  int full;
+};
+inline int64_t edge_chunks_per_row(const GraphBand& b) { return (b.ld + kEdgeChunk - 1) / kEdgeChunk; }
+
+cudaError_t edge_compact(const float* tile, const GraphBand& band, const uint8_t* constant, EdgeRule rule,
+                         int32_t* scratch_cols, float* scratch_vals, int32_t* chunk_counts, cudaStream_t stream);
+cudaError_t edge_compact(const double* tile, const GraphBand& band, const uint8_t* constant, EdgeRule rule,
+                         int32_t* scratch_cols, float* scratch_vals, int32_t* chunk_counts, cudaStream_t stream);
+cudaError_t edge_scan(const int32_t* chunk_counts, const GraphBand& band, int64_t* chunk_offsets, int64_t* row_count,
+                      ArenaState* arena, int64_t* band_out, cudaStream_t stream);
+cudaError_t edge_gather(const int32_t* scratch_cols, const float* scratch_vals, const int32_t* chunk_counts,
+                        const int64_t* chunk_offsets, const GraphBand& band, const int64_t* band_out,
+                        int64_t* arena_cols, float* arena_vals, cudaStream_t stream);
+
+// --- degree and strength (degree_accumulate.cu) -------------------------------------------------
+// degree_band: degree[q] and degree[p] += 1 for every passing pair (integer atomics: exact in any
+// order); the weights (|r| or r, as double) into fixed slots: row_partial[ql * col_blocks + cb]
+// (sum over column block cb of row ql) and col_partial[rg * ld + x] (sum over row group rg of
+// column x). degree_finish_rows: strength_rows[q] = the row's slots summed in order (each row
+// lies in one band). degree_finish_cols: strength_cols[p] += the column's slots summed in order
+// (bands add in the order the host chains them).
+constexpr int kDegreeColumns = 256;  // columns of one column block
+constexpr int kDegreeRowGroup = 32;  // rows of one row group
+inline int64_t degree_col_blocks(const GraphBand& b) { return (b.ld + kDegreeColumns - 1) / kDegreeColumns; }
+inline int64_t degree_row_groups(const GraphBand& b) { return (b.rows + kDegreeRowGroup - 1) / kDegreeRowGroup; }
+
+cudaError_t degree_band(const float* tile, const GraphBand& band, const uint8_t* constant, EdgeRule rule,
+                        unsigned long long* degree, double* row_partial, double* col_partial, cudaStream_t stream);
+cudaError_t degree_band(const double* tile, const GraphBand& band, const uint8_t* constant, EdgeRule rule,
+                        unsigned long long* degree, double* row_partial, double* col_partial, cudaStream_t stream);
+cudaError_t degree_finish_rows(const double* row_partial, const GraphBand& band, double* strength_rows,
+                               cudaStream_t stream);
+cudaError_t degree_finish_cols(const double* col_partial, const GraphBand& band, double* strength_cols,
+                               cudaStream_t stream);
+
+// --- |r| histogram (abs_histogram.cu) -----------------------------------------------------------
+// abs_histogram_band: counts[bits(|r|) >> shift] += 1 over the band's pairs of non-constant
+// series. The top kHistogramSharedBins bins (|r| >= 2^-63 with shift 14) are counted in shared
+// memory (128 KiB a block) and added to counts once per block, lower ones straight to counts:
+// integer atomics only, so the counts are exact whatever the order. `blocks` blocks per band.
+constexpr int kHistogramSharedBins = 32768;
+constexpr int kHistogramBlocks = 132;  // one per SM of an H100 (the shared histogram fills an SM)
+cudaError_t abs_histogram_band(const float* tile, const GraphBand& band, const uint8_t* constant, int shift,
+                               int64_t bins, unsigned long long* counts, cudaStream_t stream);
+cudaError_t abs_histogram_band(const double* tile, const GraphBand& band, const uint8_t* constant, int shift,
+                               int64_t bins, unsigned long long* counts, cudaStream_t stream);
+
+// --- top-k per row (row_topk.cu) ----------------------------------------------------------------
+// Rows i in [a0, a0 + rows), each a full row of n products at tile[(i - a0) * n + j]: the k
+// series j != i of largest |r| (ties: smaller j), in that order, into columns[i * k ..] and their
+// r into values; fewer than k candidates are padded with column -1, value 0. k <= kTopKMax.
+constexpr int64_t kTopKMax = 1024;
+cudaError_t row_topk(const float* tile, int64_t n, int64_t a0, int64_t rows, const uint8_t* constant, int64_t k,
+                     int64_t* columns, float* values, cudaStream_t stream);
+cudaError_t row_topk(const double* tile, int64_t n, int64_t a0, int64_t rows, const uint8_t* constant, int64_t k,
+                     int64_t* columns, float* values, cudaStream_t stream);
+
+}  // namespace kernels
+}  // namespace fc

@@ -1,0 +1,382 @@
+// The CUDA backend's network primitives (graph_ops.hpp): the GEMM tiles of fc_pcc_triu,
+// thresholded, counted or ranked on the device; only edges, counts and sums cross to the host.
+//
+// Bands run as in band_pipeline: band k's GEMM and kernels on compute stream k % 2 (tile k % 2),
+// at most kBandsInFlight queued; the calling thread completes them in order and reports progress
+// (the callback may throw FC_ERR_ABORTED: the streams are drained before the error propagates).
+// Steps that update state shared by bands of both streams (the edge arena's offset, the column
+// sums of the strength, the histogram's counts) are chained by an event in band order, so every
+// result is the same from run to run.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "backend/cuda/gemm.hpp"
+#include "backend/cuda/graph_ops.hpp"
+#include "kernels/graph_tiles.cuh"
+
+namespace fc {
+namespace cuda {
+namespace {
+
+using Enqueue = std::function<void(size_t k, int s, cudaStream_t stream, cublasHandle_t blas, void* tile)>;
+using Complete = std::function<bool(size_t k)>;  // false: band k was not placed; run it again
+using Recover = std::function<void(size_t k)>;   // makes room before band k runs again
+
+void launched(cudaError_t status, const char* kernel) { check_cuda(status, kernel); }
+
+// Drains the streams when a run unwinds (CUDA error, cancel), so nothing is left running on
+// buffers about to be freed.
+class DrainOnUnwind {
+ public:
+  explicit DrainOnUnwind(PipelineResources& res) : res_(res) {}
+  ~DrainOnUnwind() {
+    if (!done_) res_.quiesce();
+  }
+  void done() { done_ = true; }
+
+ private:
+  PipelineResources& res_;
+  bool done_ = false;
+};
+
+// Orders one step of each band after the same step of the band before, across the two streams.
+class BandChain {
+ public:
+  void wait(cudaStream_t stream) {
+    if (marked_) FC_CUDA(cudaStreamWaitEvent(stream, event_.get(), 0));
+  }
+  void mark(cudaStream_t stream) {
+    FC_CUDA(cudaEventRecord(event_.get(), stream));
+    marked_ = true;
+  }
+
+ private:
+  Event event_;
+  bool marked_ = false;
+};
+
+void sync_compute(PipelineResources& res) {
+  for (int s = 0; s < PipelineResources::kComputeStreams; ++s) FC_CUDA(cudaStreamSynchronize(res.compute_stream(s)));
+}
+
+void run_in_order(const GraphJob& job, size_t count, const std::function<int64_t(size_t)>& units,
+                  const Enqueue& enqueue, const Complete& complete, const Recover& recover) {
+  PipelineResources& res = *job.res;
+  constexpr size_t kWindow = PipelineResources::kBandsInFlight;
+  // Ordered after the work the caller queued on its stream.
+  FC_CUDA(cudaEventRecord(res.start_event(), job.user_stream));
+  for (int s = 0; s < PipelineResources::kComputeStreams; ++s)
+    FC_CUDA(cudaStreamWaitEvent(res.compute_stream(s), res.start_event(), 0));
+  std::deque<size_t> in_flight;
+  size_t k = 0;
+  while (k < count || !in_flight.empty()) {
+    if (k < count && in_flight.size() < kWindow) {
+      const int s = static_cast<int>(k % PipelineResources::kComputeStreams);
+      const cudaStream_t stream = res.compute_stream(s);
+      enqueue(k, s, stream, res.blas(s), res.tile(s));
+      FC_CUDA(cudaEventRecord(res.band_ready(static_cast<int>(k % kWindow)), stream));
+      in_flight.push_back(k++);
+      continue;
+    }
+    const size_t f = in_flight.front();
+    FC_CUDA(cudaEventSynchronize(res.band_ready(static_cast<int>(f % kWindow))));
+    in_flight.pop_front();
+    if (complete(f)) {
+      job.progress->advance(units(f));
+      continue;
+    }
+    // Band f, and every band after it, skipped its placement: drain, make room, rerun from f.
+    sync_compute(res);
+    in_flight.clear();
+    recover(f);
+    k = f;
+  }
+  sync_compute(res);
+}
+
+kernels::GraphBand graph_band(const GraphJob& job, const TriuBand& b) {
+  return kernels::GraphBand{job.n, b.q0, b.q1 - b.q0, b.p0, b.ld};
+}
+
+void gemm_triangle_band(const GraphJob& job, const TriuBand& b, cublasHandle_t blas, void* tile) {
+  const int64_t rows = b.q1 - b.q0;
+  if (job.f64) {
+    const double* z = static_cast<const double*>(job.rows);
+    gemm_tn(blas, b.ld, rows, job.t, z + b.p0 * job.t, z + b.q0 * job.t, static_cast<double*>(tile), b.ld);
+  } else {
+    const float* z = static_cast<const float*>(job.rows);
+    gemm_tn(blas, b.ld, rows, job.t, z + b.p0 * job.t, z + b.q0 * job.t, static_cast<float*>(tile), b.ld);
+  }
+}
+
+kernels::EdgeRule edge_rule(const EdgeTest& test) { return kernels::EdgeRule{test.absolute ? 1 : 0, test.threshold}; }
+
+// A device buffer of `count` values of T for `what`; FC_ERR_OUT_OF_MEMORY names it on failure.
+template <class T>
+void allocate(const GraphJob& job, DeviceBuffer& buffer, int64_t count, const char* what) {
+  buffer.allocate(job.res->device(), static_cast<size_t>(std::max<int64_t>(1, count)) * sizeof(T), what);
+}
+
+void zero_async(DeviceBuffer& buffer, cudaStream_t stream) {
+  FC_CUDA(cudaMemsetAsync(buffer.get(), 0, buffer.bytes(), stream));
+}
+
+// Grows v by `count` values with transparent huge pages asked for first: the zero-fill of a
+// large fresh vector then faults 2 MiB at a time instead of 4 KiB.
+template <class T>
+T* grow(std::vector<T>& v, int64_t count) {
+  const size_t old = v.size();
+  const size_t want = old + static_cast<size_t>(count);
+  if (want > v.capacity()) {
+    v.reserve(std::max(want, v.capacity() + v.capacity() / 2));
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    const uintptr_t b = (reinterpret_cast<uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
+    const uintptr_t e = (reinterpret_cast<uintptr_t>(v.data() + v.capacity())) & ~(kHuge - 1);
+    if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);  // advisory
+  }
+  v.resize(want);
+  return v.data() + old;
+}
+
+template <class T>
+void copy_to_host(T* dst, const void* src, int64_t count, cudaStream_t stream) {
+  if (count <= 0) return;
+  FC_CUDA(cudaMemcpyAsync(dst, src, static_cast<size_t>(count) * sizeof(T), cudaMemcpyDeviceToHost, stream));
+}
+
+}  // namespace
+
+std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values) {
+  std::vector<TriuBand> bands;
+  for (int64_t q = 0; q < n - 1;) {
+    bands.push_back(next_triu_band(n, FC_TRIU_ROW, q, n - 1, 0, tile_values));
+    q = bands.back().q1;
+  }
+  return bands;
+}
+
+void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& arena, int64_t arena_edges,
+                     UpperEdges& out) {
+  PipelineResources& res = *job.res;
+  const cudaStream_t copy = res.copy_stream();
+  const std::vector<TriuBand> bands = triangle_bands(job.n, job.tile_values);
+  int64_t max_chunks = 1;
+  for (const TriuBand& b : bands) max_chunks = std::max(max_chunks, (b.q1 - b.q0) * kernels::edge_chunks_per_row(graph_band(job, b)));
+
+  if (arena.capacity < arena_edges) {
+    arena.cols.release();
+    arena.vals.release();
+    arena.capacity = 0;
+    allocate<int64_t>(job, arena.cols, arena_edges, "the edge arena (columns)");
+    allocate<float>(job, arena.vals, arena_edges, "the edge arena (values)");
+    arena.capacity = arena_edges;
+  }
+  DeviceBuffer counts[2], offsets[2], row_count, band_out, state;
+  for (int s = 0; s < 2; ++s) {
+    allocate<int32_t>(job, counts[s], max_chunks, "the edge chunk counts");
+    allocate<int64_t>(job, offsets[s], max_chunks, "the edge chunk offsets");
+  }
+  allocate<int64_t>(job, row_count, job.n, "the edge row counts");
+  allocate<int64_t>(job, band_out, 2 * PipelineResources::kBandsInFlight, "the band edge totals");
+  allocate<kernels::ArenaState>(job, state, 1, "the edge arena state");
+  PinnedBuffer band_host;
+  band_host.allocate(2 * PipelineResources::kBandsInFlight * sizeof(int64_t));
+  const int64_t* placed = reinterpret_cast<const int64_t*>(band_host.get());
+
+  DrainOnUnwind drain(res);
+  auto reset_arena = [&] {
+    const kernels::ArenaState empty{0, static_cast<long long>(arena.capacity), 0};
+    FC_CUDA(cudaMemcpyAsync(state.get(), &empty, sizeof empty, cudaMemcpyHostToDevice, copy));
+    FC_CUDA(cudaStreamSynchronize(copy));
+  };
+  // Appends the arena's edges (those of the bands placed since the last flush) to `out`.
+  auto flush = [&] {
+    kernels::ArenaState now{};
+    FC_CUDA(cudaMemcpyAsync(&now, state.get(), sizeof now, cudaMemcpyDeviceToHost, copy));
+    FC_CUDA(cudaStreamSynchronize(copy));
+    const int64_t edges = now.offset;
+    copy_to_host(grow(out.columns, edges), arena.cols.get(), edges, copy);
+    copy_to_host(grow(out.values, edges), arena.vals.get(), edges, copy);
+    FC_CUDA(cudaStreamSynchronize(copy));
+  };
+  out.columns.clear();
+  out.values.clear();
+  zero_async(row_count, copy);
+  reset_arena();  // also waits for the memset
+
+  const kernels::EdgeRule rule = edge_rule(test);
+  BandChain chain;
+  const Enqueue enqueue = [&](size_t k, int s, cudaStream_t stream, cublasHandle_t blas, void* tile) {
+    const TriuBand& b = bands[k];
+    const kernels::GraphBand kb = graph_band(job, b);
+    gemm_triangle_band(job, b, blas, tile);
+    int32_t* scratch_cols = static_cast<int32_t*>(res.packed(s));
+    float* scratch_vals = reinterpret_cast<float*>(static_cast<char*>(res.packed(s)) + job.tile_values * sizeof(int32_t));
+    int64_t* slot_out = band_out.get<int64_t>() + 2 * (k % PipelineResources::kBandsInFlight);
+    launched(job.f64 ? kernels::edge_compact(static_cast<const double*>(tile), kb, job.constant, rule, scratch_cols,
+                                             scratch_vals, counts[s].get<int32_t>(), stream)
+                     : kernels::edge_compact(static_cast<const float*>(tile), kb, job.constant, rule, scratch_cols,
+                                             scratch_vals, counts[s].get<int32_t>(), stream),
+             "edge_compact kernel launch");
+    chain.wait(stream);
+    launched(kernels::edge_scan(counts[s].get<int32_t>(), kb, offsets[s].get<int64_t>(), row_count.get<int64_t>(),
+                                state.get<kernels::ArenaState>(), slot_out, stream),
+             "edge_scan kernel launch");
+    chain.mark(stream);
+    launched(kernels::edge_gather(scratch_cols, scratch_vals, counts[s].get<int32_t>(), offsets[s].get<int64_t>(), kb,
+                                  slot_out, arena.cols.get<int64_t>(), arena.vals.get<float>(), stream),
+             "edge_gather kernel launch");
+    FC_CUDA(cudaMemcpyAsync(band_host.get() + (slot_out - band_out.get<int64_t>()) * sizeof(int64_t), slot_out,
+                            2 * sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
+  };
+  const Complete complete = [&](size_t k) { return placed[2 * (k % PipelineResources::kBandsInFlight) + 1] >= 0; };
+  const Recover recover = [&](size_t) {
+    flush();
+    reset_arena();
+  };
+  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, enqueue, complete, recover);
+  flush();
+  out.row_count.assign(static_cast<size_t>(job.n), 0);
+  copy_to_host(out.row_count.data(), row_count.get(), job.n, copy);
+  FC_CUDA(cudaStreamSynchronize(copy));
+  drain.done();
+}
+
+void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength) {
+  PipelineResources& res = *job.res;
+  const cudaStream_t copy = res.copy_stream();
+  const std::vector<TriuBand> bands = triangle_bands(job.n, job.tile_values);
+  int64_t max_row_partial = 1, max_col_partial = 1;
+  for (const TriuBand& b : bands) {
+    const kernels::GraphBand kb = graph_band(job, b);
+    max_row_partial = std::max(max_row_partial, kb.rows * kernels::degree_col_blocks(kb));
+    max_col_partial = std::max(max_col_partial, kernels::degree_row_groups(kb) * kb.ld);
+  }
+  DeviceBuffer count, rows_sum, cols_sum, row_partial[2], col_partial[2];
+  allocate<unsigned long long>(job, count, job.n, "the degrees");
+  allocate<double>(job, rows_sum, job.n, "the strengths (rows)");
+  allocate<double>(job, cols_sum, job.n, "the strengths (columns)");
+  for (int s = 0; s < 2; ++s) {
+    allocate<double>(job, row_partial[s], max_row_partial, "the strength partial sums (rows)");
+    allocate<double>(job, col_partial[s], max_col_partial, "the strength partial sums (columns)");
+  }
+  DrainOnUnwind drain(res);
+  zero_async(count, copy);
+  zero_async(rows_sum, copy);
+  zero_async(cols_sum, copy);
+  FC_CUDA(cudaStreamSynchronize(copy));
+
+  const kernels::EdgeRule rule = edge_rule(test);
+  BandChain chain;
+  const Enqueue enqueue = [&](size_t k, int s, cudaStream_t stream, cublasHandle_t blas, void* tile) {
+    const TriuBand& b = bands[k];
+    const kernels::GraphBand kb = graph_band(job, b);
+    gemm_triangle_band(job, b, blas, tile);
+    unsigned long long* d = count.get<unsigned long long>();
+    launched(job.f64 ? kernels::degree_band(static_cast<const double*>(tile), kb, job.constant, rule, d,
+                                            row_partial[s].get<double>(), col_partial[s].get<double>(), stream)
+                     : kernels::degree_band(static_cast<const float*>(tile), kb, job.constant, rule, d,
+                                            row_partial[s].get<double>(), col_partial[s].get<double>(), stream),
+             "degree_band kernel launch");
+    launched(kernels::degree_finish_rows(row_partial[s].get<double>(), kb, rows_sum.get<double>(), stream),
+             "degree_finish_rows kernel launch");
+    chain.wait(stream);
+    launched(kernels::degree_finish_cols(col_partial[s].get<double>(), kb, cols_sum.get<double>(), stream),
+             "degree_finish_cols kernel launch");
+    chain.mark(stream);
+  };
+  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, enqueue, [](size_t) { return true; },
+               [](size_t) {});
+  std::vector<unsigned long long> c(static_cast<size_t>(job.n));
+  std::vector<double> r(static_cast<size_t>(job.n)), q(static_cast<size_t>(job.n));
+  copy_to_host(c.data(), count.get(), job.n, copy);
+  copy_to_host(r.data(), rows_sum.get(), job.n, copy);
+  copy_to_host(q.data(), cols_sum.get(), job.n, copy);
+  FC_CUDA(cudaStreamSynchronize(copy));
+  drain.done();
+  for (int64_t i = 0; i < job.n; ++i) {
+    if (degree != nullptr) degree[i] = static_cast<int64_t>(c[static_cast<size_t>(i)]);
+    if (strength != nullptr) strength[i] = r[static_cast<size_t>(i)] + q[static_cast<size_t>(i)];
+  }
+}
+
+void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts) {
+  PipelineResources& res = *job.res;
+  const cudaStream_t copy = res.copy_stream();
+  const std::vector<TriuBand> bands = triangle_bands(job.n, job.tile_values);
+  const int64_t bins = kAbsHistogramBins;
+  DeviceBuffer total;  // the output's device copy
+  allocate<unsigned long long>(job, total, bins, "the histogram");
+  DrainOnUnwind drain(res);
+  zero_async(total, copy);
+  FC_CUDA(cudaStreamSynchronize(copy));
+  unsigned long long* d = total.get<unsigned long long>();
+  const Enqueue enqueue = [&](size_t k, int, cudaStream_t stream, cublasHandle_t blas, void* tile) {
+    const TriuBand& b = bands[k];
+    const kernels::GraphBand kb = graph_band(job, b);
+    gemm_triangle_band(job, b, blas, tile);
+    // Integer atomics into the one histogram: bands of both streams may add at once.
+    launched(job.f64 ? kernels::abs_histogram_band(static_cast<const double*>(tile), kb, job.constant,
+                                                   kAbsHistogramShift, bins, d, stream)
+                     : kernels::abs_histogram_band(static_cast<const float*>(tile), kb, job.constant,
+                                                   kAbsHistogramShift, bins, d, stream),
+             "abs_histogram_band kernel launch");
+  };
+  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, enqueue, [](size_t) { return true; },
+               [](size_t) {});
+  std::vector<unsigned long long> c(static_cast<size_t>(bins));
+  copy_to_host(c.data(), total.get(), bins, copy);
+  FC_CUDA(cudaStreamSynchronize(copy));
+  drain.done();
+  counts.assign(c.begin(), c.end());
+}
+
+void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values) {
+  PipelineResources& res = *job.res;
+  const cudaStream_t copy = res.copy_stream();
+  if (k > kernels::kTopKMax)
+    fail(FC_ERR_INVALID_ARG, "k = " + std::to_string(k) + " exceeds the " + std::to_string(kernels::kTopKMax) +
+                                 " strongest edges per node the CUDA backend selects");
+  std::vector<CrossBand> bands;
+  for (int64_t a = 0; a < job.n;) {
+    bands.push_back(next_cross_band(a, job.n, job.n, job.tile_values));
+    a = bands.back().a1;
+  }
+  DeviceBuffer out_cols, out_vals;
+  allocate<int64_t>(job, out_cols, job.n * k, "the top-k columns");
+  allocate<float>(job, out_vals, job.n * k, "the top-k values");
+  DrainOnUnwind drain(res);
+  const Enqueue enqueue = [&](size_t b, int, cudaStream_t stream, cublasHandle_t blas, void* tile) {
+    const CrossBand& band = bands[b];
+    const int64_t rows = band.a1 - band.a0;
+    // Full rows: tile[(i - a0) * n + j] = <z_j, z_i> for every j.
+    cudaError_t status;
+    if (job.f64) {
+      const double* z = static_cast<const double*>(job.rows);
+      gemm_tn(blas, job.n, rows, job.t, z, z + band.a0 * job.t, static_cast<double*>(tile), job.n);
+      status = kernels::row_topk(static_cast<const double*>(tile), job.n, band.a0, rows, job.constant, k,
+                                 out_cols.get<int64_t>(), out_vals.get<float>(), stream);
+    } else {
+      const float* z = static_cast<const float*>(job.rows);
+      gemm_tn(blas, job.n, rows, job.t, z, z + band.a0 * job.t, static_cast<float*>(tile), job.n);
+      status = kernels::row_topk(static_cast<const float*>(tile), job.n, band.a0, rows, job.constant, k,
+                                 out_cols.get<int64_t>(), out_vals.get<float>(), stream);
+    }
+    launched(status, "row_topk kernel launch");
+  };
+  run_in_order(job, bands.size(), [&](size_t b) { return bands[b].a1 - bands[b].a0; }, enqueue,
+               [](size_t) { return true; }, [](size_t) {});
+  copy_to_host(columns, out_cols.get(), job.n * k, copy);
+  copy_to_host(values, out_vals.get(), job.n * k, copy);
+  FC_CUDA(cudaStreamSynchronize(copy));
+  drain.done();
+}
+
+}  // namespace cuda
+}  // namespace fc

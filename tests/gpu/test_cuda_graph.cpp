@@ -1,0 +1,368 @@
+// The CUDA backend's network primitives (threshold_edges, threshold_degree, abs_histogram,
+// top_k), called through the Backend interface of a context made with the public API. Checked
+// against this backend's own fc_pcc_triu (the r tested must be the same bits), the float64
+// reference (edge sets agree except pairs within kNearThreshold of the threshold), the CPU
+// backend's primitives when it has them, and themselves (degree = row sums of the edges,
+// determinism, memory limits forcing many bands and arena flushes, cancellation).
+//
+// Skips when no CUDA context can be made; FASTCONN_REQUIRE_CUDA=1 makes that a failure.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "api_calls.hpp"
+#include "core/handles.hpp"
+#include "reference.hpp"
+
+namespace {
+
+using namespace fctest;
+
+constexpr double kNearThreshold = 1e-5;  // FP32 products: |r - r64| <= 1e-5 at these T
+
+bool cuda_required() {
+  const char* v = std::getenv("FASTCONN_REQUIRE_CUDA");
+  return v != nullptr && std::string(v) == "1";
+}
+
+#define REQUIRE_CUDA()                                                                                   \
+  do {                                                                                                   \
+    fc_status status_ = FC_OK;                                                                           \
+    if (!Context::try_create(FC_BACKEND_CUDA, &status_)) {                                               \
+      const std::string why_ = std::string(fc_status_string(status_)) + ": " + fc_last_error();          \
+      if (cuda_required()) FAIL() << "CUDA required (FASTCONN_REQUIRE_CUDA=1) but unavailable: " << why_; \
+      GTEST_SKIP() << "no CUDA backend here: " << why_;                                                  \
+    }                                                                                                    \
+  } while (0)
+
+fc::Backend& backend_of(const Context& c) { return *c.get()->state->backend; }
+fc::SeriesView view_of(const Series& s) { return s.get()->data->view(); }
+
+// Runs f with the context's settings and a progress reporter (fn may cancel).
+template <class F>
+void with_run(const Context& c, int64_t total, F&& f, fc_progress_fn fn = nullptr, void* user = nullptr) {
+  fc::Progress progress(fn, user, total);
+  fc::RunSettings run = c.get()->state->run_settings(progress);
+  f(run);
+}
+
+Dataset graph_data(int64_t n, int64_t t, uint64_t seed) {
+  Dataset d = structured_data(n, t, seed);
+  make_constant(d, 0, 2.0);
+  make_constant(d, n / 3, -1.0);
+  make_constant(d, n - 1, 5.0);
+  return d;
+}
+
+bool passes(float r, const fc::EdgeTest& test) { return (test.absolute ? std::fabs(r) : r) >= test.threshold; }
+
+fc::UpperEdges edges_of(const Context& c, const Series& s, fc::EdgeTest test) {
+  fc::UpperEdges e;
+  const fc::SeriesView v = view_of(s);
+  with_run(c, triu_size(v.n), [&](const fc::RunSettings& run) { backend_of(c).threshold_edges(v, test, e, run); });
+  return e;
+}
+
+// Structural checks: row_count sums to the edges, columns ascending above the diagonal.
+void check_shape(const fc::UpperEdges& e, int64_t n) {
+  ASSERT_EQ(static_cast<int64_t>(e.row_count.size()), n);
+  ASSERT_EQ(e.columns.size(), e.values.size());
+  int64_t at = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = 0; k < e.row_count[i]; ++k, ++at) {
+      ASSERT_GT(e.columns[at], i) << "row " << i;
+      ASSERT_LT(e.columns[at], n);
+      if (k > 0) { ASSERT_GT(e.columns[at], e.columns[at - 1]) << "row " << i; }
+    }
+  }
+  ASSERT_EQ(at, static_cast<int64_t>(e.columns.size()));
+}
+
+// Dense (i, j) -> edge value, NaN when absent.
+std::vector<float> dense_of(const fc::UpperEdges& e, int64_t n) {
+  std::vector<float> d(static_cast<size_t>(n * n), std::nanf(""));
+  int64_t at = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < e.row_count[i]; ++k, ++at) d[static_cast<size_t>(i * n + e.columns[at])] = e.values[at];
+  return d;
+}
+
+struct Case {
+  int64_t n, t;
+  fc::EdgeTest test;
+};
+
+class CudaGraphEdges : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CudaGraphEdges, SameBitsAsTriuAndAgreeWithFloat64) {
+  REQUIRE_CUDA();
+  const Case c = GetParam();
+  const Dataset d = graph_data(c.n, c.t, 4242 + c.n);
+  const Reference ref = normalize(d);
+  Context ctx(FC_BACKEND_CUDA);
+  const Series s = make_series(ctx, d);
+  const fc::UpperEdges e = edges_of(ctx, s, c.test);
+  check_shape(e, c.n);
+  const std::vector<float> tri = pcc_triu(ctx, s, FC_TRIU_ROW);
+  const std::vector<float> dense = dense_of(e, c.n);
+  int64_t off = 0, expected = 0, near = 0;
+  for (int64_t i = 0; i < c.n; ++i)
+    for (int64_t j = i + 1; j < c.n; ++j, ++off) {
+      const float got = dense[static_cast<size_t>(i * c.n + j)];
+      const bool constant = ref.constant[i] || ref.constant[j];
+      // This backend's own triangle: exactly the pairs whose value passes, with the same bits.
+      const bool want = !constant && passes(tri[off], c.test);
+      expected += want;
+      ASSERT_EQ(want, !std::isnan(got)) << "pair (" << i << ", " << j << ") r = " << tri[off];
+      if (want) { ASSERT_EQ(0, std::memcmp(&got, &tri[off], sizeof got)) << "pair (" << i << ", " << j << ")"; }
+      // The float64 reference: the same decision except within kNearThreshold of the threshold.
+      if (constant) continue;
+      const double r64 = dot(ref.row(i), ref.row(j), ref.t);
+      const double x = c.test.absolute ? std::fabs(r64) : r64;
+      if (std::fabs(x - c.test.threshold) <= kNearThreshold) {
+        ++near;
+        continue;
+      }
+      ASSERT_EQ(x >= c.test.threshold, !std::isnan(got)) << "pair (" << i << ", " << j << ") r64 = " << r64;
+      if (want) { ASSERT_NEAR(got, r64, 1e-5); }
+    }
+  EXPECT_EQ(expected, static_cast<int64_t>(e.columns.size()));
+  EXPECT_GT(expected, 0) << "the test threshold must select some edges";
+  EXPECT_LT(expected, triu_size(c.n)) << "and reject some";
+  RecordProperty("near_threshold_pairs", static_cast<int>(near));
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, CudaGraphEdges,
+                         ::testing::Values(Case{5, 40, {true, 0.0f}}, Case{257, 64, {true, 0.5f}},
+                                           Case{1009, 97, {true, 0.3f}}, Case{1009, 97, {false, 0.2f}},
+                                           Case{2053, 120, {false, -0.25f}}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           const Case& c = info.param;
+                           return "n" + std::to_string(c.n) + (c.test.absolute ? "_abs" : "_signed") + "_" +
+                                  std::to_string(info.index);
+                         });
+
+// A memory limit that forces many bands and an arena smaller than the graph (flushes to the
+// host mid-run): the same edge set as without a limit, values within rounding.
+TEST(CudaGraph, MemoryLimitManyBandsAndArenaFlushes) {
+  REQUIRE_CUDA();
+  const int64_t n = 1500, t = 80;
+  const Dataset d = graph_data(n, t, 77);
+  Context free_ctx(FC_BACKEND_CUDA);
+  Context tight(FC_BACKEND_CUDA);
+  tight.memory_limit(int64_t(3) << 20);
+  const Series s1 = make_series(free_ctx, d), s2 = make_series(tight, d);
+  const fc::EdgeTest test{true, 0.0f};  // every pair of non-constant series: ~1.1 M edges
+  const fc::UpperEdges a = edges_of(free_ctx, s1, test), b = edges_of(tight, s2, test);
+  check_shape(b, n);
+  const int64_t alive = n - 3;
+  ASSERT_EQ(static_cast<int64_t>(b.columns.size()), alive * (alive - 1) / 2);
+  ASSERT_EQ(a.columns, b.columns);
+  ASSERT_EQ(a.row_count, b.row_count);
+  for (size_t k = 0; k < a.values.size(); ++k) ASSERT_NEAR(a.values[k], b.values[k], 2e-6) << k;
+}
+
+TEST(CudaGraph, DegreeIsRowSumsOfEdgesAndDeterministic) {
+  REQUIRE_CUDA();
+  const int64_t n = 1777, t = 90;
+  const Dataset d = graph_data(n, t, 9);
+  for (const fc::EdgeTest test : {fc::EdgeTest{true, 0.35f}, fc::EdgeTest{false, 0.3f}}) {
+    Context ctx(FC_BACKEND_CUDA);
+    const Series s = make_series(ctx, d);
+    const fc::UpperEdges e = edges_of(ctx, s, test);
+    std::vector<int64_t> deg_ref(n, 0);
+    std::vector<double> str_ref(n, 0.0);
+    int64_t at = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < e.row_count[i]; ++k, ++at) {
+        const int64_t j = e.columns[at];
+        const double w = test.absolute ? std::fabs(e.values[at]) : e.values[at];
+        ++deg_ref[i], ++deg_ref[j];
+        str_ref[i] += w, str_ref[j] += w;
+      }
+    std::vector<int64_t> deg(n, -1), deg2(n, -1);
+    std::vector<double> str(n, -1), str2(n, -1);
+    const fc::SeriesView v = view_of(s);
+    with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg.data(), str.data(), run); });
+    with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg2.data(), str2.data(), run); });
+    EXPECT_EQ(deg, deg_ref);
+    for (int64_t i = 0; i < n; ++i) ASSERT_NEAR(str[i], str_ref[i], 1e-9 * (1 + std::fabs(str_ref[i]))) << i;
+    EXPECT_EQ(0, std::memcmp(str.data(), str2.data(), n * sizeof(double))) << "strength must be bit-identical run to run";
+    EXPECT_EQ(deg, deg2);
+    // Degree only, strength only.
+    std::vector<int64_t> deg3(n, -1);
+    with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg3.data(), nullptr, run); });
+    EXPECT_EQ(deg3, deg_ref);
+  }
+}
+
+TEST(CudaGraph, HistogramMatchesTriuBits) {
+  REQUIRE_CUDA();
+  const int64_t n = 1333, t = 70;
+  const Dataset d = graph_data(n, t, 31);
+  const Reference ref = normalize(d);
+  for (const int64_t limit : {int64_t(0), int64_t(2) << 20}) {
+    Context ctx(FC_BACKEND_CUDA);
+    ctx.memory_limit(limit);
+    const Series s = make_series(ctx, d);
+    std::vector<int64_t> counts;
+    with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).abs_histogram(view_of(s), counts, run); });
+    ASSERT_EQ(static_cast<int64_t>(counts.size()), fc::kAbsHistogramBins);
+    Context plain(FC_BACKEND_CUDA);  // the default plan's triangle
+    const Series sp = make_series(plain, d);
+    const std::vector<float> tri = pcc_triu(plain, sp, FC_TRIU_ROW);
+    std::vector<int64_t> want(static_cast<size_t>(fc::kAbsHistogramBins), 0);
+    int64_t off = 0, total = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j, ++off) {
+        if (ref.constant[i] || ref.constant[j]) continue;
+        const float a = std::fabs(tri[off]);
+        uint32_t bits;
+        std::memcpy(&bits, &a, 4);
+        ++want[bits >> fc::kAbsHistogramShift];
+        ++total;
+      }
+    int64_t got_total = 0, moved = 0;
+    for (int64_t b = 0; b < fc::kAbsHistogramBins; ++b) {
+      got_total += counts[b];
+      moved += std::abs(counts[b] - want[b]);
+    }
+    EXPECT_EQ(got_total, total);
+    if (limit == 0) EXPECT_EQ(counts, want);  // same tiles: same bits, same bins
+    else { EXPECT_LE(moved, total / 1000) << "other tiles may move a value across a bin edge by rounding only"; }
+  }
+}
+
+// Top-k against a selection from the float64 reference: the k columns and their order agree
+// except where two candidates' |r64| lie within kNearThreshold of each other.
+TEST(CudaGraph, TopKAgreesWithFloat64Selection) {
+  REQUIRE_CUDA();
+  const int64_t n = 901, t = 75;
+  const Dataset d = graph_data(n, t, 55);
+  const Reference ref = normalize(d);
+  Context ctx(FC_BACKEND_CUDA);
+  const Series s = make_series(ctx, d);
+  for (const int64_t k : {int64_t(1), int64_t(7), int64_t(40)}) {
+    std::vector<int64_t> cols(static_cast<size_t>(n * k), -5);
+    std::vector<float> vals(static_cast<size_t>(n * k), -5.0f);
+    with_run(ctx, n, [&](const fc::RunSettings& run) { backend_of(ctx).top_k(view_of(s), k, cols.data(), vals.data(), run); });
+    int64_t checked_rows = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t* c = cols.data() + i * k;
+      if (ref.constant[i]) {
+        for (int64_t m = 0; m < k; ++m) ASSERT_EQ(c[m], -1) << "constant row " << i;
+        continue;
+      }
+      std::vector<std::pair<double, int64_t>> cand;
+      for (int64_t j = 0; j < n; ++j)
+        if (j != i && !ref.constant[j]) cand.push_back({std::fabs(dot(ref.row(i), ref.row(j), t)), j});
+      std::sort(cand.begin(), cand.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+      bool ambiguous = false;
+      for (int64_t m = 0; m < k && m + 1 < static_cast<int64_t>(cand.size()); ++m)
+        ambiguous = ambiguous || cand[m].first - cand[m + 1].first <= kNearThreshold;
+      for (int64_t m = 0; m < k; ++m) {
+        ASSERT_GE(c[m], 0) << "row " << i;
+        ASSERT_NE(c[m], i);
+        ASSERT_FALSE(ref.constant[c[m]]);
+        ASSERT_NEAR(vals[i * k + m], dot(ref.row(i), ref.row(c[m]), t), 1e-5);
+        if (m > 0) { ASSERT_GE(std::fabs(vals[i * k + m - 1]), std::fabs(vals[i * k + m])); }
+        if (!ambiguous) { ASSERT_EQ(c[m], cand[m].second) << "row " << i << " rank " << m; }
+      }
+      checked_rows += !ambiguous;
+    }
+    EXPECT_GT(checked_rows, n / 2) << "most rows must have no near-tie";
+  }
+  // Fewer candidates than k: padded with -1 / 0.
+  const Dataset small = graph_data(5, 30, 3);  // 3 constant series, 2 others
+  const Series s5 = make_series(ctx, small);
+  std::vector<int64_t> cols(5 * 3, -5);
+  std::vector<float> vals(5 * 3, -5.0f);
+  with_run(ctx, 5, [&](const fc::RunSettings& run) { backend_of(ctx).top_k(view_of(s5), 3, cols.data(), vals.data(), run); });
+  const Reference r5 = normalize(small);
+  for (int64_t i = 0; i < 5; ++i) {
+    const int64_t expected = r5.constant[i] ? 0 : 1;
+    for (int64_t m = 0; m < 3; ++m) {
+      if (m < expected) { EXPECT_GE(cols[i * 3 + m], 0); }
+      else { EXPECT_EQ(cols[i * 3 + m], -1) << i; }
+      if (m >= expected) { EXPECT_EQ(vals[i * 3 + m], 0.0f); }
+    }
+  }
+}
+
+int cancel_after_first(int64_t, int64_t, void* calls) { return ++*static_cast<int*>(calls) >= 1 ? 1 : 0; }
+
+TEST(CudaGraph, CancelStopsAndLeavesTheBackendUsable) {
+  REQUIRE_CUDA();
+  const int64_t n = 3000, t = 50;
+  const Dataset d = graph_data(n, t, 12);
+  Context ctx(FC_BACKEND_CUDA);
+  ctx.memory_limit(int64_t(8) << 20);  // many bands, so the cancel lands mid-run
+  const Series s = make_series(ctx, d);
+  const fc::SeriesView v = view_of(s);
+  const fc::EdgeTest test{true, 0.4f};
+  int calls = 0;
+  fc::UpperEdges e;
+  bool cancelled = false;
+  try {
+    with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_edges(v, test, e, run); },
+             cancel_after_first, &calls);
+  } catch (const std::exception& ex) {
+    cancelled = std::string(ex.what()).find("cancel") != std::string::npos;
+  }
+  EXPECT_TRUE(cancelled);
+  EXPECT_EQ(calls, 1);
+  calls = 0;
+  std::vector<int64_t> deg(n);
+  cancelled = false;
+  try {
+    with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg.data(), nullptr, run); },
+             cancel_after_first, &calls);
+  } catch (const std::exception& ex) {
+    cancelled = std::string(ex.what()).find("cancel") != std::string::npos;
+  }
+  EXPECT_TRUE(cancelled);
+  // Then a full run works and agrees with an unlimited context.
+  const fc::UpperEdges after = edges_of(ctx, s, test);
+  Context plain(FC_BACKEND_CUDA);
+  const Series sp = make_series(plain, d);
+  EXPECT_EQ(after.row_count, edges_of(plain, sp, test).row_count);
+}
+
+// The CPU backend's primitives, once they exist: the same edge sets except pairs within
+// kNearThreshold of the threshold, the same degrees there.
+TEST(CudaGraph, AgreesWithCpuBackend) {
+  REQUIRE_CUDA();
+  const int64_t n = 1201, t = 88;
+  const Dataset d = graph_data(n, t, 101);
+  const Reference ref = normalize(d);
+  Context gpu(FC_BACKEND_CUDA), cpu(FC_BACKEND_CPU);
+  const Series sg = make_series(gpu, d), sc = make_series(cpu, d);
+  const fc::EdgeTest test{true, 0.3f};
+  fc::UpperEdges ec;
+  try {
+    ec = edges_of(cpu, sc, test);
+  } catch (const std::exception& ex) {
+    GTEST_SKIP() << "CPU backend has no threshold_edges yet: " << ex.what();
+  }
+  const fc::UpperEdges eg = edges_of(gpu, sg, test);
+  const std::vector<float> dg = dense_of(eg, n), dc = dense_of(ec, n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j) {
+      const float a = dg[i * n + j], b = dc[i * n + j];
+      if (std::isnan(a) == std::isnan(b)) {
+        if (!std::isnan(a)) { ASSERT_NEAR(a, b, 2e-6); }
+        continue;
+      }
+      const double r64 = std::fabs(dot(ref.row(i), ref.row(j), t));
+      ASSERT_LE(std::fabs(r64 - test.threshold), kNearThreshold) << "(" << i << ", " << j << ") only on one backend";
+    }
+}
+
+}  // namespace
