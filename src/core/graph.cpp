@@ -1,5 +1,7 @@
 #include "core/graph.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -206,30 +208,58 @@ float weight_of(float r, int weights) {
   return weights == FC_GRAPH_BINARY ? 1.0f : weights == FC_GRAPH_WEIGHTED ? r : std::fabs(r);
 }
 
-// Symmetric CSR from the upper triangle's rows. Walking rows in order, row u's lower neighbours
-// (u from earlier rows) are all placed before its own upper ones, so columns come out sorted.
-std::shared_ptr<GraphData> csr_of(int64_t n, const UpperEdges& e, int weights) {
+// Symmetric CSR from the upper triangle's rows: row u holds its lower neighbours (the w < u with
+// an edge (w, u), ascending) and then its own upper ones (ascending), so columns come out sorted.
+// Both halves are written in parallel to fixed positions, so the result never depends on the
+// thread count: upper runs row by row; lower entries by ownership of column ranges, each thread
+// scanning the edge list in order and writing only the columns it owns (no scatter races, and
+// each owner's writes stay within its own slice of the arrays).
+std::shared_ptr<GraphData> csr_of(int64_t n, const UpperEdges& e, int weights, int threads) {
   auto g = std::make_shared<GraphData>();
   g->n = n;
   g->n_edges = static_cast<int64_t>(e.columns.size());
+  std::vector<int64_t> lower(static_cast<size_t>(n), 0), first_edge(static_cast<size_t>(n) + 1, 0);
+  for (int64_t v : e.columns) ++lower[static_cast<size_t>(v)];
   g->offsets.assign(static_cast<size_t>(n) + 1, 0);
-  for (int64_t u = 0; u < n; ++u) g->offsets[static_cast<size_t>(u) + 1] += e.row_count[static_cast<size_t>(u)];
-  for (int64_t v : e.columns) ++g->offsets[static_cast<size_t>(v) + 1];
-  for (int64_t u = 0; u < n; ++u) g->offsets[static_cast<size_t>(u) + 1] += g->offsets[static_cast<size_t>(u)];
+  for (int64_t u = 0; u < n; ++u) {
+    const int64_t up = e.row_count[static_cast<size_t>(u)];
+    g->offsets[static_cast<size_t>(u) + 1] = g->offsets[static_cast<size_t>(u)] + lower[static_cast<size_t>(u)] + up;
+    first_edge[static_cast<size_t>(u) + 1] = first_edge[static_cast<size_t>(u)] + up;
+  }
   g->columns.resize(static_cast<size_t>(2 * g->n_edges));
   g->weights.resize(static_cast<size_t>(2 * g->n_edges));
-  std::vector<int64_t> next(g->offsets.begin(), g->offsets.end() - 1);
-  int64_t x = 0;
-  for (int64_t u = 0; u < n; ++u)
-    for (int64_t m = 0; m < e.row_count[static_cast<size_t>(u)]; ++m, ++x) {
-      const int64_t v = e.columns[static_cast<size_t>(x)];
-      const float w = weight_of(e.values[static_cast<size_t>(x)], weights);
-      const int64_t a = next[static_cast<size_t>(u)]++, b = next[static_cast<size_t>(v)]++;
-      g->columns[static_cast<size_t>(a)] = v;
-      g->weights[static_cast<size_t>(a)] = w;
-      g->columns[static_cast<size_t>(b)] = u;
-      g->weights[static_cast<size_t>(b)] = w;
+  int64_t* const columns = g->columns.data();
+  float* const w = g->weights.data();
+  const int64_t* const offsets = g->offsets.data();
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+
+#pragma omp parallel num_threads(team)
+  {
+    // upper halves: row u's own edges, after its lower neighbours
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t u = 0; u < n; ++u) {
+      const int64_t src = first_edge[static_cast<size_t>(u)], count = e.row_count[static_cast<size_t>(u)];
+      const int64_t dst = offsets[u] + lower[static_cast<size_t>(u)];
+      for (int64_t m = 0; m < count; ++m) {
+        columns[dst + m] = e.columns[static_cast<size_t>(src + m)];
+        w[dst + m] = weight_of(e.values[static_cast<size_t>(src + m)], weights);
+      }
     }
+    // lower halves: this thread's columns [v0, v1), filled in edge order (ascending u)
+    const int parts = omp_get_num_threads(), part = omp_get_thread_num();
+    const int64_t v0 = n * part / parts, v1 = n * (part + 1) / parts;
+    std::vector<int64_t> next(static_cast<size_t>(v1 - v0));
+    for (int64_t v = v0; v < v1; ++v) next[static_cast<size_t>(v - v0)] = offsets[v];
+    int64_t x = 0;
+    for (int64_t u = 0; u < n; ++u)
+      for (const int64_t end = first_edge[static_cast<size_t>(u) + 1]; x < end; ++x) {
+        const int64_t v = e.columns[static_cast<size_t>(x)];
+        if (v < v0 || v >= v1) continue;
+        const int64_t at = next[static_cast<size_t>(v - v0)]++;
+        columns[at] = u;
+        w[at] = weight_of(e.values[static_cast<size_t>(x)], weights);
+      }
+  }
   return g;
 }
 
@@ -254,7 +284,7 @@ float float_threshold(double param) {
 std::shared_ptr<GraphData> pcc_graph(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int weights) {
   const Rule r = validate_rule(rule, param);
   validate_weights(weights);
-  return csr_of(s.n, edges_of(ctx, s, r), weights);
+  return csr_of(s.n, edges_of(ctx, s, r), weights, ctx.threads);
 }
 
 void pcc_degree(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int64_t* degree,
