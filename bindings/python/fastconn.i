@@ -141,6 +141,7 @@ struct TYPE {};
 FCPY_HANDLE(fc_context, fc_context_destroy)
 FCPY_HANDLE(fc_series, fc_series_destroy)
 FCPY_HANDLE(fc_blocks, fc_blocks_destroy)
+FCPY_HANDLE(fc_graph, fc_graph_destroy)
 
 /* ---------------------------------------------------------------------------------------------
  * Scalar outputs.
@@ -150,6 +151,7 @@ FCPY_HANDLE(fc_blocks, fc_blocks_destroy)
 %apply int64_t* OUTPUT { int64_t* n_series, int64_t* n_time, int64_t* n_constant };
 %apply int64_t* OUTPUT { int64_t* i, int64_t* j };
 %apply int64_t* OUTPUT { int64_t* out };
+%apply int64_t* OUTPUT { int64_t* n_nodes, int64_t* n_edges };
 
 %define FCPY_ENUM_OUT(TYPE)
 %typemap(in, numinputs=0) TYPE* out (TYPE temp = (TYPE)0) { $1 = &temp; }
@@ -222,20 +224,28 @@ FCPY_SERIES_IN(double, NPY_DOUBLE)
 /* ---------------------------------------------------------------------------------------------
  * Outputs: writable numpy arrays filled in place.
  * ------------------------------------------------------------------------------------------- */
-%{
+%fragment("fcpy_vector", "header", fragment="NumPy_Fragments") %{
 static int fcpy_require_writeable(PyArrayObject* array) {
   if (PyArray_ISWRITEABLE(array)) return 1;
   PyErr_SetString(PyExc_ValueError, "the output array is read-only");
   return 0;
 }
+
+/* The 1-D contiguous native array of `typecode` behind `input`, used in place (writable when
+ * `writable`); NULL with a TypeError / ValueError otherwise. */
+static PyArrayObject* fcpy_vector(PyObject* input, int typecode, int writable) {
+  PyArrayObject* array = obj_to_array_no_conversion(input, typecode);
+  if (array == NULL || !require_dimensions(array, 1) || !require_contiguous(array) || !require_native(array)) return NULL;
+  if (writable && !fcpy_require_writeable(array)) return NULL;
+  return array;
+}
 %}
 
 /* A whole 1-D contiguous array: (pointer, capacity in elements). fastconn checks the capacity. */
 %define FCPY_VECTOR_OUT(CTYPE, TYPECODE, PTR, COUNT)
-%typemap(in, fragment="NumPy_Fragments") (CTYPE* PTR, int64_t COUNT) (PyArrayObject* array = NULL) {
-  array = obj_to_array_no_conversion($input, TYPECODE);
-  if (array == NULL || !require_dimensions(array, 1) || !require_contiguous(array) ||
-      !require_native(array) || !fcpy_require_writeable(array)) SWIG_fail;
+%typemap(in, fragment="fcpy_vector") (CTYPE* PTR, int64_t COUNT) (PyArrayObject* array = NULL) {
+  array = fcpy_vector($input, TYPECODE, 1);
+  if (array == NULL) SWIG_fail;
   $1 = (CTYPE*)PyArray_DATA(array);
   $2 = (int64_t)PyArray_DIM(array, 0);
 }
@@ -247,7 +257,7 @@ FCPY_VECTOR_OUT(float, NPY_FLOAT, buf, capacity)
 /* A 2-D float32 array with unit column stride (it may be a view into a larger matrix):
  * (pointer, leading dimension). The C API has no rows / columns to check against, so the shape
  * is kept in locals and compared with the series by the function-specific checks below. */
-%typemap(in, fragment="fcpy_strided") (float* out, int64_t ld)
+%typemap(in, fragment="fcpy_strided,fcpy_vector") (float* out, int64_t ld)
   (PyArrayObject* array = NULL, int64_t out_rows = 0, int64_t out_cols = 0)
 {
   array = fcpy_matrix($input, NPY_FLOAT);
@@ -328,6 +338,128 @@ static int fcpy_progress(int64_t done, int64_t total, void* user) {
   }
   $1 = fcpy_progress;
   $2 = (void*)$input; /* borrowed: see above */
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Networks. These C functions take one capacity for several arrays (fc_graph_csr,
+ * fc_graph_edges) or none (fc_graph_create_csr, fc_pcc_degree), so each array argument keeps
+ * its length in a typemap local (`length`, numbered after the argument's position: length3 is
+ * argument 3's), and the function's %exception checks the lengths against each other and the
+ * handle before the call, then derives the capacity: no call reads or writes out of bounds.
+ * ------------------------------------------------------------------------------------------- */
+
+/* A 1-D array argument used in place: an output when WRITABLE, else an input; None passes NULL
+ * when NULLABLE (length stays -1). */
+%define FCPY_VECTOR_ARG(CTYPE, TYPECODE, NAME, WRITABLE, NULLABLE)
+%typemap(in, fragment="fcpy_vector") CTYPE* NAME (PyArrayObject* array = NULL, int64_t length = -1) {
+  if (NULLABLE && $input == Py_None) {
+    $1 = NULL;
+  } else {
+    array = fcpy_vector($input, TYPECODE, WRITABLE);
+    if (array == NULL) SWIG_fail;
+    $1 = ($1_ltype)PyArray_DATA(array);
+    length = (int64_t)PyArray_DIM(array, 0);
+  }
+}
+%enddef
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, row_offsets, 1, 0)       /* fc_graph_csr */
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, columns, 1, 0)
+FCPY_VECTOR_ARG(float, NPY_FLOAT, weights, 1, 1)             /* fc_graph_csr, fc_graph_edges */
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, edge_i, 1, 0)            /* fc_graph_edges */
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, edge_j, 1, 0)
+FCPY_VECTOR_ARG(const int64_t, NPY_INT64, columns, 0, 0)     /* fc_graph_create_csr */
+FCPY_VECTOR_ARG(const float, NPY_FLOAT, weights, 0, 1)
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, degree, 1, 1)            /* fc_pcc_degree */
+FCPY_VECTOR_ARG(double, NPY_DOUBLE, strength, 1, 1)
+
+/* fc_graph_create_csr's node count is the length of row_offsets minus one. */
+%typemap(in, fragment="fcpy_vector") (int64_t n_nodes, const int64_t* row_offsets) (PyArrayObject* array = NULL) {
+  array = fcpy_vector($input, NPY_INT64, 0);
+  if (array == NULL) SWIG_fail;
+  if (PyArray_DIM(array, 0) < 1) {
+    PyErr_SetString(PyExc_ValueError, "row_offsets is empty; it needs n_nodes + 1 values");
+    SWIG_fail;
+  }
+  $1 = (int64_t)PyArray_DIM(array, 0) - 1;
+  $2 = ($2_ltype)PyArray_DATA(array);
+}
+
+/* The capacity of fc_graph_csr / fc_graph_edges is set by their %exception below. (Every other
+ * capacity is part of a (pointer, capacity) pair above, which SWIG matches first.) */
+%typemap(in, numinputs=0) int64_t capacity "$1 = 0;"
+
+%{
+/* 1 if an array of `length` elements (-1: None, not checked) has the `expected` length. */
+static int fcpy_require_length(const char* what, int64_t length, int64_t expected, const char* because) {
+  if (length < 0 || length == expected) return 1;
+  PyErr_Format(PyExc_ValueError, "%s has %lld elements; %s %lld", what, (long long)length, because, (long long)expected);
+  return 0;
+}
+
+/* The node count of a graph, or -1 when fastconn cannot tell (a NULL handle: the call itself
+ * then reports it). */
+static int64_t fcpy_graph_nodes(const fc_graph* graph) {
+  int64_t n = 0;
+  return graph != NULL && fc_graph_info(graph, &n, NULL) == FC_OK ? n : -1;
+}
+%}
+
+%exception fc_graph_csr {
+  {
+    const int64_t n = fcpy_graph_nodes(arg1);
+    if (n >= 0 && !fcpy_require_length("row_offsets", length2, n + 1, "the graph's n_nodes + 1 is")) SWIG_fail;
+    if (!fcpy_require_length("weights", length4, length3, "it must match columns, which has")) SWIG_fail;
+    arg5 = length3;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+
+/* fc_graph_edges under other output names, since `int64_t* i, int64_t* j` are fc_triu_pair's
+ * scalar outputs above. */
+%ignore fc_graph_edges;
+%rename(fc_graph_edges) fcpy_graph_edges;
+%exception fcpy_graph_edges {
+  if (!fcpy_require_length("edge_j", length3, length2, "it must match edge_i, which has")) SWIG_fail;
+  if (!fcpy_require_length("weights", length4, length2, "it must match edge_i, which has")) SWIG_fail;
+  arg5 = length2;
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+%inline %{
+static fc_status fcpy_graph_edges(const fc_graph* graph, int64_t* edge_i, int64_t* edge_j, float* weights,
+                                  int64_t capacity) {
+  return fc_graph_edges(graph, edge_i, edge_j, weights, capacity);
+}
+%}
+
+/* fastconn reads row_offsets[n_nodes] entries of columns and weights. The call is spelled out
+ * instead of $action: SWIG's stdint.i takes int64_t for long long, and its generated call would
+ * cast the const pointers to long long const* (a different type where int64_t is long). */
+%exception fc_graph_create_csr {
+  if (arg2[arg1] > length3) {
+    PyErr_Format(PyExc_ValueError, "row_offsets[%lld] is %lld but columns has only %lld elements", (long long)arg1,
+                 (long long)arg2[arg1], (long long)length3);
+    SWIG_fail;
+  }
+  if (!fcpy_require_length("weights", length4, length3, "it must match columns, which has")) SWIG_fail;
+  Py_BEGIN_ALLOW_THREADS
+  result = fc_graph_create_csr(arg1, arg2, arg3, arg4, arg5);
+  Py_END_ALLOW_THREADS
+}
+
+%exception fc_pcc_degree {
+  {
+    int64_t n = -1;
+    if (arg2 != NULL && fc_series_info(arg2, &n, NULL, NULL) == FC_OK &&
+        (!fcpy_require_length("degree", length5, n, "the series count is") ||
+         !fcpy_require_length("strength", length6, n, "the series count is"))) SWIG_fail;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
 }
 
 /* The callback twin of the block iterator takes a C function pointer; Python uses the pull

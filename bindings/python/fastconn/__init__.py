@@ -3,6 +3,7 @@
     import numpy as np, fastconn
     r = fastconn.corrcoef(x)                  # like numpy.corrcoef(x): each row a series
     d = fastconn.pcc_triu(x, rowvar=False)    # scipy's condensed vector of a (time, series) array
+    g = fastconn.graph(x, density=0.1)        # the network as a scipy.sparse.csr_matrix
 
 The module-level functions run on a per-thread default context, or on the Context of an
 enclosing `with fastconn.Context(...):` block. Passing backend / precision / constant selects a
@@ -25,9 +26,10 @@ from . import _fastconn
 from ._fastconn import (AbortedError, BackendUnavailableError, FastconnError, InvalidArgumentError,
                         OutOfMemoryError)
 from .context import BlockInfo, Context, entered_context
+from .network import Graph
 
-__all__ = ["Context", "BlockInfo", "corrcoef", "cross", "pcc_triu", "blocks", "backend_name", "has_cuda",
-           "default_context", "FastconnError", "InvalidArgumentError", "OutOfMemoryError",
+__all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "blocks", "graph", "edges", "degree",
+           "network", "backend_name", "has_cuda", "default_context", "FastconnError", "InvalidArgumentError", "OutOfMemoryError",
            "BackendUnavailableError", "AbortedError", "__version__"]
 
 __version__ = "%d.%d.%d" % tuple(_fastconn.fc_version())
@@ -94,6 +96,36 @@ def blocks(x, rows=0, rowvar=True, backend=None, precision=None, constant=None):
     """Yield (BlockInfo, values) over the row-ordered triangle of x, `rows` rows per block
     (0: chosen from the memory limit). np.concatenate of the values is pcc_triu(x)."""
     return _context_for(backend, precision, constant).blocks(x, rows, rowvar)
+
+
+def graph(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=True, backend=None,
+          precision=None, constant=None):
+    """The correlation network of x's series as a symmetric scipy.sparse.csr_matrix (float32
+    data, int64 indptr / indices, no diagonal), without the N x N matrix. Exactly one rule:
+    threshold=t (|r| >= t; r >= t with signed=True), density=d (the ceil(d * N(N-1)/2) pairs of
+    largest |r|) or topk=k (each series' k largest |r|, symmetrized by union). weights: "r",
+    "abs" or "binary". Zero-variance series get no edges. See Context.network for ties."""
+    return _context_for(backend, precision, constant).graph(x, threshold, density, topk, signed, weights, rowvar)
+
+
+def edges(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=True, backend=None,
+          precision=None, constant=None):
+    """graph(...) as an edge list (i, j, w): int64, int64, float32 arrays, i < j, sorted by (i, j)."""
+    return _context_for(backend, precision, constant).edges(x, threshold, density, topk, signed, weights, rowvar)
+
+
+def network(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=True, backend=None,
+            precision=None, constant=None):
+    """graph(...) as a fastconn.Graph, whose tocsr() and edges() copy it out (build once, read both)."""
+    return _context_for(backend, precision, constant).network(x, threshold, density, topk, signed, weights, rowvar)
+
+
+def degree(x, threshold=None, density=None, topk=None, signed=False, rowvar=True, backend=None, precision=None,
+           constant=None):
+    """(degree, strength) of every series of x under one rule of graph(): the int64 edge count
+    and the float64 sum of edge weights (r with signed=True, else |r|). Threshold rules count
+    without building a graph."""
+    return _context_for(backend, precision, constant).degree(x, threshold, density, topk, signed, rowvar)
 
 
 def backend_name(backend="auto"):
