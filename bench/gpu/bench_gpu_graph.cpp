@@ -30,53 +30,16 @@
 
 #include "backend/cuda/band_plan.hpp"
 #include "bench_data.hpp"
+#include "bench_util.hpp"
 #include "core/handles.hpp"
 #include "fastconn/fastconn.h"
 
 namespace {
 
+using namespace fcbench;
+
 constexpr int64_t kN = 90112, kT = 165;
 constexpr double kDensity = 0.01;
-
-[[noreturn]] void die(const std::string& what) {
-  std::cerr << "bench_gpu_graph: " << what << "\n";
-  std::exit(1);
-}
-void cuda_ok(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) die(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void fc_ok(fc_status s, const char* what) {
-  if (s != FC_OK) die(std::string(what) + ": " + fc_status_string(s) + ": " + fc_last_error());
-}
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? NAN : v[v.size() / 2];
-}
-std::string read_file(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-double json_number(const std::string& json, const std::string& key) {
-  const size_t at = json.find("\"" + key + "\"");
-  if (at == std::string::npos) return NAN;
-  return std::atof(json.c_str() + json.find(':', at) + 1);
-}
-
-// Median seconds of `reps` calls of f (after one warm-up call).
-template <class F>
-double timed(int reps, F&& f) {
-  f();
-  std::vector<double> t;
-  for (int k = 0; k < reps; ++k) {
-    const double t0 = now();
-    f();
-    t.push_back(now() - t0);
-  }
-  return median(t);
-}
 
 }  // namespace
 

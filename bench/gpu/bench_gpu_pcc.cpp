@@ -34,27 +34,15 @@
 
 #include "backend/cuda/band_plan.hpp"
 #include "bench_data.hpp"
+#include "bench_util.hpp"
 #include "fastconn/fastconn.h"
 #include "fastconn/fastconn_cuda.h"
 
 namespace {
 
-using fcbench::structured_data;
+using namespace fcbench;
 
 constexpr int64_t kN = 90112, kT = 165;
-
-[[noreturn]] void die(const std::string& what) {
-  std::cerr << "bench_gpu_pcc: " << what << "\n";
-  std::exit(1);
-}
-void cuda_ok(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) die(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void fc_ok(fc_status s, const char* what) {
-  if (s != FC_OK) die(std::string(what) + ": " + fc_status_string(s) + ": " + fc_last_error());
-}
-
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -116,25 +104,6 @@ double sampled_error(const float* out, const std::vector<float>& x, int64_t n, i
     worst = std::max(worst, std::fabs(double(out[off]) - r));
   }
   return worst;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? NAN : v[v.size() / 2];
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-// The number after "key": in a flat JSON object (the torch baseline's output).
-double json_number(const std::string& json, const std::string& key) {
-  const size_t at = json.find("\"" + key + "\"");
-  if (at == std::string::npos) return NAN;
-  return std::atof(json.c_str() + json.find(':', at) + 1);
 }
 
 std::string thp_mode() {
