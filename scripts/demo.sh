@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo command: installs what the build needs, builds fastconn, installs it into
 # build/stage, builds the C example as an outside consumer (find_package), and prints the 10
-# strongest correlations between the 28 brain regions of a real resting-state fMRI scan.
+# strongest correlations between the 28 brain regions of a real resting-state fMRI scan, then
+# the network at |r| >= 0.5 and its most connected region (fc_pcc_graph, fc_pcc_degree).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FASTCONN_BUILD_DIR:-$root/build}

@@ -197,6 +197,26 @@ int main(int argc, char** argv) {
     printf("%4d  %-12s%-12s%+8.4f\n", k + 1, csv.names[column[i]], csv.names[column[j]], r[best[k]]);
   }
 
+  /* The network without the matrix: regions linked where |r| >= 0.5 (fc_pcc_graph keeps only the
+     edges), and degree centrality straight from the series (fc_pcc_degree builds no graph). */
+  {
+    fc_graph* graph = NULL;
+    int64_t nodes, edges, *degree, hub = 0;
+    double* strength;
+    check(fc_pcc_graph(ctx, series, FC_EDGE_ABS_THRESHOLD, 0.5, FC_GRAPH_WEIGHTED, &graph), "fc_pcc_graph");
+    check(fc_graph_info(graph, &nodes, &edges), "fc_graph_info");
+    degree = (int64_t*)xrealloc(NULL, sizeof(int64_t) * (size_t)n);
+    strength = (double*)xrealloc(NULL, sizeof(double) * (size_t)n);
+    check(fc_pcc_degree(ctx, series, FC_EDGE_ABS_THRESHOLD, 0.5, degree, strength), "fc_pcc_degree");
+    for (k = 1; k < n; ++k)
+      if (degree[k] > degree[hub]) hub = k;
+    printf("network at |r| >= 0.5: %ld regions, %ld edges; most connected: %s (degree %ld, strength %.3f)\n",
+           (long)nodes, (long)edges, csv.names[column[hub]], (long)degree[hub], strength[hub]);
+    free(degree);
+    free(strength);
+    fc_graph_destroy(graph);
+  }
+
   fc_series_destroy(series);
   fc_context_destroy(ctx);
   free(r);

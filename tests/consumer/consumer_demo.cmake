@@ -59,6 +59,12 @@ if(NOT out MATCHES "250 time points, 31 columns, 28 regions")
   message(FATAL_ERROR "the demo did not read 250 x 31 values and keep the 28 regions")
 endif()
 
+# The network section, against numpy float64 on the same CSV: 25 pairs have |r| >= 0.5 (none within
+# 4.8e-4 of it), and LPut has the largest degree, 3, with strength (sum of |r|) 1.694.
+if(NOT out MATCHES "network at \\|r\\| >= 0.5: 28 regions, 25 edges; most connected: LPut \\(degree 3, strength 1.694\\)")
+  message(FATAL_ERROR "the demo's network line disagrees with numpy (25 edges; LPut, degree 3, strength 1.694)")
+endif()
+
 # The 10 strongest of the 378 pairs of the 28 regions, from numpy in float64 on the same CSV:
 #   x = np.loadtxt(csv, delimiter=",", skiprows=1)[:, 3:]; r = np.corrcoef(x.T)[np.triu_indices(28, 1)]
 # Homologous left/right regions lead (precuneus, paracingulate, posterior cingulate, frontal
