@@ -299,6 +299,14 @@ FC_API fc_status fc_graph_create_csr(int64_t n_nodes, const int64_t* row_offsets
                                      const float* weights, fc_graph** out);
 FC_API void fc_graph_destroy(fc_graph* graph);
 
+/* Save a graph to a file, and load it back (same nodes, edges and weights). The format is
+ * documented in src/core/graph_file.hpp: little-endian, a magic "FCGRAPH1", the counts, then the
+ * CSR arrays. A save writes a temporary file beside `path` and renames it into place, so an
+ * existing file is never left half-written. Failures give FC_ERR_IO naming the path and reason;
+ * a load checks the arrays as fc_graph_create_csr does. */
+FC_API fc_status fc_graph_save(const fc_graph* graph, const char* path);
+FC_API fc_status fc_graph_load(const char* path, fc_graph** out);
+
 /* Degree centrality without building a graph: degree[s] = number of edges of series s and
  * strength[s] = the sum of their weights (r under FC_EDGE_THRESHOLD, |r| otherwise), for every
  * rule. Either output may be NULL; each holds n_series values. */

@@ -2,6 +2,7 @@
 // their copy-out accessors, and degree centrality.
 #include "api/api_guard.hpp"
 #include "core/graph.hpp"
+#include "core/graph_file.hpp"
 #include "core/handles.hpp"
 
 namespace {
@@ -68,6 +69,24 @@ FC_API fc_status fc_graph_create_csr(int64_t n_nodes, const int64_t* row_offsets
 }
 
 FC_API void fc_graph_destroy(fc_graph* graph) { delete graph; }
+
+FC_API fc_status fc_graph_save(const fc_graph* graph, const char* path) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(graph, "graph");
+    fc::require_not_null(path, "path");
+    fc::save_graph(*graph->data, path);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_graph_load(const char* path, fc_graph** out) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(path, "path");
+    fc::require_not_null(out, "out");
+    *out = wrap(fc::load_graph(path));
+    return FC_OK;
+  });
+}
 
 FC_API fc_status fc_pcc_degree(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param, int64_t* degree,
                                double* strength) {
