@@ -335,6 +335,7 @@ class CudaBackend : public Backend {
     job.user_stream = user_stream_;
     job.tile_values = tile_values;
     job.progress = run.progress;
+    job.host_threads = host_threads(run);
     return job;
   }
 

@@ -7,6 +7,11 @@
 // Steps that update state shared by bands of both streams (the edge arena's offset, the column
 // sums of the strength, the histogram's counts) are chained by an event in band order, so every
 // result is the same from run to run.
+//
+// threshold_edges moves each completed band's edges out of the device arena while later bands
+// compute: the calling thread, completing band k in order, gives it the next positions of the
+// output vectors, queues D2H copies of its arena range on the copy stream (after band k's
+// event) into the pinned staging ring, and the host copy pool moves them into the vectors.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -127,14 +132,16 @@ void zero_async(DeviceBuffer& buffer, cudaStream_t stream) {
   FC_CUDA(cudaMemsetAsync(buffer.get(), 0, buffer.bytes(), stream));
 }
 
-// Grows v by `count` values with transparent huge pages asked for first: the zero-fill of a
-// large fresh vector then faults 2 MiB at a time instead of 4 KiB.
+// Grows v by `count` values, reserving at least `reserve_hint` when it must reallocate, with
+// transparent huge pages asked for first: the zero-fill of a large fresh vector then faults 2 MiB
+// at a time instead of 4 KiB.
 template <class T>
-T* grow(std::vector<T>& v, int64_t count) {
+T* grow(std::vector<T>& v, int64_t count, int64_t reserve_hint) {
   const size_t old = v.size();
   const size_t want = old + static_cast<size_t>(count);
   if (want > v.capacity()) {
-    v.reserve(std::max(want, v.capacity() + v.capacity() / 2));
+    const size_t hint = static_cast<size_t>(std::max<int64_t>(0, reserve_hint));
+    v.reserve(std::max({want, hint, v.capacity() + v.capacity() / 2}));
     constexpr uintptr_t kHuge = uintptr_t(2) << 20;
     const uintptr_t b = (reinterpret_cast<uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
     const uintptr_t e = (reinterpret_cast<uintptr_t>(v.data() + v.capacity())) & ~(kHuge - 1);
@@ -143,6 +150,97 @@ T* grow(std::vector<T>& v, int64_t count) {
   v.resize(want);
   return v.data() + old;
 }
+
+// Copies device ranges into pageable host memory while the device computes on: each range goes
+// by slot-sized chunks, D2H on the copy stream into the pinned staging ring of PipelineResources,
+// and the host copy pool moves every landed chunk to its place (split across its threads). The
+// calling thread hands landed chunks to the pool (dispatch_ready, finish); a slot is reused only
+// once its previous chunk has left it. Ranges must be ready on the device when staged (or the copy
+// stream ordered after them); destinations must stay put until finish() returns. On unwinding,
+// PipelineResources::quiesce() (DrainOnUnwind) stops everything: the copy stream is synchronized
+// and the pool's queued pieces are dropped, its running ones waited for.
+class HostStager {
+ public:
+  HostStager(PipelineResources& res, int threads) : res_(res), threads_(std::max(1, threads)) {
+    res_.ensure_staging(threads_);
+    slots_ = res_.ring_slots();
+    slot_chunk_.assign(static_cast<size_t>(slots_), -1);
+  }
+
+  void stage(const void* src, void* dst, size_t bytes) {
+    const size_t slot_bytes = res_.ring_slot_bytes();
+    for (size_t pos = 0; pos < bytes; pos += slot_bytes) {
+      const size_t len = std::min(slot_bytes, bytes - pos);
+      const int64_t seq = next_chunk_++;
+      const int slot = static_cast<int>(seq % slots_);
+      if (slot_chunk_[static_cast<size_t>(slot)] >= 0) vacate(slot);
+      FC_CUDA(cudaMemcpyAsync(res_.ring_slot(slot), static_cast<const char*>(src) + pos, len, cudaMemcpyDeviceToHost,
+                              res_.copy_stream()));
+      FC_CUDA(cudaEventRecord(res_.ring_event(slot), res_.copy_stream()));
+      slot_chunk_[static_cast<size_t>(slot)] = seq;
+      pending_.push_back(Chunk{seq, slot, static_cast<char*>(dst) + pos, len});
+    }
+  }
+
+  // Hands every chunk whose D2H copy has finished to the pool, oldest first; never blocks.
+  void dispatch_ready() {
+    while (!pending_.empty()) {
+      const cudaError_t status = cudaEventQuery(res_.ring_event(pending_.front().slot));
+      if (status == cudaErrorNotReady) return;
+      check_cuda(status, "cudaEventQuery");
+      dispatch_front();
+    }
+  }
+
+  // Returns when every staged byte is in its destination.
+  void finish() {
+    while (!pending_.empty()) {
+      FC_CUDA(cudaEventSynchronize(res_.ring_event(pending_.front().slot)));
+      dispatch_front();
+    }
+    for (int slot = 0; slot < slots_; ++slot) res_.pool().wait_idle(slot);
+  }
+
+ private:
+  struct Chunk {
+    int64_t seq;
+    int slot;
+    char* dst;
+    size_t bytes;
+  };
+
+  // Waits until the chunk last staged in `slot` has been copied out of it.
+  void vacate(int slot) {
+    const int64_t seq = slot_chunk_[static_cast<size_t>(slot)];
+    while (!pending_.empty() && pending_.front().seq <= seq) {
+      FC_CUDA(cudaEventSynchronize(res_.ring_event(pending_.front().slot)));
+      dispatch_front();
+    }
+    res_.pool().wait_idle(slot);
+  }
+
+  void dispatch_front() {
+    const Chunk c = pending_.front();
+    pending_.pop_front();
+    // Pieces of at least 1 MiB: smaller ones cost more in hand-offs than they gain in threads.
+    constexpr size_t kMinPiece = size_t(1) << 20;
+    const size_t threads = static_cast<size_t>(threads_);
+    const size_t piece = std::max(kMinPiece, (c.bytes + threads - 1) / threads);
+    const char* src = res_.ring_slot(c.slot);
+    pieces_.clear();
+    for (size_t pos = 0; pos < c.bytes; pos += piece)
+      pieces_.push_back({src + pos, c.dst + pos, std::min(piece, c.bytes - pos), 1, 0, 0, c.slot});
+    res_.pool().submit(c.slot, pieces_);
+  }
+
+  PipelineResources& res_;
+  int threads_;
+  int slots_ = 0;
+  std::vector<int64_t> slot_chunk_;  // per ring slot: the chunk last staged in it (-1: none)
+  std::deque<Chunk> pending_;        // staged, not yet handed to the pool, in staging order
+  std::vector<HostCopyPool::Piece> pieces_;
+  int64_t next_chunk_ = 0;
+};
 
 template <class T>
 void copy_to_host(T* dst, const void* src, int64_t count, cudaStream_t stream) {
@@ -165,6 +263,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
                      UpperEdges& out) {
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
+  constexpr int kWindow = PipelineResources::kBandsInFlight;
   const std::vector<TriuBand> bands = triangle_bands(job.n, job.tile_values);
   int64_t max_chunks = 1;
   for (const TriuBand& b : bands) max_chunks = std::max(max_chunks, (b.q1 - b.q0) * kernels::edge_chunks_per_row(graph_band(job, b)));
@@ -183,27 +282,31 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     allocate<int64_t>(job, offsets[s], max_chunks, "the edge chunk offsets");
   }
   allocate<int64_t>(job, row_count, job.n, "the edge row counts");
-  allocate<int64_t>(job, band_out, 2 * PipelineResources::kBandsInFlight, "the band edge totals");
+  allocate<int64_t>(job, band_out, 2 * kWindow, "the band edge totals");
   allocate<kernels::ArenaState>(job, state, 1, "the edge arena state");
   PinnedBuffer band_host;
-  band_host.allocate(2 * PipelineResources::kBandsInFlight * sizeof(int64_t));
+  band_host.allocate(2 * kWindow * sizeof(int64_t));
   const int64_t* placed = reinterpret_cast<const int64_t*>(band_host.get());
 
-  DrainOnUnwind drain(res);
+  DrainOnUnwind drain(res);  // before the stager: unwinding stops its copies into `out` before leaving here
+  HostStager stager(res, job.host_threads);
+  int64_t since_reset = 0;  // edges placed in the arena since it was last reset
   auto reset_arena = [&] {
     const kernels::ArenaState empty{0, static_cast<long long>(arena.capacity), 0};
     FC_CUDA(cudaMemcpyAsync(state.get(), &empty, sizeof empty, cudaMemcpyHostToDevice, copy));
     FC_CUDA(cudaStreamSynchronize(copy));
+    since_reset = 0;
   };
-  // Appends the arena's edges (those of the bands placed since the last flush) to `out`.
+  // Waits until every placed band's edges are in `out`; the arena may then be reused. The
+  // device's count of placed edges must be what the host staged.
   auto flush = [&] {
+    stager.finish();
     kernels::ArenaState now{};
     FC_CUDA(cudaMemcpyAsync(&now, state.get(), sizeof now, cudaMemcpyDeviceToHost, copy));
     FC_CUDA(cudaStreamSynchronize(copy));
-    const int64_t edges = now.offset;
-    copy_to_host(grow(out.columns, edges), arena.cols.get(), edges, copy);
-    copy_to_host(grow(out.values, edges), arena.vals.get(), edges, copy);
-    FC_CUDA(cudaStreamSynchronize(copy));
+    if (now.offset != since_reset)
+      fail(FC_ERR_INTERNAL, "the edge arena holds " + std::to_string(now.offset) + " edges but the bands placed " +
+                                std::to_string(since_reset));
   };
   out.columns.clear();
   out.values.clear();
@@ -218,7 +321,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     gemm_triangle_band(job, b, blas, tile);
     int32_t* scratch_cols = static_cast<int32_t*>(res.packed(s));
     float* scratch_vals = reinterpret_cast<float*>(static_cast<char*>(res.packed(s)) + job.tile_values * sizeof(int32_t));
-    int64_t* slot_out = band_out.get<int64_t>() + 2 * (k % PipelineResources::kBandsInFlight);
+    int64_t* slot_out = band_out.get<int64_t>() + 2 * (k % kWindow);
     launched(job.f64 ? kernels::edge_compact(static_cast<const double*>(tile), kb, job.constant, rule, scratch_cols,
                                              scratch_vals, counts[s].get<int32_t>(), stream)
                      : kernels::edge_compact(static_cast<const float*>(tile), kb, job.constant, rule, scratch_cols,
@@ -235,7 +338,35 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     FC_CUDA(cudaMemcpyAsync(band_host.get() + (slot_out - band_out.get<int64_t>()) * sizeof(int64_t), slot_out,
                             2 * sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
   };
-  const Complete complete = [&](size_t k) { return placed[2 * (k % PipelineResources::kBandsInFlight) + 1] >= 0; };
+  int64_t pairs_total = 0;
+  for (const TriuBand& b : bands) pairs_total += b.count;
+  int64_t pairs_left = pairs_total;  // pairs of the bands not yet completed: a bound on the edges to come
+  // Band k is done on the device (its band_ready event has completed, and is not recorded again
+  // before this returns): its edges take the next positions of `out`, in band order, so the
+  // edges stay in row order; they are copied there while later bands compute.
+  const Complete complete = [&](size_t k) {
+    const int64_t edges = placed[2 * (k % kWindow)];
+    const int64_t at = placed[2 * (k % kWindow) + 1];
+    if (at < 0) return false;
+    pairs_left -= bands[k].count;
+    if (edges > 0) {
+      const size_t end = out.columns.size() + static_cast<size_t>(edges);
+      // Moving the vectors would pull their memory from under the pool: let it finish first, and
+      // reserve for the density seen so far (1/8 more) so that it seldom happens twice.
+      if (end > out.columns.capacity() || end > out.values.capacity()) stager.finish();
+      const double expected =
+          static_cast<double>(end) * static_cast<double>(pairs_total) / static_cast<double>(pairs_total - pairs_left) * 1.125;
+      const int64_t hint = std::min(static_cast<int64_t>(expected), static_cast<int64_t>(end) + pairs_left);
+      int64_t* cols = grow(out.columns, edges, hint);
+      float* vals = grow(out.values, edges, hint);
+      FC_CUDA(cudaStreamWaitEvent(copy, res.band_ready(static_cast<int>(k % kWindow)), 0));
+      stager.stage(arena.cols.get<int64_t>() + at, cols, static_cast<size_t>(edges) * sizeof(int64_t));
+      stager.stage(arena.vals.get<float>() + at, vals, static_cast<size_t>(edges) * sizeof(float));
+      since_reset += edges;
+    }
+    stager.dispatch_ready();
+    return true;
+  };
   const Recover recover = [&](size_t) {
     flush();
     reset_arena();

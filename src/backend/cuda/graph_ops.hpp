@@ -25,6 +25,7 @@ struct GraphJob {
   cudaStream_t user_stream = nullptr;
   int64_t tile_values = 0;
   Progress* progress = nullptr;
+  int host_threads = 1;  // threads of the host copy pool that moves edges into pageable vectors
 };
 
 // Device memory kept by the backend between calls: the edge arena (int64 columns, float values).
