@@ -216,9 +216,10 @@ int main(int argc, char** argv) {
     std::snprintf(line, sizeof line, "| %-46s | %8.4f | %-24s | %-16s |\n", what, sec, vs.c_str(), target.c_str());
     tab << line;
   };
+  // limit 0: a ratio shown for information, with no target and so no verdict
   auto ratio = [](double a, double b, double limit) {
     char s[64];
-    std::snprintf(s, sizeof s, "%.2f x %s", a / b, a <= limit * b ? "(met)" : "(MISSED)");
+    std::snprintf(s, sizeof s, "%.2f x %s", a / b, limit <= 0 ? "" : a <= limit * b ? "(met)" : "(MISSED)");
     return std::string(s);
   };
   tab << "| graph measurement | seconds | ratio | target |\n|---|---:|---|---|\n";
@@ -226,10 +227,10 @@ int main(int argc, char** argv) {
   row("graph build (threshold_edges), fresh output", r["edges_fresh_s"], ratio(r["edges_fresh_s"], g, 1.5) + " GEMMs", "<= 1.5 x GEMMs");
   row("graph build (threshold_edges), reused output", r["edges_reused_s"], ratio(r["edges_reused_s"], g, 1.5) + " GEMMs", "<= 1.5 x GEMMs");
   row("degree + strength (threshold_degree)", r["degree_s"], ratio(r["degree_s"], g, 1.3) + " GEMMs", "<= 1.3 x GEMMs");
-  row("|r| histogram (abs_histogram)", r["histogram_s"], ratio(r["histogram_s"], g, 1e9) + " GEMMs", "");
+  row("|r| histogram (abs_histogram)", r["histogram_s"], ratio(r["histogram_s"], g, 0) + " GEMMs", "");
   if (r.count("api_graph_s")) {
-    row("fc_pcc_graph (symmetric CSR on the host)", r["api_graph_s"], ratio(r["api_graph_s"], g, 1e9) + " GEMMs", "");
-    row("fc_pcc_degree", r["api_degree_s"], ratio(r["api_degree_s"], g, 1e9) + " GEMMs", "");
+    row("fc_pcc_graph (symmetric CSR on the host)", r["api_graph_s"], ratio(r["api_graph_s"], g, 0) + " GEMMs", "");
+    row("fc_pcc_degree", r["api_degree_s"], ratio(r["api_degree_s"], g, 0) + " GEMMs", "");
   }
   if (!std::isnan(torch_s)) {
     row("PyTorch: block GEMM, mask, nonzero, to host", torch_s, "", "");
