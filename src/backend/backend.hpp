@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/run_settings.hpp"
@@ -48,12 +49,37 @@ struct EdgeTest {
   float threshold = 0.0f;
 };
 
+// An allocator whose resize leaves new elements uninitialized. Edge arrays are filled right after
+// growing, by several threads; a value-initializing resize would add a single-threaded pass over
+// hundreds of MB (measured on the H100 machine: about the whole gap between graph build and the
+// GEMMs) and do the first touch on one thread.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;  // default-initialization: no write for int64_t / float
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <class T>
+using EdgeArray = std::vector<T, UninitializedAllocator<T>>;
+
 // Edges of the strict upper triangle, grouped by row: row i's edges (i, j), j > i ascending, are
 // columns/values [sum(row_count[0..i)), + row_count[i]). values hold r (clamped, float).
 struct UpperEdges {
   std::vector<int64_t> row_count;  // n entries
-  std::vector<int64_t> columns;
-  std::vector<float> values;
+  EdgeArray<int64_t> columns;
+  EdgeArray<float> values;
 };
 
 // Histogram of |r| over every pair of non-constant series, bins by the float bit pattern of |r|:

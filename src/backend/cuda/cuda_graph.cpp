@@ -133,10 +133,11 @@ void zero_async(DeviceBuffer& buffer, cudaStream_t stream) {
 }
 
 // Grows v by `count` values, reserving at least `reserve_hint` when it must reallocate, with
-// transparent huge pages asked for first: the zero-fill of a large fresh vector then faults 2 MiB
-// at a time instead of 4 KiB.
-template <class T>
-T* grow(std::vector<T>& v, int64_t count, int64_t reserve_hint) {
+// transparent huge pages asked for first: the first touch of a large fresh vector then faults
+// 2 MiB at a time instead of 4 KiB. Edge arrays (EdgeArray) grow without a zero-fill, so that
+// first touch happens in the host copy pool's threads as they write the edges.
+template <class T, class Allocator>
+T* grow(std::vector<T, Allocator>& v, int64_t count, int64_t reserve_hint) {
   const size_t old = v.size();
   const size_t want = old + static_cast<size_t>(count);
   if (want > v.capacity()) {
