@@ -24,26 +24,11 @@
 #include "api_calls.hpp"
 #include "fastconn/fastconn_cuda.h"
 #include "reference.hpp"
+#include "require_cuda.hpp"
 
 namespace {
 
 using namespace fctest;
-
-bool cuda_required() {
-  const char* v = std::getenv("FASTCONN_REQUIRE_CUDA");
-  return v != nullptr && std::string(v) == "1";
-}
-
-// Skips the test (or fails it under FASTCONN_REQUIRE_CUDA=1) when no CUDA context can be made.
-#define REQUIRE_CUDA()                                                                                   \
-  do {                                                                                                   \
-    fc_status status_ = FC_OK;                                                                           \
-    if (!Context::try_create(FC_BACKEND_CUDA, &status_)) {                                               \
-      const std::string why_ = std::string(fc_status_string(status_)) + ": " + fc_last_error();          \
-      if (cuda_required()) FAIL() << "CUDA required (FASTCONN_REQUIRE_CUDA=1) but unavailable: " << why_; \
-      GTEST_SKIP() << "no CUDA backend here: " << why_;                                                  \
-    }                                                                                                    \
-  } while (0)
 
 void cuda_ok(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));

@@ -20,27 +20,13 @@
 #include "api_calls.hpp"
 #include "core/handles.hpp"
 #include "reference.hpp"
+#include "require_cuda.hpp"
 
 namespace {
 
 using namespace fctest;
 
 constexpr double kNearThreshold = 1e-5;  // FP32 products: |r - r64| <= 1e-5 at these T
-
-bool cuda_required() {
-  const char* v = std::getenv("FASTCONN_REQUIRE_CUDA");
-  return v != nullptr && std::string(v) == "1";
-}
-
-#define REQUIRE_CUDA()                                                                                   \
-  do {                                                                                                   \
-    fc_status status_ = FC_OK;                                                                           \
-    if (!Context::try_create(FC_BACKEND_CUDA, &status_)) {                                               \
-      const std::string why_ = std::string(fc_status_string(status_)) + ": " + fc_last_error();          \
-      if (cuda_required()) FAIL() << "CUDA required (FASTCONN_REQUIRE_CUDA=1) but unavailable: " << why_; \
-      GTEST_SKIP() << "no CUDA backend here: " << why_;                                                  \
-    }                                                                                                    \
-  } while (0)
 
 fc::Backend& backend_of(const Context& c) { return *c.get()->state->backend; }
 fc::SeriesView view_of(const Series& s) { return s.get()->data->view(); }
