@@ -1,6 +1,6 @@
 #include "backend/cuda/band_pipeline.hpp"
 
-#include <sys/mman.h>
+#include "backend/cuda/staging_ring.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -99,61 +99,12 @@ Destination classify_host_output(const void* begin, size_t bytes) {
 
 namespace {
 
-constexpr size_t kHugePage = size_t(2) << 20;
-
-// Asks for transparent huge pages on a fresh pageable output: one fault then maps 2 MiB instead
-// of 4 KiB. On the H100 machine (THP in madvise mode) this took a 16 GB fresh output from 0.87-1.03
-// s to 0.58-0.63 s. FASTCONN_CUDA_HUGEPAGE=0 turns it off (bench/gpu measures both).
-void advise_huge_pages(char* begin, size_t bytes) {
-  const char* env = std::getenv("FASTCONN_CUDA_HUGEPAGE");
-  if (env != nullptr && std::strcmp(env, "0") == 0) return;
-  const uintptr_t b = (reinterpret_cast<uintptr_t>(begin) + kHugePage - 1) & ~(uintptr_t(kHugePage) - 1);
-  const uintptr_t e = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(uintptr_t(kHugePage) - 1);
-  if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);  // advisory: failure is harmless
-}
-
-// Splits a staged chunk into pieces for the pool: a single row into byte ranges of at least
-// 2 MiB ending on 2 MiB boundaries of the destination (two threads never fault the same huge
-// page), several rows into row groups.
-void split_pieces(const char* src, size_t src_pitch, char* dst, size_t dst_pitch, size_t width, size_t rows,
-                  int threads, int group, std::vector<HostCopyPool::Piece>& pieces) {
-  pieces.clear();
-  if (rows == 1) {
-    const size_t piece = std::max<size_t>(kHugePage, (width + threads - 1) / threads);
-    for (size_t pos = 0; pos < width;) {
-      size_t end = std::min(width, pos + piece);
-      if (end < width) {
-        const uintptr_t a = (reinterpret_cast<uintptr_t>(dst) + end) & ~(uintptr_t(kHugePage) - 1);
-        const size_t aligned = a - reinterpret_cast<uintptr_t>(dst);
-        if (a > reinterpret_cast<uintptr_t>(dst) && aligned > pos) end = aligned;
-      }
-      pieces.push_back({src + pos, dst + pos, end - pos, 1, 0, 0, group});
-      pos = end;
-    }
-    return;
-  }
-  const size_t groups = std::min<size_t>(rows, static_cast<size_t>(threads));
-  const size_t per = (rows + groups - 1) / groups;
-  for (size_t r = 0; r < rows; r += per)
-    pieces.push_back({src + r * src_pitch, dst + r * dst_pitch, width, std::min(per, rows - r), src_pitch, dst_pitch, group});
-}
-
-// rows x width bytes between pitched buffers; one row is a plain copy (2D copies limit the pitch).
-void copy_rows(char* dst, size_t dst_pitch, const char* src, size_t src_pitch, size_t width, size_t rows,
-               cudaMemcpyKind kind, cudaStream_t stream) {
-  if (rows == 1 || (dst_pitch == width && src_pitch == width))
-    FC_CUDA(cudaMemcpyAsync(dst, src, width * rows, kind, stream));
-  else
-    FC_CUDA(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, kind, stream));
-}
-
 class Runner {
  public:
   Runner(PipelineResources& res, Destination dest, char* out, size_t elem, int threads,
          const std::vector<BandTransfer>& bands, const ComputeBand& compute, Progress& progress)
       : res_(res), dest_(dest), out_(out), elem_(elem), threads_(threads), bands_(bands), compute_(compute),
-        progress_(progress), first_chunk_(bands.size(), 0), end_chunk_(bands.size(), 0),
-        ring_slots_(res.ring_slots()), slot_chunk_(static_cast<size_t>(std::max(0, res.ring_slots())), -1) {}
+        progress_(progress), first_chunk_(bands.size(), 0), end_chunk_(bands.size(), 0), ring_(res, threads) {}
 
   ~Runner() {
     if (!finished_) res_.quiesce();
@@ -203,24 +154,12 @@ class Runner {
     FC_CUDA(cudaStreamWaitEvent(copy, res_.band_ready(k % kK), 0));
     const int64_t slot_values = static_cast<int64_t>(res_.ring_slot_bytes() / elem_);
     const char* packed = static_cast<const char*>(res_.packed(s));
-    first_chunk_[k] = next_chunk_;
+    first_chunk_[k] = ring_.next_seq();
     auto stage = [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols) {
-      const int64_t seq = next_chunk_++;
-      const int slot = static_cast<int>(seq % ring_slots_);
-      if (slot_chunk_[slot] >= 0) wait_chunk(slot_chunk_[slot]);
-      char* ring = res_.ring_slot(slot);
-      const size_t width = static_cast<size_t>(cols) * elem_;
-      copy_rows(ring, width, packed + (r0 * b.width + c0) * elem_, b.width * elem_, width, rows, cudaMemcpyDeviceToHost,
-                copy);
-      FC_CUDA(cudaEventRecord(res_.ring_event(slot), copy));
-      slot_chunk_[slot] = seq;
-      Chunk c;
-      c.seq = seq;
-      c.slot = slot;
-      split_pieces(ring, width, out_ + (b.dst_offset + r0 * b.dst_pitch + c0) * elem_, b.dst_pitch * elem_, width,
-                   rows, threads_, slot, c.pieces);
-      pending_.push_back(std::move(c));
-      dispatch_ready();
+      ring_.stage(packed + (r0 * b.width + c0) * elem_, b.width * elem_,
+                  out_ + (b.dst_offset + r0 * b.dst_pitch + c0) * elem_, b.dst_pitch * elem_,
+                  static_cast<size_t>(cols) * elem_, static_cast<size_t>(rows));
+      ring_.dispatch_ready();
     };
     if (b.width <= slot_values) {
       const int64_t per = slot_values / b.width;
@@ -229,46 +168,16 @@ class Runner {
       for (int64_t r = 0; r < b.rows; ++r)
         for (int64_t c = 0; c < b.width; c += slot_values) stage(r, 1, c, std::min(slot_values, b.width - c));
     }
-    end_chunk_[k] = next_chunk_;
+    end_chunk_[k] = ring_.next_seq();
     FC_CUDA(cudaEventRecord(res_.packed_free(s), copy));
-  }
-
-  // Hands every chunk whose device-to-host copy has finished to the pool, oldest first.
-  void dispatch_ready() {
-    while (!pending_.empty()) {
-      const cudaError_t status = cudaEventQuery(res_.ring_event(pending_.front().slot));
-      if (status == cudaErrorNotReady) return;
-      check_cuda(status, "cudaEventQuery");
-      dispatch_front();
-    }
-  }
-  void dispatch_front() {
-    Chunk& c = pending_.front();
-    res_.pool().submit(c.slot, c.pieces);
-    pending_.pop_front();
-  }
-  int64_t first_undispatched() const { return pending_.empty() ? next_chunk_ : pending_.front().seq; }
-
-  bool chunk_done(int64_t seq) {
-    if (seq >= first_undispatched()) return false;
-    const int slot = static_cast<int>(seq % ring_slots_);
-    return slot_chunk_[slot] != seq || res_.pool().idle(slot);  // a later chunk took the slot only once it was idle
-  }
-  void wait_chunk(int64_t seq) {
-    while (seq >= first_undispatched()) {
-      FC_CUDA(cudaEventSynchronize(res_.ring_event(pending_.front().slot)));
-      dispatch_front();
-    }
-    const int slot = static_cast<int>(seq % ring_slots_);
-    if (slot_chunk_[slot] == seq) res_.pool().wait_idle(slot);
   }
 
   bool band_complete(size_t k, bool wait) {
     if (dest_ == Destination::PageableHost) {
-      if (!wait) dispatch_ready();
+      if (!wait) ring_.dispatch_ready();
       for (int64_t c = first_chunk_[k]; c < end_chunk_[k]; ++c) {
-        if (wait) wait_chunk(c);
-        else if (!chunk_done(c)) return false;
+        if (wait) ring_.wait_chunk(c);
+        else if (!ring_.chunk_done(c)) return false;
       }
       return true;
     }
@@ -291,12 +200,6 @@ class Runner {
     progress_.advance(bands_[k].values);
   }
 
-  struct Chunk {
-    int64_t seq = 0;
-    int slot = 0;
-    std::vector<HostCopyPool::Piece> pieces;
-  };
-
   PipelineResources& res_;
   Destination dest_;
   char* out_;
@@ -306,11 +209,8 @@ class Runner {
   const ComputeBand& compute_;
   Progress& progress_;
   std::deque<size_t> in_flight_;
-  std::deque<Chunk> pending_;
-  std::vector<int64_t> first_chunk_, end_chunk_;
-  int ring_slots_;
-  std::vector<int64_t> slot_chunk_;  // per ring slot: the chunk last staged in it (-1: none)
-  int64_t next_chunk_ = 0;
+  std::vector<int64_t> first_chunk_, end_chunk_;  // per band: its chunks [first, end) in the ring
+  StagingRing ring_;
   bool finished_ = false;
 };
 

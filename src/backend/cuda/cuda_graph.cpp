@@ -12,7 +12,6 @@
 // compute: the calling thread, completing band k in order, gives it the next positions of the
 // output vectors, queues D2H copies of its arena range on the copy stream (after band k's
 // event) into the pinned staging ring, and the host copy pool moves them into the vectors.
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstring>
@@ -23,6 +22,7 @@
 
 #include "backend/cuda/gemm.hpp"
 #include "backend/cuda/graph_ops.hpp"
+#include "backend/cuda/staging_ring.hpp"
 #include "kernels/graph_tiles.cuh"
 
 namespace fc {
@@ -143,105 +143,12 @@ T* grow(std::vector<T, Allocator>& v, int64_t count, int64_t reserve_hint) {
   if (want > v.capacity()) {
     const size_t hint = static_cast<size_t>(std::max<int64_t>(0, reserve_hint));
     v.reserve(std::max({want, hint, v.capacity() + v.capacity() / 2}));
-    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-    const uintptr_t b = (reinterpret_cast<uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
-    const uintptr_t e = (reinterpret_cast<uintptr_t>(v.data() + v.capacity())) & ~(kHuge - 1);
-    if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);  // advisory
+    advise_huge_pages(v.data(), v.capacity() * sizeof(T));
   }
   v.resize(want);
   return v.data() + old;
 }
 
-// Copies device ranges into pageable host memory while the device computes on: each range goes
-// by slot-sized chunks, D2H on the copy stream into the pinned staging ring of PipelineResources,
-// and the host copy pool moves every landed chunk to its place (split across its threads). The
-// calling thread hands landed chunks to the pool (dispatch_ready, finish); a slot is reused only
-// once its previous chunk has left it. Ranges must be ready on the device when staged (or the copy
-// stream ordered after them); destinations must stay put until finish() returns. On unwinding,
-// PipelineResources::quiesce() (DrainOnUnwind) stops everything: the copy stream is synchronized
-// and the pool's queued pieces are dropped, its running ones waited for.
-class HostStager {
- public:
-  HostStager(PipelineResources& res, int threads) : res_(res), threads_(std::max(1, threads)) {
-    res_.ensure_staging(threads_);
-    slots_ = res_.ring_slots();
-    slot_chunk_.assign(static_cast<size_t>(slots_), -1);
-  }
-
-  void stage(const void* src, void* dst, size_t bytes) {
-    const size_t slot_bytes = res_.ring_slot_bytes();
-    for (size_t pos = 0; pos < bytes; pos += slot_bytes) {
-      const size_t len = std::min(slot_bytes, bytes - pos);
-      const int64_t seq = next_chunk_++;
-      const int slot = static_cast<int>(seq % slots_);
-      if (slot_chunk_[static_cast<size_t>(slot)] >= 0) vacate(slot);
-      FC_CUDA(cudaMemcpyAsync(res_.ring_slot(slot), static_cast<const char*>(src) + pos, len, cudaMemcpyDeviceToHost,
-                              res_.copy_stream()));
-      FC_CUDA(cudaEventRecord(res_.ring_event(slot), res_.copy_stream()));
-      slot_chunk_[static_cast<size_t>(slot)] = seq;
-      pending_.push_back(Chunk{seq, slot, static_cast<char*>(dst) + pos, len});
-    }
-  }
-
-  // Hands every chunk whose D2H copy has finished to the pool, oldest first; never blocks.
-  void dispatch_ready() {
-    while (!pending_.empty()) {
-      const cudaError_t status = cudaEventQuery(res_.ring_event(pending_.front().slot));
-      if (status == cudaErrorNotReady) return;
-      check_cuda(status, "cudaEventQuery");
-      dispatch_front();
-    }
-  }
-
-  // Returns when every staged byte is in its destination.
-  void finish() {
-    while (!pending_.empty()) {
-      FC_CUDA(cudaEventSynchronize(res_.ring_event(pending_.front().slot)));
-      dispatch_front();
-    }
-    for (int slot = 0; slot < slots_; ++slot) res_.pool().wait_idle(slot);
-  }
-
- private:
-  struct Chunk {
-    int64_t seq;
-    int slot;
-    char* dst;
-    size_t bytes;
-  };
-
-  // Waits until the chunk last staged in `slot` has been copied out of it.
-  void vacate(int slot) {
-    const int64_t seq = slot_chunk_[static_cast<size_t>(slot)];
-    while (!pending_.empty() && pending_.front().seq <= seq) {
-      FC_CUDA(cudaEventSynchronize(res_.ring_event(pending_.front().slot)));
-      dispatch_front();
-    }
-    res_.pool().wait_idle(slot);
-  }
-
-  void dispatch_front() {
-    const Chunk c = pending_.front();
-    pending_.pop_front();
-    // Pieces of at least 1 MiB: smaller ones cost more in hand-offs than they gain in threads.
-    constexpr size_t kMinPiece = size_t(1) << 20;
-    const size_t threads = static_cast<size_t>(threads_);
-    const size_t piece = std::max(kMinPiece, (c.bytes + threads - 1) / threads);
-    const char* src = res_.ring_slot(c.slot);
-    pieces_.clear();
-    for (size_t pos = 0; pos < c.bytes; pos += piece)
-      pieces_.push_back({src + pos, c.dst + pos, std::min(piece, c.bytes - pos), 1, 0, 0, c.slot});
-    res_.pool().submit(c.slot, pieces_);
-  }
-
-  PipelineResources& res_;
-  int threads_;
-  int slots_ = 0;
-  std::vector<int64_t> slot_chunk_;  // per ring slot: the chunk last staged in it (-1: none)
-  std::deque<Chunk> pending_;        // staged, not yet handed to the pool, in staging order
-  std::vector<HostCopyPool::Piece> pieces_;
-  int64_t next_chunk_ = 0;
-};
 
 template <class T>
 void copy_to_host(T* dst, const void* src, int64_t count, cudaStream_t stream) {
@@ -290,7 +197,8 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   const int64_t* placed = reinterpret_cast<const int64_t*>(band_host.get());
 
   DrainOnUnwind drain(res);  // before the stager: unwinding stops its copies into `out` before leaving here
-  HostStager stager(res, job.host_threads);
+  res.ensure_staging(job.host_threads);
+  StagingRing stager(res, job.host_threads);
   int64_t since_reset = 0;  // edges placed in the arena since it was last reset
   auto reset_arena = [&] {
     const kernels::ArenaState empty{0, static_cast<long long>(arena.capacity), 0};
@@ -361,8 +269,8 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
       int64_t* cols = grow(out.columns, edges, hint);
       float* vals = grow(out.values, edges, hint);
       FC_CUDA(cudaStreamWaitEvent(copy, res.band_ready(static_cast<int>(k % kWindow)), 0));
-      stager.stage(arena.cols.get<int64_t>() + at, cols, static_cast<size_t>(edges) * sizeof(int64_t));
-      stager.stage(arena.vals.get<float>() + at, vals, static_cast<size_t>(edges) * sizeof(float));
+      stager.stage_bytes(arena.cols.get<int64_t>() + at, cols, static_cast<size_t>(edges) * sizeof(int64_t));
+      stager.stage_bytes(arena.vals.get<float>() + at, vals, static_cast<size_t>(edges) * sizeof(float));
       since_reset += edges;
     }
     stager.dispatch_ready();

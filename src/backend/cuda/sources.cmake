@@ -4,6 +4,7 @@
 target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_backend.cpp
   ${CMAKE_CURRENT_LIST_DIR}/band_pipeline.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/staging_ring.cpp
   ${CMAKE_CURRENT_LIST_DIR}/host_copy_pool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_graph.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
