@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(kThreads) histogram_kernel(const In* __restric
     const In* row = tile + ql * b.ld;
     for (int64_t x = ql + threadIdx.x; x < b.ld; x += kThreads) {
       if (is_constant(constant, b.p0 + x)) continue;
-      const int bin = static_cast<int>(__float_as_uint(fabsf(pair_r(row[x]))) >> shift);
+      const int bin = static_cast<int>(__float_as_uint(fabsf(pair_r(tile_load(row + x)))) >> shift);
       if (bin >= lo) atomicAdd(&hist[bin - lo], 1u);
       else atomicAdd(counts + bin, 1ull);  // |r| < 2^-63: next to never
     }

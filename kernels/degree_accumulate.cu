@@ -15,6 +15,13 @@ constexpr int kWarps = kThreads / 32;
 // Block (cb, rg): columns x in [cb * 256, + 256), rows ql in [rg * 32, + 32). Each thread sums
 // its column over the group's rows; each warp sums each row over its 32 columns (shuffle tree,
 // fixed order), and the block's 8 warp sums of a row are added in warp order.
+//
+// The pass runs beside the GEMMs and is bound by instruction issue, not DRAM (ncu on the H100:
+// 63 warp instructions per 32 values, 86 % SM throughput, DRAM at 58 %), so the per-value work is
+// kept small: which of the thread's 32 rows can hold a pair (p > q, neither series constant) is
+// one bit mask computed once, and a warp does nothing more for a row none of its 32 values pass
+// (at 1 % density about 3 rows in 4): the block's row sums start at zero in shared memory.
+// Skipping a zero term leaves every sum's bits as they were.
 template <class In>
 __global__ void __launch_bounds__(kThreads) degree_band_kernel(const In* __restrict__ tile, GraphBand b,
                                                                const uint8_t* __restrict__ constant, EdgeRule rule,
@@ -23,39 +30,54 @@ __global__ void __launch_bounds__(kThreads) degree_band_kernel(const In* __restr
                                                                double* __restrict__ col_partial) {
   __shared__ double row_sum[kDegreeRowGroup][kWarps];
   __shared__ int row_cnt[kDegreeRowGroup][kWarps];
+  __shared__ unsigned live_rows;  // bit k: row r0 + k exists and its series is not constant
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int64_t x = int64_t(blockIdx.x) * kThreads + threadIdx.x;
   const int64_t p = b.p0 + x;
   const int64_t r0 = int64_t(blockIdx.y) * kDegreeRowGroup;
   const int rows = static_cast<int>(std::min<int64_t>(kDegreeRowGroup, b.rows - r0));
-  const bool col_ok = x < b.ld && !is_constant(constant, p);
+  for (int k = threadIdx.x; k < kDegreeRowGroup * kWarps; k += kThreads) {
+    (&row_sum[0][0])[k] = 0.0;
+    (&row_cnt[0][0])[k] = 0;
+  }
+  if (warp == 0) {
+    const bool live = lane < rows && !is_constant(constant, b.q0 + r0 + lane);
+    const unsigned mask = __ballot_sync(0xffffffffu, live);
+    if (lane == 0) live_rows = mask;
+  }
+  __syncthreads();
+  // Row k holds a pair of this column when q = q0 + r0 + k < p: k < p - q0 - r0.
+  unsigned mine = 0;
+  if (x < b.ld && !is_constant(constant, p)) {
+    const int64_t below = p - b.q0 - r0;
+    mine = below >= kDegreeRowGroup ? 0xffffffffu : (below <= 0 ? 0u : (1u << below) - 1u);
+    mine &= live_rows;
+  }
+  const In* col = tile + r0 * b.ld + x;
   double col_w = 0.0;
   unsigned col_n = 0;
-  for (int k0 = 0; k0 < rows; k0 += 8) {
+#pragma unroll
+  for (int k0 = 0; k0 < kDegreeRowGroup; k0 += 8) {
     In v[8];
 #pragma unroll
-    for (int u = 0; u < 8; ++u) {  // 8 loads in flight before any use
-      const int64_t ql = r0 + k0 + u;
-      v[u] = (col_ok && k0 + u < rows) ? tile[ql * b.ld + x] : In(0);
-    }
+    for (int u = 0; u < 8; ++u)  // 8 loads in flight before any use
+      v[u] = (mine >> (k0 + u)) & 1u ? tile_load(col + (k0 + u) * b.ld) : In(0);
 #pragma unroll
     for (int u = 0; u < 8; ++u) {
-      if (k0 + u >= rows) break;
-      const int64_t q = b.q0 + r0 + k0 + u;
+      const int k = k0 + u;
       const float r = pair_r(v[u]);
-      const bool pass = col_ok && p > q && !is_constant(constant, q) && passes(r, rule);
+      const bool pass = ((mine >> k) & 1u) && passes(r, rule);
+      const unsigned ballot = __ballot_sync(0xffffffffu, pass);
+      if (ballot == 0) continue;  // the whole warp: nothing of this row here
       const double w = pass ? double(rule.absolute ? fabsf(r) : r) : 0.0;
       col_w += w;
       col_n += pass ? 1u : 0u;
-      const unsigned ballot = __ballot_sync(0xffffffffu, pass);
       double s = w;
-      if (ballot != 0) {
 #pragma unroll
-        for (int d = 16; d > 0; d >>= 1) s += __shfl_down_sync(0xffffffffu, s, d);
-      }
+      for (int d = 16; d > 0; d >>= 1) s += __shfl_down_sync(0xffffffffu, s, d);
       if (lane == 0) {
-        row_sum[k0 + u][warp] = s;
-        row_cnt[k0 + u][warp] = __popc(ballot);
+        row_sum[k][warp] = s;
+        row_cnt[k][warp] = __popc(ballot);
       }
     }
   }
@@ -75,13 +97,21 @@ __global__ void __launch_bounds__(kThreads) degree_band_kernel(const In* __restr
   }
 }
 
-__global__ void degree_finish_rows_kernel(const double* __restrict__ row_partial, GraphBand b, int64_t col_blocks,
-                                          double* __restrict__ strength_rows) {
-  const int64_t ql = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (ql >= b.rows) return;
+// One warp per row: lane l sums the row's slots l, l + 32, ... in order, then a fixed shuffle
+// tree adds the 32 lane sums (a thread per row summing ~350 slots one after another took 49 us a
+// band on the H100, longer than the degree pass's other kernels together).
+constexpr int kFinishThreads = 256;
+__global__ void __launch_bounds__(kFinishThreads) degree_finish_rows_kernel(const double* __restrict__ row_partial,
+                                                                            GraphBand b, int64_t col_blocks,
+                                                                            double* __restrict__ strength_rows) {
+  const int64_t ql = (int64_t(blockIdx.x) * kFinishThreads + threadIdx.x) / 32;
+  const int lane = threadIdx.x & 31;
+  if (ql >= b.rows) return;  // a whole warp: ql is the warp's
   double s = 0.0;
-  for (int64_t cb = 0; cb < col_blocks; ++cb) s += row_partial[ql * col_blocks + cb];
-  strength_rows[b.q0 + ql] = s;
+  for (int64_t cb = lane; cb < col_blocks; cb += 32) s += row_partial[ql * col_blocks + cb];
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) s += __shfl_down_sync(0xffffffffu, s, d);
+  if (lane == 0) strength_rows[b.q0 + ql] = s;
 }
 
 __global__ void degree_finish_cols_kernel(const double* __restrict__ col_partial, GraphBand b, int64_t row_groups,
@@ -116,7 +146,9 @@ cudaError_t degree_band(const double* tile, const GraphBand& band, const uint8_t
 cudaError_t degree_finish_rows(const double* row_partial, const GraphBand& band, double* strength_rows,
                                cudaStream_t stream) {
   if (band.rows <= 0 || band.ld <= 0) return cudaSuccess;
-  degree_finish_rows_kernel<<<static_cast<unsigned>((band.rows + 255) / 256), 256, 0, stream>>>(
+  const int64_t rows_per_block = kFinishThreads / 32;
+  degree_finish_rows_kernel<<<static_cast<unsigned>((band.rows + rows_per_block - 1) / rows_per_block), kFinishThreads, 0,
+                              stream>>>(
       row_partial, band, degree_col_blocks(band), strength_rows);
   return cudaGetLastError();
 }

@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(kThreads) edge_compact_kernel(const In* __rest
 #pragma unroll
   for (int u = 0; u < kPerThread; ++u) {
     const int64_t x = x0 + u * kThreads;
-    v[u] = x < b.ld ? row[x] : In(0);
+    v[u] = x < b.ld ? tile_load(row + x) : In(0);
   }
   bool pass[kPerThread];
   unsigned ballot[kPerThread];

@@ -17,6 +17,13 @@ __device__ __forceinline__ float pair_r(In v) {
   return static_cast<float>(v > In(1) ? In(1) : (v < In(-1) ? In(-1) : v));
 }
 
+// A tile value, read once: a streaming (evict-first) load, so that the pass, which runs beside
+// the next band's GEMM (cuda_graph.cpp), does not push that GEMM's operands out of L2.
+template <class In>
+__device__ __forceinline__ In tile_load(const In* p) {
+  return __ldcs(p);
+}
+
 __device__ __forceinline__ bool passes(float r, EdgeRule rule) {
   return (rule.absolute ? fabsf(r) : r) >= rule.threshold;
 }

@@ -7,8 +7,13 @@
 //   the public fc_pcc_graph / fc_pcc_degree (CSR built on the host) when they run
 //   PyTorch: block GEMM, mask, nonzero, edges to the host (torch_graph_baseline.py; its JSON)
 //
+// The table's GEMM, graph-build and degree times come from interleaved rounds (see 2b below); the
+// same primitives run back to back, and with each band's pass on the GEMM's stream
+// (FASTCONN_CUDA_PASS_STREAMS=0), are shown beside them.
+//
 //   bench_gpu_graph [--torch JSON] [--markdown FILE] [--reps R]
 //   bench_gpu_graph --threshold-only FILE    writes the chosen t (for the PyTorch baseline) and exits
+//   bench_gpu_graph --profile degree|edges   two calls of one primitive, for ncu (profile_graph.sh)
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -40,11 +45,76 @@ using namespace fcbench;
 
 constexpr int64_t kN = 90112, kT = 165;
 constexpr double kDensity = 0.01;
+// The pass-stream settings compared (FASTCONN_CUDA_PASS_STREAMS; cuda_graph.cpp): the default
+// (a band's pass on a high-priority stream) first, then both steps on one stream.
+const std::vector<std::string> modes = {"1", "0"};
+
+// cuBLAS alone over the backend's bands, one GEMM per band, two streams as the backend: once()
+// returns the seconds of one pass over the triangle.
+class GemmAlone {
+ public:
+  explicit GemmAlone(const std::vector<float>& x) {
+    std::vector<float> zh(x.size());
+    for (int64_t i = 0; i < kN; ++i) {
+      const float* xi = x.data() + i * kT;
+      double mean = 0, ss = 0;
+      for (int64_t q = 0; q < kT; ++q) mean += xi[q];
+      mean /= kT;
+      for (int64_t q = 0; q < kT; ++q) ss += (xi[q] - mean) * (xi[q] - mean);
+      for (int64_t q = 0; q < kT; ++q) zh[static_cast<size_t>(i * kT + q)] = float((xi[q] - mean) / std::sqrt(ss));
+    }
+    cuda_ok(cudaMalloc(reinterpret_cast<void**>(&z_), zh.size() * 4), "cudaMalloc z");
+    cuda_ok(cudaMemcpy(z_, zh.data(), zh.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy z");
+    for (int64_t q = 0; q < kN - 1;) {
+      bands_.push_back(fc::cuda::next_triu_band(kN, FC_TRIU_ROW, q, kN - 1, 0, fc::cuda::max_tile_values()));
+      q = bands_.back().q1;
+    }
+    for (int k = 0; k < 2; ++k) {
+      cuda_ok(cudaStreamCreateWithFlags(&st_[k], cudaStreamNonBlocking), "cudaStreamCreate");
+      if (cublasCreate(&h_[k]) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h_[k], st_[k]) != CUBLAS_STATUS_SUCCESS) die("cublas");
+      cuda_ok(cudaMalloc(reinterpret_cast<void**>(&tile_[k]), fc::cuda::max_tile_values() * 4), "cudaMalloc tile");
+    }
+  }
+  ~GemmAlone() {
+    for (int k = 0; k < 2; ++k) {
+      cudaFree(tile_[k]);
+      cublasDestroy(h_[k]);
+      cudaStreamDestroy(st_[k]);
+    }
+    cudaFree(z_);
+  }
+  double once() {
+    cuda_ok(cudaDeviceSynchronize(), "sync");
+    const double t0 = now();
+    for (size_t k = 0; k < bands_.size(); ++k) {
+      const auto& b = bands_[k];
+      const float one = 1, zero = 0;
+      if (cublasSgemm(h_[k % 2], CUBLAS_OP_T, CUBLAS_OP_N, int(b.ld), int(b.q1 - b.q0), int(kT), &one, z_ + b.p0 * kT,
+                      int(kT), z_ + b.q0 * kT, int(kT), &zero, tile_[k % 2], int(b.ld)) != CUBLAS_STATUS_SUCCESS)
+        die("cublasSgemm");
+    }
+    cuda_ok(cudaDeviceSynchronize(), "sync");
+    return now() - t0;
+  }
+  double tflops(double seconds) const {
+    double flops = 0;
+    for (const auto& b : bands_) flops += 2.0 * double(b.ld) * double(b.q1 - b.q0) * double(kT);
+    return flops / seconds / 1e12;
+  }
+  size_t bands() const { return bands_.size(); }
+
+ private:
+  float* z_ = nullptr;
+  std::vector<fc::cuda::TriuBand> bands_;
+  cudaStream_t st_[2];
+  cublasHandle_t h_[2];
+  float* tile_[2];
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string torch_json, markdown, threshold_out;
+  std::string torch_json, markdown, threshold_out, profile;
   int reps = 3;
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
@@ -53,6 +123,7 @@ int main(int argc, char** argv) {
     else if (a == "--markdown") markdown = value();
     else if (a == "--threshold-only") threshold_out = value();
     else if (a == "--reps") reps = std::atoi(value().c_str());
+    else if (a == "--profile") profile = value();
     else die("unknown argument " + a);
   }
   const std::vector<float> x = fcbench::structured_data(kN, kT, 20251122);
@@ -96,11 +167,25 @@ int main(int argc, char** argv) {
     return 0;
   }
   const fc::EdgeTest test{true, t};
+  // --profile degree|edges: two calls of one primitive and nothing else, for ncu.
+  if (!profile.empty()) {
+    std::vector<int64_t> deg(kN);
+    fc::UpperEdges e;
+    for (int k = 0; k < 2; ++k)
+      with_run(pairs, [&](const fc::RunSettings& run) {
+        if (profile == "degree") backend.threshold_degree(view, test, deg.data(), nullptr, run);
+        else backend.threshold_edges(view, test, e, run);
+      });
+    fc_series_destroy(s);
+    fc_context_destroy(ctx);
+    return 0;
+  }
 
-  // 2. Degree, then the edges (fresh output each time, and into a reused one).
+  // 2. Degree, then the edges (fresh output each time, and into a reused one), back to back:
+  //    reps runs of each after a warm-up.
   std::vector<int64_t> degree(kN);
   std::vector<double> strength(kN), strength2(kN);
-  r["degree_s"] = timed(reps, [&] {
+  r["b2b_degree_s"] = timed(reps, [&] {
     with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_degree(view, test, degree.data(), strength.data(), run); });
   });
   with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_degree(view, test, degree.data(), strength2.data(), run); });
@@ -110,17 +195,61 @@ int main(int argc, char** argv) {
   r["degree_edges"] = double(degree_sum / 2);
 
   int64_t edges = 0;
-  r["edges_fresh_s"] = timed(reps, [&] {
+  r["b2b_edges_fresh_s"] = timed(reps, [&] {
     fc::UpperEdges e;
     with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, e, run); });
     edges = static_cast<int64_t>(e.columns.size());
   });
   fc::UpperEdges reused;
-  r["edges_reused_s"] = timed(reps, [&] {
+  r["b2b_edges_reused_s"] = timed(reps, [&] {
     with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, reused, run); });
   });
   r["edges"] = double(edges);
   r["density"] = double(edges) / double(pairs);
+  // 2b. The table's numbers: rounds of { GEMMs alone, degree, edges into fresh output, edges into
+  //     reused output, then degree and reused edges with the pass on the GEMM's stream }, medians
+  //     over the rounds after a warm-up round. Interleaving puts every row under the same clock,
+  //     temperature and host load, which drift over a run (the back-to-back rows above have moved
+  //     by 30 % between runs on the host-bound edge copies; these rounds by a few %).
+  {
+    GemmAlone gemm(x);
+    std::map<std::string, std::vector<double>> rounds;
+    auto time_it = [&](const std::string& key, auto&& f) {
+      const double t0 = now();
+      f();
+      rounds[key].push_back(now() - t0);
+    };
+    for (int round = 0; round <= reps + 6; ++round) {  // round 0: warm-up
+      // The GEMMs alone first in even rounds, last in odd ones: what runs just before a
+      // measurement (seen: ~8 % on the degree pass right after the GEMMs alone) hits all rows alike.
+      if (round % 2 == 0) rounds["gemm_s"].push_back(gemm.once());
+      for (const std::string& mode : modes) {
+        setenv("FASTCONN_CUDA_PASS_STREAMS", mode.c_str(), 1);
+        const std::string tag = mode == "1" ? "" : "mode0_";
+        time_it(tag + "degree_s", [&] {
+          with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_degree(view, test, degree.data(), strength2.data(), run); });
+        });
+        if (mode == "1")
+          time_it("edges_fresh_s", [&] {
+            fc::UpperEdges e;
+            with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, e, run); });
+          });
+        time_it(tag + "edges_reused_s", [&] {
+          with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, reused, run); });
+        });
+      }
+      if (round % 2 == 1) rounds["gemm_s"].push_back(gemm.once());
+    }
+    for (auto& [k, v] : rounds) {
+      const std::vector<double> kept(v.begin() + 1, v.end());
+      r[k] = median(kept);
+      r[k + "_range"] = *std::max_element(kept.begin(), kept.end()) - *std::min_element(kept.begin(), kept.end());
+    }
+    r["gemm_tflops"] = gemm.tflops(r["gemm_s"]);
+    r["bands"] = double(gemm.bands());
+  }
+  unsetenv("FASTCONN_CUDA_PASS_STREAMS");
+  with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, reused, run); });
   // Degree equals the row sums of the edges.
   {
     std::vector<int64_t> d(kN, 0);
@@ -151,51 +280,6 @@ int main(int argc, char** argv) {
     }
   }
 
-  // 4. cuBLAS alone over the same bands and tiles, two streams as the backend.
-  {
-    float* dz = nullptr;
-    std::vector<float> zh(x.size());
-    for (int64_t i = 0; i < kN; ++i) {
-      const float* xi = x.data() + i * kT;
-      double mean = 0, ss = 0;
-      for (int64_t q = 0; q < kT; ++q) mean += xi[q];
-      mean /= kT;
-      for (int64_t q = 0; q < kT; ++q) ss += (xi[q] - mean) * (xi[q] - mean);
-      for (int64_t q = 0; q < kT; ++q) zh[static_cast<size_t>(i * kT + q)] = float((xi[q] - mean) / std::sqrt(ss));
-    }
-    cuda_ok(cudaMalloc(reinterpret_cast<void**>(&dz), zh.size() * 4), "cudaMalloc z");
-    cuda_ok(cudaMemcpy(dz, zh.data(), zh.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy z");
-    std::vector<fc::cuda::TriuBand> bands;
-    for (int64_t q = 0; q < kN - 1;) {
-      bands.push_back(fc::cuda::next_triu_band(kN, FC_TRIU_ROW, q, kN - 1, 0, fc::cuda::max_tile_values()));
-      q = bands.back().q1;
-    }
-    cudaStream_t st[2];
-    cublasHandle_t h[2];
-    float* tile[2];
-    for (int k = 0; k < 2; ++k) {
-      cuda_ok(cudaStreamCreateWithFlags(&st[k], cudaStreamNonBlocking), "cudaStreamCreate");
-      if (cublasCreate(&h[k]) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h[k], st[k]) != CUBLAS_STATUS_SUCCESS) die("cublas");
-      cuda_ok(cudaMalloc(reinterpret_cast<void**>(&tile[k]), fc::cuda::max_tile_values() * 4), "cudaMalloc tile");
-    }
-    r["gemm_s"] = timed(reps, [&] {
-      for (size_t k = 0; k < bands.size(); ++k) {
-        const auto& b = bands[k];
-        const float one = 1, zero = 0;
-        if (cublasSgemm(h[k % 2], CUBLAS_OP_T, CUBLAS_OP_N, int(b.ld), int(b.q1 - b.q0), int(kT), &one, dz + b.p0 * kT,
-                        int(kT), dz + b.q0 * kT, int(kT), &zero, tile[k % 2], int(b.ld)) != CUBLAS_STATUS_SUCCESS)
-          die("cublasSgemm");
-      }
-      cuda_ok(cudaDeviceSynchronize(), "sync");
-    });
-    r["bands"] = double(bands.size());
-    for (int k = 0; k < 2; ++k) {
-      cudaFree(tile[k]);
-      cublasDestroy(h[k]);
-      cudaStreamDestroy(st[k]);
-    }
-    cudaFree(dz);
-  }
   fc_series_destroy(s);
   fc_context_destroy(ctx);
 
@@ -237,6 +321,11 @@ int main(int argc, char** argv) {
     row("    graph build vs PyTorch", r["edges_fresh_s"], ratio(r["edges_fresh_s"], torch_s, 1.0) + " torch", "< 1 x torch");
     row("    degree vs PyTorch", r["degree_s"], ratio(r["degree_s"], torch_s, 1.0) + " torch", "< 1 x torch");
   }
+  row("  back to back: degree", r["b2b_degree_s"], ratio(r["b2b_degree_s"], g, 0) + " GEMMs", "");
+  row("  back to back: graph build, fresh output", r["b2b_edges_fresh_s"], ratio(r["b2b_edges_fresh_s"], g, 0) + " GEMMs", "");
+  row("  back to back: graph build, reused output", r["b2b_edges_reused_s"], ratio(r["b2b_edges_reused_s"], g, 0) + " GEMMs", "");
+  row("  pass on the GEMM's stream: degree", r["mode0_degree_s"], ratio(r["mode0_degree_s"], g, 0) + " GEMMs", "");
+  row("  pass on the GEMM's stream: graph, reused", r["mode0_edges_reused_s"], ratio(r["mode0_edges_reused_s"], g, 0) + " GEMMs", "");
   std::cout << "\n" << tab.str();
   if (!markdown.empty()) {
     std::ofstream md(markdown);
@@ -249,7 +338,9 @@ int main(int argc, char** argv) {
        << kDensity * 100 << " % density): " << edges << " edges, density " << r["density"] << "\n"
        << "- " << r["bands"] << " bands; degree = row sums of the edges: " << (r["degree_matches_edges"] ? "yes" : "NO")
        << "; strength bit-identical run to run: " << (r["degree_bit_identical"] ? "yes" : "NO") << "\n"
-       << "- seconds: median of " << reps << " runs after a warm-up (histogram: one run)\n\n"
+       << "- seconds: GEMMs, graph build, degree and the pass-stream rows: medians of " << reps + 6
+       << " interleaved rounds after a warm-up round; back-to-back rows, API rows: medians of " << reps
+       << " runs after a warm-up; histogram: one run\n\n"
        << tab.str() << "\nAll numbers:\n\n```\n";
     for (const auto& [k, v] : r) md << k << " = " << v << "\n";
     md << "```\n";

@@ -12,8 +12,13 @@ namespace fc {
 namespace cuda {
 
 PipelineResources::PipelineResources(int device) : device_(device) {
+  int least = 0, greatest = 0;
+  FC_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
   for (int i = 0; i < kComputeStreams; ++i) {
     compute_[i] = std::make_unique<Stream>();
+    pass_[i] = std::make_unique<Stream>(greatest);
+    gemm_done_[i] = std::make_unique<Event>();
+    pass_done_[i] = std::make_unique<Event>();
     blas_[i] = std::make_unique<CublasHandle>(compute_[i]->get());
     packed_free_[i] = std::make_unique<Event>();
   }
@@ -72,8 +77,10 @@ void PipelineResources::ensure_staging(int threads) {
 }
 
 void PipelineResources::quiesce() noexcept {
-  for (int i = 0; i < kComputeStreams; ++i)
+  for (int i = 0; i < kComputeStreams; ++i) {
     if (compute_[i]) cudaStreamSynchronize(compute_[i]->get());
+    if (pass_[i]) cudaStreamSynchronize(pass_[i]->get());
+  }
   cudaStreamSynchronize(copy_.get());
   cudaGetLastError();
   if (pool_) pool_->cancel_all();

@@ -39,6 +39,13 @@ class PipelineResources {
 
   int device() const { return device_; }
   cudaStream_t compute_stream(int i) const { return compute_[i]->get(); }
+  // The network primitives' passes over tile i (cuda_graph.cpp): a stream of the device's highest
+  // priority, so that the block scheduler starts a pass's blocks as soon as the running GEMM's
+  // blocks leave room, instead of after every block of the GEMMs queued before it. gemm_done(i):
+  // the GEMM into tile i is complete; pass_done(i): the pass has read tile i.
+  cudaStream_t pass_stream(int i) const { return pass_[i]->get(); }
+  cudaEvent_t gemm_done(int i) const { return gemm_done_[i]->get(); }
+  cudaEvent_t pass_done(int i) const { return pass_done_[i]->get(); }
   cublasHandle_t blas(int i) const { return blas_[i]->get(); }
   cudaStream_t copy_stream() const { return copy_.get(); }
 
@@ -68,7 +75,8 @@ class PipelineResources {
 
  private:
   int device_;
-  std::unique_ptr<Stream> compute_[kComputeStreams];
+  std::unique_ptr<Stream> compute_[kComputeStreams], pass_[kComputeStreams];
+  std::unique_ptr<Event> gemm_done_[kComputeStreams], pass_done_[kComputeStreams];
   std::unique_ptr<CublasHandle> blas_[kComputeStreams];
   Stream copy_;
   Event start_;

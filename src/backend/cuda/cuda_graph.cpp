@@ -1,8 +1,15 @@
 // The CUDA backend's network primitives (graph_ops.hpp): the GEMM tiles of fc_pcc_triu,
 // thresholded, counted or ranked on the device; only edges, counts and sums cross to the host.
 //
-// Bands run as in band_pipeline: band k's GEMM and kernels on compute stream k % 2 (tile k % 2),
-// at most kBandsInFlight queued; the calling thread completes them in order and reports progress
+// Bands run as in band_pipeline, tile k % 2 for band k, at most kBandsInFlight queued, but each
+// band in two steps: its GEMM on compute stream k % 2, then its pass over the tile (the kernels
+// below) on pass stream k % 2, of the highest priority. cuBLAS's SGEMM blocks fill the GPU, and
+// blocks of kernels queued behind them on other streams of equal priority wait for the whole GEMM
+// (profiled on the H100: GEMM 0.6 ms, then the pass's 0.13 ms, band after band, the sum of the
+// two); at a higher priority the pass's blocks start as the GEMM's blocks finish, and its memory
+// traffic overlaps the next band's arithmetic. FASTCONN_CUDA_PASS_STREAMS=0 runs both steps on
+// the compute stream (the benchmark compares the two).
+// The calling thread completes bands in order and reports progress
 // (the callback may throw FC_ERR_ABORTED: the streams are drained before the error propagates).
 // Steps that update state shared by bands of both streams (the edge arena's offset, the column
 // sums of the strength, the histogram's counts) are chained by an event in band order, so every
@@ -29,7 +36,8 @@ namespace fc {
 namespace cuda {
 namespace {
 
-using Enqueue = std::function<void(size_t k, int s, cudaStream_t stream, cublasHandle_t blas, void* tile)>;
+using Gemm = std::function<void(size_t k, cublasHandle_t blas, void* tile)>;       // on blas's stream
+using Pass = std::function<void(size_t k, int s, cudaStream_t stream, void* tile)>;  // reads the tile
 using Complete = std::function<bool(size_t k)>;  // false: band k was not placed; run it again
 using Recover = std::function<void(size_t k)>;   // makes room before band k runs again
 
@@ -67,24 +75,46 @@ class BandChain {
 };
 
 void sync_compute(PipelineResources& res) {
-  for (int s = 0; s < PipelineResources::kComputeStreams; ++s) FC_CUDA(cudaStreamSynchronize(res.compute_stream(s)));
+  for (int s = 0; s < PipelineResources::kComputeStreams; ++s) {
+    FC_CUDA(cudaStreamSynchronize(res.compute_stream(s)));
+    FC_CUDA(cudaStreamSynchronize(res.pass_stream(s)));
+  }
 }
 
-void run_in_order(const GraphJob& job, size_t count, const std::function<int64_t(size_t)>& units,
-                  const Enqueue& enqueue, const Complete& complete, const Recover& recover) {
+bool use_pass_streams() {
+  const char* env = std::getenv("FASTCONN_CUDA_PASS_STREAMS");
+  return env == nullptr || std::strcmp(env, "0") != 0;
+}
+
+void run_in_order(const GraphJob& job, size_t count, const std::function<int64_t(size_t)>& units, const Gemm& gemm,
+                  const Pass& pass, const Complete& complete, const Recover& recover) {
   PipelineResources& res = *job.res;
   constexpr size_t kWindow = PipelineResources::kBandsInFlight;
+  const bool split = use_pass_streams();
   // Ordered after the work the caller queued on its stream.
   FC_CUDA(cudaEventRecord(res.start_event(), job.user_stream));
-  for (int s = 0; s < PipelineResources::kComputeStreams; ++s)
+  for (int s = 0; s < PipelineResources::kComputeStreams; ++s) {
     FC_CUDA(cudaStreamWaitEvent(res.compute_stream(s), res.start_event(), 0));
+    FC_CUDA(cudaStreamWaitEvent(res.pass_stream(s), res.start_event(), 0));
+  }
+  // Tile s is free for a GEMM once the pass over its previous band is done (pass_done is
+  // recorded on the pass stream; before its first record in this run it was last recorded by an
+  // earlier run, which completed).
   std::deque<size_t> in_flight;
   size_t k = 0;
   while (k < count || !in_flight.empty()) {
     if (k < count && in_flight.size() < kWindow) {
       const int s = static_cast<int>(k % PipelineResources::kComputeStreams);
-      const cudaStream_t stream = res.compute_stream(s);
-      enqueue(k, s, stream, res.blas(s), res.tile(s));
+      const cudaStream_t compute = res.compute_stream(s);
+      const cudaStream_t stream = split ? res.pass_stream(s) : compute;
+      if (split) FC_CUDA(cudaStreamWaitEvent(compute, res.pass_done(s), 0));
+      gemm(k, res.blas(s), res.tile(s));
+      if (split) {
+        FC_CUDA(cudaEventRecord(res.gemm_done(s), compute));
+        FC_CUDA(cudaStreamWaitEvent(stream, res.gemm_done(s), 0));
+      }
+      pass(k, s, stream, res.tile(s));
+      if (split) FC_CUDA(cudaEventRecord(res.pass_done(s), stream));
       FC_CUDA(cudaEventRecord(res.band_ready(static_cast<int>(k % kWindow)), stream));
       in_flight.push_back(k++);
       continue;
@@ -224,10 +254,10 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
 
   const kernels::EdgeRule rule = edge_rule(test);
   BandChain chain;
-  const Enqueue enqueue = [&](size_t k, int s, cudaStream_t stream, cublasHandle_t blas, void* tile) {
+  const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) { gemm_triangle_band(job, bands[k], blas, tile); };
+  const Pass pass = [&](size_t k, int s, cudaStream_t stream, void* tile) {
     const TriuBand& b = bands[k];
     const kernels::GraphBand kb = graph_band(job, b);
-    gemm_triangle_band(job, b, blas, tile);
     int32_t* scratch_cols = static_cast<int32_t*>(res.packed(s));
     float* scratch_vals = reinterpret_cast<float*>(static_cast<char*>(res.packed(s)) + job.tile_values * sizeof(int32_t));
     int64_t* slot_out = band_out.get<int64_t>() + 2 * (k % kWindow);
@@ -280,7 +310,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     flush();
     reset_arena();
   };
-  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, enqueue, complete, recover);
+  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, gemm, pass, complete, recover);
   flush();
   out.row_count.assign(static_cast<size_t>(job.n), 0);
   copy_to_host(out.row_count.data(), row_count.get(), job.n, copy);
@@ -314,10 +344,10 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
 
   const kernels::EdgeRule rule = edge_rule(test);
   BandChain chain;
-  const Enqueue enqueue = [&](size_t k, int s, cudaStream_t stream, cublasHandle_t blas, void* tile) {
+  const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) { gemm_triangle_band(job, bands[k], blas, tile); };
+  const Pass pass = [&](size_t k, int s, cudaStream_t stream, void* tile) {
     const TriuBand& b = bands[k];
     const kernels::GraphBand kb = graph_band(job, b);
-    gemm_triangle_band(job, b, blas, tile);
     unsigned long long* d = count.get<unsigned long long>();
     launched(job.f64 ? kernels::degree_band(static_cast<const double*>(tile), kb, job.constant, rule, d,
                                             row_partial[s].get<double>(), col_partial[s].get<double>(), stream)
@@ -331,7 +361,7 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
              "degree_finish_cols kernel launch");
     chain.mark(stream);
   };
-  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, enqueue, [](size_t) { return true; },
+  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, gemm, pass, [](size_t) { return true; },
                [](size_t) {});
   std::vector<unsigned long long> c(static_cast<size_t>(job.n));
   std::vector<double> r(static_cast<size_t>(job.n)), q(static_cast<size_t>(job.n));
@@ -357,10 +387,9 @@ void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts) {
   zero_async(total, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
   unsigned long long* d = total.get<unsigned long long>();
-  const Enqueue enqueue = [&](size_t k, int, cudaStream_t stream, cublasHandle_t blas, void* tile) {
-    const TriuBand& b = bands[k];
-    const kernels::GraphBand kb = graph_band(job, b);
-    gemm_triangle_band(job, b, blas, tile);
+  const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) { gemm_triangle_band(job, bands[k], blas, tile); };
+  const Pass pass = [&](size_t k, int, cudaStream_t stream, void* tile) {
+    const kernels::GraphBand kb = graph_band(job, bands[k]);
     // Integer atomics into the one histogram: bands of both streams may add at once.
     launched(job.f64 ? kernels::abs_histogram_band(static_cast<const double*>(tile), kb, job.constant,
                                                    kAbsHistogramShift, bins, d, stream)
@@ -368,7 +397,7 @@ void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts) {
                                                    kAbsHistogramShift, bins, d, stream),
              "abs_histogram_band kernel launch");
   };
-  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, enqueue, [](size_t) { return true; },
+  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, gemm, pass, [](size_t) { return true; },
                [](size_t) {});
   std::vector<unsigned long long> c(static_cast<size_t>(bins));
   copy_to_host(c.data(), total.get(), bins, copy);
@@ -392,25 +421,28 @@ void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values) {
   allocate<int64_t>(job, out_cols, job.n * k, "the top-k columns");
   allocate<float>(job, out_vals, job.n * k, "the top-k values");
   DrainOnUnwind drain(res);
-  const Enqueue enqueue = [&](size_t b, int, cudaStream_t stream, cublasHandle_t blas, void* tile) {
+  // Full rows: tile[(i - a0) * n + j] = <z_j, z_i> for every j.
+  const Gemm gemm = [&](size_t b, cublasHandle_t blas, void* tile) {
     const CrossBand& band = bands[b];
     const int64_t rows = band.a1 - band.a0;
-    // Full rows: tile[(i - a0) * n + j] = <z_j, z_i> for every j.
-    cudaError_t status;
     if (job.f64) {
       const double* z = static_cast<const double*>(job.rows);
       gemm_tn(blas, job.n, rows, job.t, z, z + band.a0 * job.t, static_cast<double*>(tile), job.n);
-      status = kernels::row_topk(static_cast<const double*>(tile), job.n, band.a0, rows, job.constant, k,
-                                 out_cols.get<int64_t>(), out_vals.get<float>(), stream);
     } else {
       const float* z = static_cast<const float*>(job.rows);
       gemm_tn(blas, job.n, rows, job.t, z, z + band.a0 * job.t, static_cast<float*>(tile), job.n);
-      status = kernels::row_topk(static_cast<const float*>(tile), job.n, band.a0, rows, job.constant, k,
-                                 out_cols.get<int64_t>(), out_vals.get<float>(), stream);
     }
-    launched(status, "row_topk kernel launch");
   };
-  run_in_order(job, bands.size(), [&](size_t b) { return bands[b].a1 - bands[b].a0; }, enqueue,
+  const Pass pass = [&](size_t b, int, cudaStream_t stream, void* tile) {
+    const CrossBand& band = bands[b];
+    const int64_t rows = band.a1 - band.a0;
+    launched(job.f64 ? kernels::row_topk(static_cast<const double*>(tile), job.n, band.a0, rows, job.constant, k,
+                                         out_cols.get<int64_t>(), out_vals.get<float>(), stream)
+                     : kernels::row_topk(static_cast<const float*>(tile), job.n, band.a0, rows, job.constant, k,
+                                         out_cols.get<int64_t>(), out_vals.get<float>(), stream),
+             "row_topk kernel launch");
+  };
+  run_in_order(job, bands.size(), [&](size_t b) { return bands[b].a1 - bands[b].a0; }, gemm, pass,
                [](size_t) { return true; }, [](size_t) {});
   copy_to_host(columns, out_cols.get(), job.n * k, copy);
   copy_to_host(values, out_vals.get(), job.n * k, copy);

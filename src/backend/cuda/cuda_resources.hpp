@@ -131,6 +131,8 @@ class PinnedBuffer {
 class Stream {
  public:
   Stream() { FC_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  // A stream of the given priority (lower numbers first; cudaDeviceGetStreamPriorityRange).
+  explicit Stream(int priority) { FC_CUDA(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, priority)); }
   ~Stream() {
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
   }
