@@ -189,6 +189,49 @@ TEST(CudaGraph, DegreeIsRowSumsOfEdgesAndDeterministic) {
   }
 }
 
+// Each band's pass runs on a high-priority stream of its own by default, on the GEMM's stream
+// with FASTCONN_CUDA_PASS_STREAMS=0: the same kernels in the same order, so the same bits, and a
+// memory limit of many bands exercises the events that hand each tile between the two streams.
+TEST(CudaGraph, PassStreamsGiveTheSameBitsAsOneStream) {
+  REQUIRE_CUDA();
+  const int64_t n = 2311, t = 75;
+  const Dataset d = graph_data(n, t, 2311);
+  const fc::EdgeTest test{true, 0.3f};
+  struct Result {
+    fc::UpperEdges edges;
+    std::vector<int64_t> degree;
+    std::vector<double> strength;
+  };
+  auto run = [&](const char* mode) {
+    const char* old = std::getenv("FASTCONN_CUDA_PASS_STREAMS");
+    const std::string saved = old != nullptr ? old : "";
+    setenv("FASTCONN_CUDA_PASS_STREAMS", mode, 1);
+    Context ctx(FC_BACKEND_CUDA);
+    ctx.memory_limit(int64_t(8) << 20);  // about 2 M values a tile: tens of bands
+    const Series s = make_series(ctx, d);
+    Result r;
+    r.edges = edges_of(ctx, s, test);
+    r.degree.assign(n, -1);
+    r.strength.assign(n, -1);
+    const fc::SeriesView v = view_of(s);
+    with_run(ctx, triu_size(n), [&](const fc::RunSettings& rs) {
+      backend_of(ctx).threshold_degree(v, test, r.degree.data(), r.strength.data(), rs);
+    });
+    if (old != nullptr) setenv("FASTCONN_CUDA_PASS_STREAMS", saved.c_str(), 1);
+    else unsetenv("FASTCONN_CUDA_PASS_STREAMS");
+    return r;
+  };
+  const Result split = run("1"), one = run("0");
+  check_shape(split.edges, n);
+  EXPECT_GT(split.edges.columns.size(), 1000u);
+  EXPECT_EQ(split.edges.row_count, one.edges.row_count);
+  EXPECT_EQ(split.edges.columns, one.edges.columns);
+  ASSERT_EQ(split.edges.values.size(), one.edges.values.size());
+  EXPECT_EQ(0, std::memcmp(split.edges.values.data(), one.edges.values.data(), split.edges.values.size() * sizeof(float)));
+  EXPECT_EQ(split.degree, one.degree);
+  EXPECT_EQ(0, std::memcmp(split.strength.data(), one.strength.data(), n * sizeof(double)));
+}
+
 TEST(CudaGraph, HistogramMatchesTriuBits) {
   REQUIRE_CUDA();
   const int64_t n = 1333, t = 70;
