@@ -48,4 +48,19 @@ inline std::vector<float> structured_data(int64_t n, int64_t t, uint64_t seed) {
   return x;
 }
 
+// Each series centred and scaled to unit norm (float64 arithmetic, stored as float): the rows the
+// backend multiplies, for the benchmarks' bare cuBLAS baselines.
+inline std::vector<float> normalized_rows(const std::vector<float>& x, int64_t n, int64_t t) {
+  std::vector<float> z(x.size());
+  for (int64_t i = 0; i < n; ++i) {
+    const float* xi = x.data() + i * t;
+    double mean = 0, ss = 0;
+    for (int64_t q = 0; q < t; ++q) mean += xi[q];
+    mean /= double(t);
+    for (int64_t q = 0; q < t; ++q) ss += (xi[q] - mean) * (xi[q] - mean);
+    for (int64_t q = 0; q < t; ++q) z[static_cast<size_t>(i * t + q)] = float((xi[q] - mean) / std::sqrt(ss));
+  }
+  return z;
+}
+
 }  // namespace fcbench

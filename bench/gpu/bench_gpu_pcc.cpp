@@ -168,15 +168,7 @@ int main(int argc, char** argv) {
   std::vector<double> times;
   float* dz = nullptr;  // normalized rows for the bare GEMMs: real values, as the backend has
   {
-    std::vector<float> zh(x.size());
-    for (int64_t i = 0; i < kN; ++i) {
-      const float* xi = x.data() + i * kT;
-      double mean = 0, ss = 0;
-      for (int64_t q = 0; q < kT; ++q) mean += xi[q];
-      mean /= kT;
-      for (int64_t q = 0; q < kT; ++q) ss += (xi[q] - mean) * (xi[q] - mean);
-      for (int64_t q = 0; q < kT; ++q) zh[static_cast<size_t>(i * kT + q)] = float((xi[q] - mean) / std::sqrt(ss));
-    }
+    const std::vector<float> zh = normalized_rows(x, kN, kT);
     cuda_ok(cudaMalloc(reinterpret_cast<void**>(&dz), zh.size() * 4), "cudaMalloc z");
     cuda_ok(cudaMemcpy(dz, zh.data(), zh.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy z");
   }
