@@ -16,60 +16,75 @@ static_assert(kEdgeChunk == int64_t(kThreads) * kPerThread, "a chunk is kPerThre
 // One block per chunk (blockIdx.x: chunk of the row, blockIdx.y: row). Value u*kThreads + tid of
 // the chunk is thread tid's u-th: ascending (u, warp, lane) is ascending column, so positions from
 // warp ballots summed in that order keep the row's column order.
+//
+// Like the degree pass, this runs beside the GEMMs and is bound by instruction issue, so the
+// per-value test is an int range check within the chunk ([lo, hi): p > q and x < ld), and the 64
+// warp counts are scanned by one warp instead of one thread.
 template <class In>
 __global__ void __launch_bounds__(kThreads) edge_compact_kernel(const In* __restrict__ tile, GraphBand b,
                                                                 const uint8_t* __restrict__ constant, EdgeRule rule,
                                                                 int32_t* __restrict__ scratch_cols,
                                                                 float* __restrict__ scratch_vals,
                                                                 int32_t* __restrict__ chunk_counts) {
-  __shared__ int warp_base[kPerThread][kWarps];
+  constexpr int kCounts = kPerThread * kWarps;  // 64, in (u, warp) order
+  static_assert(kCounts == 64, "one warp scans the counts, two a lane");
+  __shared__ int warp_base[kCounts];
   __shared__ int total;
   const int64_t ql = blockIdx.y;
   const int64_t q = b.q0 + ql;
   const int64_t chunk = ql * gridDim.x + blockIdx.x;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const bool row_ok = !is_constant(constant, q);
-  const In* row = tile + ql * b.ld;
-  const int64_t x0 = int64_t(blockIdx.x) * kEdgeChunk + threadIdx.x;
+  const int64_t c0 = int64_t(blockIdx.x) * kEdgeChunk;  // the chunk's first column in the tile
+  // Columns xl of the chunk (x = c0 + xl) with a pair: p0 + x > q and x < ld.
+  const int64_t chunk_end = kPerThread * kThreads;
+  const int64_t first = q + 1 - b.p0 - c0, end = b.ld - c0;
+  int lo = static_cast<int>(first < 0 ? 0 : (first > chunk_end ? chunk_end : first));
+  const int hi = static_cast<int>(end > chunk_end ? chunk_end : end);
+  if (is_constant(constant, q)) lo = hi;
+  const In* row = tile + ql * b.ld + c0;
   In v[kPerThread];
 #pragma unroll
   for (int u = 0; u < kPerThread; ++u) {
-    const int64_t x = x0 + u * kThreads;
-    v[u] = x < b.ld ? tile_load(row + x) : In(0);
+    const int xl = u * kThreads + threadIdx.x;
+    v[u] = xl >= lo && xl < hi ? tile_load(row + xl) : In(0);
   }
   bool pass[kPerThread];
   unsigned ballot[kPerThread];
 #pragma unroll
   for (int u = 0; u < kPerThread; ++u) {
-    const int64_t x = x0 + u * kThreads;
-    const int64_t p = b.p0 + x;
-    pass[u] = row_ok && x < b.ld && p > q && !is_constant(constant, p) && passes(pair_r(v[u]), rule);
+    const int xl = u * kThreads + threadIdx.x;
+    pass[u] = xl >= lo && xl < hi && passes(pair_r(v[u]), rule) && !is_constant(constant, b.p0 + c0 + xl);
     ballot[u] = __ballot_sync(0xffffffffu, pass[u]);
-    if (lane == 0) warp_base[u][warp] = __popc(ballot[u]);
+    if (lane == 0) warp_base[u * kWarps + warp] = __popc(ballot[u]);
   }
   __syncthreads();
-  if (threadIdx.x == 0) {  // 64 counts: exclusive prefix in (u, warp) order
-    int run = 0;
-    for (int u = 0; u < kPerThread; ++u)
-      for (int w = 0; w < kWarps; ++w) {
-        const int c = warp_base[u][w];
-        warp_base[u][w] = run;
-        run += c;
-      }
-    total = run;
-    chunk_counts[chunk] = run;
+  if (warp == 0) {  // exclusive prefix of the 64 counts: lane l holds counts 2l and 2l + 1
+    const int a = warp_base[2 * lane], c = warp_base[2 * lane + 1];
+    int inc = a + c;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const int up = __shfl_up_sync(0xffffffffu, inc, d);
+      if (lane >= d) inc += up;
+    }
+    const int before = inc - a - c;
+    warp_base[2 * lane] = before;
+    warp_base[2 * lane + 1] = before + a;
+    if (lane == 31) {
+      total = inc;
+      chunk_counts[chunk] = inc;
+    }
   }
   __syncthreads();
   if (total == 0) return;
   const unsigned below = (1u << lane) - 1u;
   // The chunk's scratch slots are its own tile positions: the scratch is no larger than the tile.
-  int32_t* cols = scratch_cols + ql * b.ld + int64_t(blockIdx.x) * kEdgeChunk;
-  float* vals = scratch_vals + ql * b.ld + int64_t(blockIdx.x) * kEdgeChunk;
+  int32_t* cols = scratch_cols + ql * b.ld + c0;
+  float* vals = scratch_vals + ql * b.ld + c0;
 #pragma unroll
   for (int u = 0; u < kPerThread; ++u) {
     if (!pass[u]) continue;
-    const int pos = warp_base[u][warp] + __popc(ballot[u] & below);
-    cols[pos] = static_cast<int32_t>(b.p0 + x0 + u * kThreads);
+    const int pos = warp_base[u * kWarps + warp] + __popc(ballot[u] & below);
+    cols[pos] = static_cast<int32_t>(b.p0 + c0 + u * kThreads + threadIdx.x);
     vals[pos] = pair_r(v[u]);
   }
 }
