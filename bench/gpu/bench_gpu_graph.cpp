@@ -14,6 +14,8 @@
 //   bench_gpu_graph [--torch JSON] [--markdown FILE] [--reps R]
 //   bench_gpu_graph --threshold-only FILE    writes the chosen t (for the PyTorch baseline) and exits
 //   bench_gpu_graph --profile degree|edges   two calls of one primitive, for ncu (profile_graph.sh)
+// FC_BENCH_TRACE=1 also prints the seconds of 8 consecutive graph builds into fresh output and
+// 12 into one reused output (how host memory behaves under repeated 0.5 GB allocations).
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -193,6 +195,20 @@ int main(int argc, char** argv) {
     edges = static_cast<int64_t>(e.columns.size());
   });
   fc::UpperEdges reused;
+  if (std::getenv("FC_BENCH_TRACE") != nullptr) {  // diagnostic: each call's seconds, fresh and reused
+    for (int k = 0; k < 8; ++k) {
+      fc::UpperEdges e;
+      const double t0 = now();
+      with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, e, run); });
+      std::cout << "trace fresh " << k << " " << now() - t0 << "\n";
+    }
+    fc::UpperEdges again;
+    for (int k = 0; k < 12; ++k) {
+      const double t0 = now();
+      with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, again, run); });
+      std::cout << "trace reused " << k << " " << now() - t0 << " capacity " << again.columns.capacity() << "\n";
+    }
+  }
   r["b2b_edges_reused_s"] = timed(reps, [&] {
     with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_edges(view, test, reused, run); });
   });
