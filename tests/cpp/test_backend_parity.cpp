@@ -12,16 +12,12 @@
 #include <string>
 
 #include "api_calls.hpp"
+#include "backend_test.hpp"
 #include "reference.hpp"
 
 namespace {
 
 using namespace fctest;
-
-bool cuda_required() {
-  const char* v = std::getenv("FASTCONN_REQUIRE_CUDA");
-  return v != nullptr && std::string(v) == "1";
-}
 
 // TF32 keeps 10 mantissa bits of each factor: a product of unit vectors can be off by up to
 // about 2 * 2^-10 when the rounding errors align (truncation makes them align), so 2.5e-3.
@@ -33,18 +29,9 @@ double tolerance_of(fc_backend backend, fc_precision precision, bool float_outpu
   return tolerance(precision, float_output);
 }
 
-struct Mode {
-  fc_precision precision;
-  fc_constant_policy policy;
-};
 const Mode kModes[] = {{FC_PRECISION_FP32, FC_CONSTANT_NAN}, {FC_PRECISION_FP64, FC_CONSTANT_NAN},
                        {FC_PRECISION_TF32, FC_CONSTANT_NAN}, {FC_PRECISION_FP32, FC_CONSTANT_ZERO},
                        {FC_PRECISION_FP64, FC_CONSTANT_ZERO}};
-
-std::string mode_name(const Mode& m) {
-  const char* p = m.precision == FC_PRECISION_FP64 ? "FP64" : m.precision == FC_PRECISION_TF32 ? "TF32" : "FP32";
-  return std::string(p) + (m.policy == FC_CONSTANT_ZERO ? "/ZERO" : "/NAN");
-}
 
 // A series set a (n series, constants at its ends and middle once n >= 13) and a cross
 // partner b (37 series, one constant), with their float64 reference.
@@ -73,27 +60,17 @@ struct Case {
 // Shapes: trivial ones, primes past the 256-row tiles, T from 2 to 1200.
 const std::pair<int64_t, int64_t> kShapes[] = {{1, 165}, {2, 2}, {3, 3}, {13, 165}, {257, 1200}, {1009, 165}, {2053, 300}};
 
-class BackendParity : public ::testing::TestWithParam<fc_backend> {
+class BackendParity : public BackendTest {
  protected:
   void SetUp() override {
-    fc_status status = FC_OK;
-    std::optional<Context> probe = Context::try_create(GetParam(), &status);
-    if (!probe) {
-      const std::string why = std::string(fc_status_string(status)) + ": " + fc_last_error();
-      if (cuda_required()) FAIL() << backend_name(GetParam()) << " backend required (FASTCONN_REQUIRE_CUDA=1) but unavailable: " << why;
-      GTEST_SKIP() << backend_name(GetParam()) << " backend unavailable, parity not tested here: " << why;
-    }
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    const Context probe(GetParam());
     fc_backend chosen = FC_BACKEND_AUTO;
-    ASSERT_EQ(fc_context_get_backend(probe->get(), &chosen), FC_OK) << fc_last_error();
+    ASSERT_EQ(fc_context_get_backend(probe.get(), &chosen), FC_OK) << fc_last_error();
     ASSERT_EQ(chosen, GetParam());
   }
-  fc_backend backend() const { return GetParam(); }
-  // A context of the backend under test, and a CPU one, in `mode`.
-  Context tested(const Mode& mode, int64_t memory_limit = 0) const {
-    Context c(backend());
-    c.precision(mode.precision).policy(mode.policy).memory_limit(memory_limit);
-    return c;
-  }
+  // A CPU context in `mode` (tested() makes one of the backend under test).
   static Context cpu(const Mode& mode) {
     Context c(FC_BACKEND_CPU);
     c.precision(mode.precision).policy(mode.policy);

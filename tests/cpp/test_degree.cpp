@@ -7,29 +7,14 @@
 
 #include <cstdlib>
 
+#include "backend_test.hpp"
 #include "graph_reference.hpp"
 
 namespace {
 
 using namespace fctest;
 
-class Degree : public ::testing::TestWithParam<fc_backend> {
- protected:
-  void SetUp() override {
-    fc_status status = FC_OK;
-    if (!Context::try_create(GetParam(), &status)) {
-      const std::string why = std::string(fc_status_string(status)) + ": " + fc_last_error();
-      const char* req = std::getenv("FASTCONN_REQUIRE_CUDA");
-      if (req != nullptr && std::string(req) == "1") FAIL() << backend_name(GetParam()) << " backend required: " << why;
-      GTEST_SKIP() << backend_name(GetParam()) << " backend unavailable: " << why;
-    }
-  }
-  Context tested(fc_precision p, fc_constant_policy policy, int64_t memory_limit = 0) const {
-    Context c(GetParam());
-    c.precision(p).policy(policy).memory_limit(memory_limit);
-    return c;
-  }
-};
+class Degree : public BackendTest {};
 
 Dataset data_with_constants(int64_t n, int64_t t) {
   Dataset d = structured_data(n, t, 0xDE6u + uint64_t(n));
@@ -63,7 +48,7 @@ TEST_P(Degree, EqualsRowSumsOfTheGraph) {
     const Dataset d = data_with_constants(n, 97);
     for (fc_precision p : {FC_PRECISION_FP32, FC_PRECISION_FP64})
       for (fc_constant_policy policy : {FC_CONSTANT_NAN, FC_CONSTANT_ZERO}) {
-        const Context ctx = tested(p, policy);
+        const Context ctx = tested(Mode{p, policy});
         const Series s = make_series(ctx, d);
         for (const R& r : kRules) {
           SCOPED_TRACE("N = " + std::to_string(n) + ", precision " + std::to_string(p) + ", policy " + std::to_string(policy) +
@@ -90,7 +75,7 @@ TEST_P(Degree, ThresholdRulesMatchFloat64Reference) {
   const Dataset d = data_with_constants(n, 165);
   const Reference ref = normalize(d);
   const std::vector<double> dense = reference_dense(ref);
-  const Context ctx = tested(FC_PRECISION_FP32, FC_CONSTANT_NAN);
+  const Context ctx = tested(Mode{FC_PRECISION_FP32, FC_CONSTANT_NAN});
   const Series s = make_series(ctx, d);
   for (const R& r : {kRules[0], kRules[2], kRules[3]}) {
     SCOPED_TRACE("rule " + std::to_string(r.rule) + ", param " + std::to_string(r.param));
@@ -127,8 +112,8 @@ TEST_P(Degree, ThresholdRulesMatchFloat64Reference) {
 TEST_P(Degree, BitIdenticalUnderLimitsThreadsAndReruns) {
   const int64_t n = 1031;
   const Dataset d = data_with_constants(n, 165);
-  const Context a = tested(FC_PRECISION_FP32, FC_CONSTANT_NAN);
-  Context b = tested(FC_PRECISION_FP32, FC_CONSTANT_NAN, 8 * n * 8);
+  const Context a = tested(Mode{FC_PRECISION_FP32, FC_CONSTANT_NAN});
+  Context b = tested(Mode{FC_PRECISION_FP32, FC_CONSTANT_NAN}, 8 * n * 8);
   check(fc_context_set_threads(b.get(), 1), "fc_context_set_threads");
   const Series sa = make_series(a, d), sb = make_series(b, d);
   for (const R& r : kRules) {
@@ -155,7 +140,7 @@ TEST_P(Degree, BitIdenticalUnderLimitsThreadsAndReruns) {
 
 TEST_P(Degree, EitherOutputMayBeNull) {
   const Dataset d = data_with_constants(300, 60);
-  const Context ctx = tested(FC_PRECISION_FP32, FC_CONSTANT_NAN);
+  const Context ctx = tested(Mode{FC_PRECISION_FP32, FC_CONSTANT_NAN});
   const Series s = make_series(ctx, d);
   const DegreeOut both = pcc_degree(ctx, s, FC_EDGE_ABS_THRESHOLD, 0.5);
   std::vector<int64_t> deg(300, -1);

@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 
+#include "backend_test.hpp"
 #include "graph_reference.hpp"
 
 namespace {
@@ -18,15 +19,8 @@ using namespace fctest;
 
 constexpr double kMargin = 1e-6;
 
-struct Mode {
-  fc_precision precision;
-  fc_constant_policy policy;
-};
 const Mode kModes[] = {{FC_PRECISION_FP32, FC_CONSTANT_NAN}, {FC_PRECISION_FP64, FC_CONSTANT_NAN},
                        {FC_PRECISION_FP32, FC_CONSTANT_ZERO}, {FC_PRECISION_FP64, FC_CONSTANT_ZERO}};
-std::string mode_name(const Mode& m) {
-  return std::string(m.precision == FC_PRECISION_FP64 ? "FP64" : "FP32") + (m.policy == FC_CONSTANT_ZERO ? "/ZERO" : "/NAN");
-}
 
 // N series (constants at the ends and the middle once N >= 13) and their float64 reference.
 struct Case {
@@ -50,23 +44,7 @@ struct Case {
 // N = 1, 2, 3, primes and odd sizes past the 256-row and 512-column tiles.
 const std::pair<int64_t, int64_t> kShapes[] = {{1, 40}, {2, 5}, {3, 3}, {13, 165}, {257, 300}, {521, 165}, {1031, 100}};
 
-class Graph : public ::testing::TestWithParam<fc_backend> {
- protected:
-  void SetUp() override {
-    fc_status status = FC_OK;
-    if (!Context::try_create(GetParam(), &status)) {
-      const std::string why = std::string(fc_status_string(status)) + ": " + fc_last_error();
-      const char* req = std::getenv("FASTCONN_REQUIRE_CUDA");
-      if (req != nullptr && std::string(req) == "1") FAIL() << backend_name(GetParam()) << " backend required: " << why;
-      GTEST_SKIP() << backend_name(GetParam()) << " backend unavailable: " << why;
-    }
-  }
-  Context tested(const Mode& m, int64_t memory_limit = 0) const {
-    Context c(GetParam());
-    c.precision(m.precision).policy(m.policy).memory_limit(memory_limit);
-    return c;
-  }
-};
+class Graph : public BackendTest {};
 
 TEST_P(Graph, ThresholdRulesMatchFloat64Reference) {
   for (auto [n, t] : kShapes) {
