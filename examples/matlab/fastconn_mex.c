@@ -3,10 +3,22 @@
  *   R = fastconn_mex('cor', X)          N x N Pearson correlations of the columns of X (corr(X))
  *   v = fastconn_mex('triu', X)         the strict upper triangle of R as an N(N-1)/2 x 1 vector
  *   C = fastconn_mex('cross', X, Y)     Nx x Ny correlations between columns of X and Y (corr(X, Y))
+ *   G = fastconn_mex('graph', X, rule, p)
+ *                                       the network of the columns of X as a sparse, symmetric
+ *                                       N x N matrix (zero diagonal; graph(G) in MATLAB), built
+ *                                       without the N x N correlation matrix. rule:
+ *         'abs'      |r| >= p              'signed'  r >= p (p > 0: positive edges only)
+ *         'density'  the ceil(p * N(N-1)/2) pairs of largest |r| (0 <= p <= 1)
+ *         'topk'     each series' p strongest |r|, the union of both ends' choices
+ *   [k, s] = fastconn_mex('degree', X, rule, p)
+ *                                       degree k and strength s (N x 1 doubles) of the same
+ *                                       network, without building it: s sums r under 'signed',
+ *                                       |r| otherwise
  *   ... = fastconn_mex(..., opts)       opts: struct with optional fields
  *         backend   'auto' (default) | 'cpu' | 'cuda'
  *         precision 'fp32' (default, alias 'single') | 'fp64' (alias 'double') | 'tf32'
  *         threads   CPU threads, 0 (default) = all cores
+ *         weights   'graph' only: 'r' (default) | 'abs' (|r|) | 'binary' (every edge 1)
  *
  * X (and Y) are T x N real double or single matrices: rows are time points, columns are series,
  * as for MATLAB's corr. They are read in place (series_stride = T, time_stride = 1): no transpose,
@@ -20,7 +32,7 @@
  *
  * Precision: with 'fp64', 'cor' and 'triu' of double input are accurate to about 1e-12. 'cross'
  * has only a float output in the C API (fc_pcc_cross), so its values carry float rounding
- * (about 6e-8) whatever the precision.
+ * (about 6e-8) whatever the precision; so do the edge weights of 'graph' (float in fc_graph).
  *
  * Build: MATLAB  mex -I<prefix>/include -L<prefix>/lib -lfastconn fastconn_mex.c
  *        Octave  mkoctfile --mex -I<prefix>/include -L<prefix>/lib -lfastconn fastconn_mex.c
@@ -50,6 +62,8 @@ typedef struct options {
   fc_backend backend;
   fc_precision precision;
   int threads;
+  int weights_given;
+  fc_graph_weights weights;
 } options;
 
 /* Handles and scratch buffers of one call, released before any error is raised: mexErrMsg*
@@ -57,12 +71,14 @@ typedef struct options {
 typedef struct call_state {
   fc_series* x;
   fc_series* y;
+  fc_graph* graph;
   void* scratch;
 } call_state;
 
 static void release_call(call_state* call) {
   fc_series_destroy(call->x);
   fc_series_destroy(call->y);
+  fc_graph_destroy(call->graph);
   mxFree(call->scratch);
   memset(call, 0, sizeof(*call));
 }
@@ -117,9 +133,11 @@ static options parse_options(const mxArray* s, call_state* call) {
   opt.backend = FC_BACKEND_AUTO;
   opt.precision = FC_PRECISION_FP32;
   opt.threads = 0;
+  opt.weights_given = 0;
+  opt.weights = FC_GRAPH_WEIGHTED;
   if (s == NULL) return opt;
   if (!mxIsStruct(s) || mxGetNumberOfElements(s) != 1)
-    usage_error(call, "options must be a scalar struct with fields backend, precision, threads");
+    usage_error(call, "options must be a scalar struct with fields backend, precision, threads, weights");
   for (f = 0; f < mxGetNumberOfFields(s); ++f) {
     const char* field = mxGetFieldNameByNumber(s, f);
     const mxArray* v = mxGetFieldByNumber(s, 0, f);
@@ -142,8 +160,15 @@ static options parse_options(const mxArray* s, call_state* call) {
       if (!(t >= 0 && t <= 4096 && t == (double)(int)t))
         usage_error(call, "options.threads must be an integer >= 0 (0 = all cores), not %g", t);
       opt.threads = (int)t;
+    } else if (strcmp(field, "weights") == 0) {
+      lowercase_copy(value, sizeof(value), v);
+      if (strcmp(value, "r") == 0) opt.weights = FC_GRAPH_WEIGHTED;
+      else if (strcmp(value, "abs") == 0) opt.weights = FC_GRAPH_WEIGHTED_ABS;
+      else if (strcmp(value, "binary") == 0) opt.weights = FC_GRAPH_BINARY;
+      else usage_error(call, "options.weights must be 'r', 'abs' or 'binary'");
+      opt.weights_given = 1;
     } else {
-      usage_error(call, "unknown option '%s' (known: backend, precision, threads)", field);
+      usage_error(call, "unknown option '%s' (known: backend, precision, threads, weights)", field);
     }
   }
   return opt;
@@ -260,26 +285,96 @@ static mxArray* cross_correlation(fc_context* ctx, call_state* call, int single_
   return c;
 }
 
+/* The edge rule and its parameter: prhs rule (text) and param (a real scalar; the library
+ * checks its range and names it). */
+static fc_edge_rule parse_rule(const mxArray* rule, const mxArray* param, double* value, call_state* call) {
+  char name[32];
+  lowercase_copy(name, sizeof(name), rule);
+  if (!mxIsNumeric(param) || mxIsComplex(param) || mxGetNumberOfElements(param) != 1)
+    usage_error(call, "the rule's parameter must be a real number (a threshold, a density or k)");
+  *value = mxGetScalar(param);
+  if (strcmp(name, "abs") == 0) return FC_EDGE_ABS_THRESHOLD;
+  if (strcmp(name, "signed") == 0) return FC_EDGE_THRESHOLD;
+  if (strcmp(name, "density") == 0) return FC_EDGE_DENSITY;
+  if (strcmp(name, "topk") == 0) return FC_EDGE_TOP_K;
+  usage_error(call, "the rule must be 'abs', 'signed', 'density' or 'topk'");
+  return FC_EDGE_ABS_THRESHOLD; /* not reached */
+}
+
+/* G = the network as a sparse matrix. fc_graph's CSR is symmetric, so its rows are G's columns:
+ * jc = row offsets, ir = columns (sorted, as MATLAB requires), pr = weights. */
+static mxArray* network(fc_context* ctx, call_state* call, fc_edge_rule rule, double param, fc_graph_weights weights) {
+  int64_t n = 0, edges = 0, nnz, i;
+  int64_t* offsets;
+  int64_t* columns;
+  float* values;
+  mxArray* g;
+  mwIndex *jc, *ir;
+  double* pr;
+  check(fc_pcc_graph(ctx, call->x, rule, param, weights, &call->graph), call, "building the network");
+  check(fc_graph_info(call->graph, &n, &edges), call, "reading the network's size");
+  nnz = 2 * edges;
+  if ((int64_t)(mwIndex)nnz != nnz || nnz < 0)
+    usage_error(call, "the network has %lld edges, more than this MATLAB's sparse indices hold", (long long)edges);
+  /* One scratch block: offsets, columns, weights. */
+  call->scratch = mxMalloc((size_t)(n + 1 + nnz) * sizeof(int64_t) + (size_t)(nnz > 0 ? nnz : 1) * sizeof(float));
+  offsets = (int64_t*)call->scratch;
+  columns = offsets + n + 1;
+  values = (float*)(columns + nnz);
+  check(fc_graph_csr(call->graph, offsets, columns, values, nnz), call, "reading the network");
+  g = mxCreateSparse((mwSize)n, (mwSize)n, (mwSize)(nnz > 0 ? nnz : 1), mxREAL);
+  jc = mxGetJc(g);
+  ir = mxGetIr(g);
+  pr = mxGetPr(g);
+  for (i = 0; i <= n; ++i) jc[i] = (mwIndex)offsets[i];
+  for (i = 0; i < nnz; ++i) {
+    ir[i] = (mwIndex)columns[i];
+    pr[i] = values[i];
+  }
+  return g;
+}
+
+/* [k, s] = degree and strength, N x 1 doubles (degree counts are exact in a double below 2^53). */
+static void degree(fc_context* ctx, call_state* call, fc_edge_rule rule, double param, mxArray** k_out,
+                   mxArray** s_out) {
+  int64_t n = 0, i;
+  mxArray *k, *s;
+  int64_t* counts;
+  check(fc_series_info(call->x, &n, NULL, NULL), call, "reading the series shape");
+  call->scratch = mxMalloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+  counts = (int64_t*)call->scratch;
+  k = mxCreateDoubleMatrix((mwSize)n, 1, mxREAL);
+  s = mxCreateDoubleMatrix((mwSize)n, 1, mxREAL);
+  check(fc_pcc_degree(ctx, call->x, rule, param, counts, mxGetPr(s)), call, "computing the degrees");
+  for (i = 0; i < n; ++i) mxGetPr(k)[i] = (double)counts[i];
+  *k_out = k;
+  *s_out = s;
+}
+
 void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
-  call_state call = {NULL, NULL, NULL};
+  call_state call = {NULL, NULL, NULL, NULL};
   char command[32];
-  int n_data = 0, single_output;
+  int n_data = 0, n_args = 0, n_out = 1, single_output;
   options opt;
   fc_context* ctx;
-  mxArray* result;
+  mxArray* result = NULL;
 
   mexAtExit(release_context);
   if (nrhs < 1 || !mxIsChar(prhs[0]))
     usage_error(&call, "usage: R = fastconn_mex('cor', X), v = fastconn_mex('triu', X), C = fastconn_mex('cross', X, Y), "
+                       "G = fastconn_mex('graph', X, rule, p), [k, s] = fastconn_mex('degree', X, rule, p), "
                        "with an optional options struct last");
   lowercase_copy(command, sizeof(command), prhs[0]);
-  if (strcmp(command, "cor") == 0 || strcmp(command, "triu") == 0) n_data = 1;
-  else if (strcmp(command, "cross") == 0) n_data = 2;
-  else usage_error(&call, "unknown command '%s' (known: 'cor', 'triu', 'cross')", command);
-  if (nrhs < 1 + n_data || nrhs > 2 + n_data)
-    usage_error(&call, "'%s' takes %d data matrix argument(s) and an optional options struct, not %d arguments",
-                command, n_data, nrhs - 1);
-  if (nlhs > 1) usage_error(&call, "'%s' returns one output", command);
+  /* n_args: the positional arguments after the command; n_data of them are data matrices. */
+  if (strcmp(command, "cor") == 0 || strcmp(command, "triu") == 0) n_data = n_args = 1;
+  else if (strcmp(command, "cross") == 0) n_data = n_args = 2;
+  else if (strcmp(command, "graph") == 0) n_data = 1, n_args = 3;
+  else if (strcmp(command, "degree") == 0) n_data = 1, n_args = 3, n_out = 2;
+  else usage_error(&call, "unknown command '%s' (known: 'cor', 'triu', 'cross', 'graph', 'degree')", command);
+  if (nrhs < 1 + n_args || nrhs > 2 + n_args)
+    usage_error(&call, "'%s' takes %d argument(s)%s and an optional options struct, not %d arguments", command, n_args,
+                n_args > n_data ? " (X, rule, p)" : "", nrhs - 1);
+  if (nlhs > n_out) usage_error(&call, "'%s' returns %d output(s)", command, n_out);
 
   require_matrix(prhs[1], "X", &call);
   single_output = mxIsSingle(prhs[1]);
@@ -290,15 +385,35 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
       usage_error(&call, "X has %lld rows (time points) but Y has %lld; corr(X, Y) needs equal lengths",
                   (long long)mxGetM(prhs[1]), (long long)mxGetM(prhs[2]));
   }
-  opt = parse_options(nrhs > 1 + n_data ? prhs[1 + n_data] : NULL, &call);
+  opt = parse_options(nrhs > 1 + n_args ? prhs[1 + n_args] : NULL, &call);
+  if (opt.weights_given && strcmp(command, "graph") != 0)
+    usage_error(&call, "options.weights applies to 'graph' only, not to '%s'", command);
 
   ctx = context_for(&opt, &call);
   call.x = upload(ctx, prhs[1], "X", &call);
   if (n_data == 2) call.y = upload(ctx, prhs[2], "Y", &call);
 
-  if (strcmp(command, "cor") == 0) result = correlation_matrix(ctx, &call, single_output);
-  else if (strcmp(command, "triu") == 0) result = correlation_triangle(ctx, &call, single_output);
-  else result = cross_correlation(ctx, &call, single_output);
+  if (n_args > n_data) {
+    double param = 0;
+    const fc_edge_rule rule = parse_rule(prhs[2], prhs[3], &param, &call);
+    if (strcmp(command, "graph") == 0) {
+      result = network(ctx, &call, rule, param, opt.weights);
+    } else {
+      mxArray *k = NULL, *s = NULL;
+      degree(ctx, &call, rule, param, &k, &s);
+      release_call(&call);
+      plhs[0] = k;
+      if (nlhs > 1) plhs[1] = s;
+      else mxDestroyArray(s);
+      return;
+    }
+  } else if (strcmp(command, "cor") == 0) {
+    result = correlation_matrix(ctx, &call, single_output);
+  } else if (strcmp(command, "triu") == 0) {
+    result = correlation_triangle(ctx, &call, single_output);
+  } else {
+    result = cross_correlation(ctx, &call, single_output);
+  }
 
   release_call(&call);
   plhs[0] = result;

@@ -24,6 +24,7 @@ function test_fastconn_mex(mex_dir, csv_path)
   check_real_data(X);
   check_synthetic();
   check_constant_columns();
+  check_network(X);
   check_errors(X);
 
   if ~isempty(fastconn_failures)
@@ -139,6 +140,48 @@ function check_constant_columns()
   within(C(:, 1), R64(:, 1), 1e-5, 'cross: the other column matches corr');
 end
 
+% 'graph' and 'degree' against corr in double: the same edges except pairs within 1e-5 of the
+% threshold, weights within float rounding of r, degree and strength = the network's row sums.
+function check_network(X)
+  N = columns(X);
+  R64 = corr(X);
+  off = ~eye(N);
+  t = 0.5;
+  G = fastconn_mex('graph', X, 'abs', t);
+  expect(issparse(G) && isequal(size(G), [N N]) && strcmp(class(G), 'double'), 'graph: a sparse N x N double matrix');
+  expect(isequal(G, G.') && all(diag(G) == 0), 'graph: symmetric with a zero diagonal');
+  decided = off & abs(abs(R64) - t) > 1e-5;
+  want = decided & abs(R64) >= t;
+  expect(isequal(G(decided) ~= 0, want(decided)), sprintf('graph |r| >= %g: the edges of corr (%d edges)', t, nnz(G) / 2));
+  expect(nnz(want) > 0 && nnz(decided & ~want) > 0, 'graph: the threshold keeps some pairs and drops others');
+  within(full(G(G ~= 0)), R64(G ~= 0), 1e-5, 'graph: edge weights are r');
+  B = fastconn_mex('graph', X, 'abs', t, struct('weights', 'binary'));
+  expect(isequal(B ~= 0, G ~= 0) && all(nonzeros(B) == 1), 'graph, binary weights: the same edges, weight 1');
+  A = fastconn_mex('graph', X, 'abs', t, struct('weights', 'abs'));
+  expect(isequal(A, abs(G)), 'graph, |r| weights: abs of the r weights');
+  S = fastconn_mex('graph', X, 'signed', t);
+  decided_s = off & abs(R64 - t) > 1e-5;
+  expect(isequal(S(decided_s) ~= 0, R64(decided_s) >= t) && all(nonzeros(S) > 0), 'graph r >= t: positive edges only');
+  d = 0.1;
+  D = fastconn_mex('graph', X, 'density', d);
+  expect(nnz(D) == 2 * ceil(d * N * (N - 1) / 2), sprintf('graph density %g: exactly ceil(d N(N-1)/2) edges', d));
+  kept = abs(R64(D ~= 0)); dropped = abs(R64(off & D == 0));
+  expect(min(kept) >= max(dropped) - 1e-5, 'graph density: the kept pairs have the largest |r|');
+  K = fastconn_mex('graph', X, 'topk', 3);
+  expect(isequal(K, K.') && all(sum(K ~= 0, 2) >= 3), 'graph top-3: symmetric, every node keeps at least its 3');
+  [k, s] = fastconn_mex('degree', X, 'abs', t);
+  expect(isequal(size(k), [N 1]) && isequal(size(s), [N 1]), 'degree: two N x 1 outputs');
+  expect(isequal(k, full(sum(G ~= 0, 2))), 'degree = the row sizes of the graph');
+  within(s, full(sum(abs(G), 2)), 1e-5, 'strength = the row sums of |r|');
+  [k2, s2] = fastconn_mex('degree', X, 'signed', t);
+  expect(isequal(k2, full(sum(S ~= 0, 2))), 'degree, signed rule = the row sizes of that graph');
+  within(s2, full(sum(S, 2)), 1e-5, 'strength, signed rule = the row sums of r');
+  k3 = fastconn_mex('degree', X, 'density', d);
+  expect(isequal(k3, full(sum(D ~= 0, 2))), 'degree, density rule = the row sizes of that graph');
+  E = fastconn_mex('graph', X, 'abs', 1);
+  expect(issparse(E) && nnz(E) == 0 && isequal(size(E), [N N]), 'graph with no edges: an empty sparse N x N');
+end
+
 % The accuracy bound of a result: FP32 1e-5; FP64 1e-12, or float rounding for a single result.
 function tol = bound(precision, result_class)
   if strcmp(precision, 'fp32')
@@ -180,15 +223,29 @@ function check_errors(X)
     {'bad backend', @() fastconn_mex('cor', X, struct('backend', 'opencl'))}
     {'negative threads', @() fastconn_mex('cor', X, struct('threads', -1))}
     {'options not a struct', @() fastconn_mex('cor', X, 'fp64')}
+    {'graph without rule', @() fastconn_mex('graph', X)}
+    {'unknown rule', @() fastconn_mex('graph', X, 'pearson', 0.5)}
+    {'rule parameter not a number', @() fastconn_mex('graph', X, 'abs', '0.5')}
+    {'bad weights', @() fastconn_mex('graph', X, 'abs', 0.5, struct('weights', 'log'))}
+    {'weights for degree', @() fastconn_mex('degree', X, 'abs', 0.5, struct('weights', 'binary'))}
+    {'three outputs of degree', @() nargout_three(X)}
   };
   for k = 1:numel(usage)
     [id, msg] = caught(usage{k}{2});
     expect(strcmp(id, 'fastconn:usage') && ~isempty(msg), sprintf('usage error "%s" raises fastconn:usage (got "%s": %s)', usage{k}{1}, id, msg));
   end
+  % A parameter out of range is the library's error, naming the value.
+  [id, msg] = caught(@() fastconn_mex('graph', X, 'density', 1.5));
+  expect(strcmp(id, 'fastconn:FC_ERR_INVALID_ARG') && ~isempty(strfind(msg, '1.5')), ...
+         sprintf('density 1.5: fastconn:FC_ERR_INVALID_ARG naming the value (got "%s": %s)', id, msg));
   % Errors from the library carry its status: one time point is too short for a correlation.
   [id, msg] = caught(@() fastconn_mex('cor', X(1, :)));
   expect(strcmp(id, 'fastconn:FC_ERR_INVALID_ARG') && ~isempty(strfind(msg, 'n_time')), ...
          sprintf('one time point: fastconn:FC_ERR_INVALID_ARG naming n_time (got "%s": %s)', id, msg));
+end
+
+function nargout_three(X)
+  [a, b, c] = fastconn_mex('degree', X, 'abs', 0.5);
 end
 
 function [id, msg] = caught(f)
