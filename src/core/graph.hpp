@@ -18,8 +18,9 @@ struct GraphData {
   int64_t n = 0;
   int64_t n_edges = 0;  // undirected edges: columns.size() / 2
   std::vector<int64_t> offsets;
-  std::vector<int64_t> columns;
-  std::vector<float> weights;
+  // Uninitialized growth (backend.hpp): the CSR assembly's threads do the first touch.
+  EdgeArray<int64_t> columns;
+  EdgeArray<float> weights;
 };
 
 // fc_pcc_graph: the rule, param and weights are validated here (FC_ERR_INVALID_ARG names them).

@@ -1,7 +1,5 @@
 #include "backend/cuda/staging_ring.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -48,14 +46,6 @@ void copy_rows(char* dst, size_t dst_pitch, const char* src, size_t src_pitch, s
     FC_CUDA(cudaMemcpyAsync(dst, src, width * rows, kind, stream));
   else
     FC_CUDA(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, kind, stream));
-}
-
-void advise_huge_pages(void* begin, size_t bytes) {
-  const char* env = std::getenv("FASTCONN_CUDA_HUGEPAGE");
-  if (env != nullptr && std::strcmp(env, "0") == 0) return;
-  const uintptr_t b = (reinterpret_cast<uintptr_t>(begin) + kHugePage - 1) & ~(uintptr_t(kHugePage) - 1);
-  const uintptr_t e = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(uintptr_t(kHugePage) - 1);
-  if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);  // advisory: failure is harmless
 }
 
 StagingRing::StagingRing(PipelineResources& res, int threads)

@@ -16,6 +16,7 @@
 
 #include "backend/cuda/band_pipeline.hpp"
 #include "backend/cuda/host_copy_pool.hpp"
+#include "core/huge_pages.hpp"  // advise_huge_pages, for fresh pageable outputs
 
 namespace fc {
 namespace cuda {
@@ -24,10 +25,6 @@ namespace cuda {
 void copy_rows(char* dst, size_t dst_pitch, const char* src, size_t src_pitch, size_t width, size_t rows,
                cudaMemcpyKind kind, cudaStream_t stream);
 
-// Asks for transparent huge pages on [begin, begin + bytes) of fresh pageable memory: one fault
-// then maps 2 MiB instead of 4 KiB (on the H100 machine a 16 GB fresh output went from 0.87-1.03 s
-// to 0.58-0.63 s). Advisory; FASTCONN_CUDA_HUGEPAGE=0 turns it off (bench/gpu measures both).
-void advise_huge_pages(void* begin, size_t bytes);
 
 class StagingRing {
  public:
