@@ -188,14 +188,15 @@ inline Reference normalize(const Dataset& d) {
 // N = 1009, T = 1200 takes a fraction of a second; the error stays ~1e-16 * sqrt(T)).
 inline double dot(const double* a, const double* b, int64_t t) {
   double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  int64_t k = 0;
-  for (; k < t - 3; k += 4) {  // not k + 4 <= t, which overflows for t near INT64_MAX
+  const int64_t quads = t > 0 ? t / 4 : 0;  // counted in quads: no k + 4 that could overflow
+  for (int64_t g = 0; g < quads; ++g) {
+    const int64_t k = 4 * g;
     s0 += a[k] * b[k];
     s1 += a[k + 1] * b[k + 1];
     s2 += a[k + 2] * b[k + 2];
     s3 += a[k + 3] * b[k + 3];
   }
-  for (; k < t; ++k) s0 += a[k] * b[k];
+  for (int64_t k = 4 * quads; k < t; ++k) s0 += a[k] * b[k];
   return (s0 + s1) + (s2 + s3);
 }
 
