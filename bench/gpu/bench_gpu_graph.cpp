@@ -38,6 +38,7 @@
 #include "backend/cuda/band_plan.hpp"
 #include "bench_data.hpp"
 #include "bench_util.hpp"
+#include "gemm_alone.hpp"
 #include "core/handles.hpp"
 #include "fastconn/fastconn.h"
 
@@ -50,60 +51,6 @@ constexpr double kDensity = 0.01;
 // The pass-stream settings compared (FASTCONN_CUDA_PASS_STREAMS; cuda_graph.cpp): the default
 // (a band's pass on a high-priority stream) first, then both steps on one stream.
 const std::vector<std::string> modes = {"1", "0"};
-
-// cuBLAS alone over the backend's bands, one GEMM per band, two streams as the backend: once()
-// returns the seconds of one pass over the triangle.
-class GemmAlone {
- public:
-  explicit GemmAlone(const std::vector<float>& x) {
-    const std::vector<float> zh = normalized_rows(x, kN, kT);
-    cuda_ok(cudaMalloc(reinterpret_cast<void**>(&z_), zh.size() * 4), "cudaMalloc z");
-    cuda_ok(cudaMemcpy(z_, zh.data(), zh.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy z");
-    for (int64_t q = 0; q < kN - 1;) {
-      bands_.push_back(fc::cuda::next_triu_band(kN, FC_TRIU_ROW, q, kN - 1, 0, fc::cuda::max_tile_values()));
-      q = bands_.back().q1;
-    }
-    for (int k = 0; k < 2; ++k) {
-      cuda_ok(cudaStreamCreateWithFlags(&st_[k], cudaStreamNonBlocking), "cudaStreamCreate");
-      if (cublasCreate(&h_[k]) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h_[k], st_[k]) != CUBLAS_STATUS_SUCCESS) die("cublas");
-      cuda_ok(cudaMalloc(reinterpret_cast<void**>(&tile_[k]), fc::cuda::max_tile_values() * 4), "cudaMalloc tile");
-    }
-  }
-  ~GemmAlone() {
-    for (int k = 0; k < 2; ++k) {
-      cudaFree(tile_[k]);
-      cublasDestroy(h_[k]);
-      cudaStreamDestroy(st_[k]);
-    }
-    cudaFree(z_);
-  }
-  double once() {
-    cuda_ok(cudaDeviceSynchronize(), "sync");
-    const double t0 = now();
-    for (size_t k = 0; k < bands_.size(); ++k) {
-      const auto& b = bands_[k];
-      const float one = 1, zero = 0;
-      if (cublasSgemm(h_[k % 2], CUBLAS_OP_T, CUBLAS_OP_N, int(b.ld), int(b.q1 - b.q0), int(kT), &one, z_ + b.p0 * kT,
-                      int(kT), z_ + b.q0 * kT, int(kT), &zero, tile_[k % 2], int(b.ld)) != CUBLAS_STATUS_SUCCESS)
-        die("cublasSgemm");
-    }
-    cuda_ok(cudaDeviceSynchronize(), "sync");
-    return now() - t0;
-  }
-  double tflops(double seconds) const {
-    double flops = 0;
-    for (const auto& b : bands_) flops += 2.0 * double(b.ld) * double(b.q1 - b.q0) * double(kT);
-    return flops / seconds / 1e12;
-  }
-  size_t bands() const { return bands_.size(); }
-
- private:
-  float* z_ = nullptr;
-  std::vector<fc::cuda::TriuBand> bands_;
-  cudaStream_t st_[2];
-  cublasHandle_t h_[2];
-  float* tile_[2];
-};
 
 }  // namespace
 
@@ -220,7 +167,7 @@ int main(int argc, char** argv) {
   //     temperature and host load, which drift over a run (the back-to-back rows above have moved
   //     by 30 % between runs on the host-bound edge copies; these rounds by a few %).
   {
-    GemmAlone gemm(x);
+    GemmAlone gemm(x, kN, kT, fc::cuda::max_tile_values());
     std::map<std::string, std::vector<double>> rounds;
     auto time_it = [&](const std::string& key, auto&& f) {
       const double t0 = now();

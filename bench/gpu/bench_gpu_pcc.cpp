@@ -35,6 +35,7 @@
 #include "backend/cuda/band_plan.hpp"
 #include "bench_data.hpp"
 #include "bench_util.hpp"
+#include "gemm_alone.hpp"
 #include "fastconn/fastconn.h"
 #include "fastconn/fastconn_cuda.h"
 
@@ -166,18 +167,6 @@ int main(int argc, char** argv) {
   float* d_out = nullptr;
   cuda_ok(cudaMalloc(reinterpret_cast<void**>(&d_out), bytes), "cudaMalloc output");
   std::vector<double> times;
-  float* dz = nullptr;  // normalized rows for the bare GEMMs: real values, as the backend has
-  {
-    const std::vector<float> zh = normalized_rows(x, kN, kT);
-    cuda_ok(cudaMalloc(reinterpret_cast<void**>(&dz), zh.size() * 4), "cudaMalloc z");
-    cuda_ok(cudaMemcpy(dz, zh.data(), zh.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy z");
-  }
-  cudaStream_t st[2];
-  cublasHandle_t h[2];
-  for (int k = 0; k < 2; ++k) {
-    cuda_ok(cudaStreamCreateWithFlags(&st[k], cudaStreamNonBlocking), "cudaStreamCreate");
-    if (cublasCreate(&h[k]) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h[k], st[k]) != CUBLAS_STATUS_SUCCESS) die("cublas");
-  }
   for (const int64_t cap : {fc::cuda::kMaxTileValues, int64_t(16) << 20, int64_t(4) << 20}) {
     const std::string tag = cap == fc::cuda::kMaxTileValues ? "" : "_tile" + std::to_string(cap >> 20) + "M";
     setenv("FASTCONN_CUDA_MAX_TILE_VALUES", std::to_string(cap).c_str(), 1);
@@ -188,41 +177,18 @@ int main(int argc, char** argv) {
       if (k > 0) times.push_back(now() - t0);  // the first run allocates the device tiles
     }
     r["f_device_s" + tag] = median(times);
-    std::vector<fc::cuda::TriuBand> bands;
-    for (int64_t q = 0; q < kN - 1;) {
-      bands.push_back(fc::cuda::next_triu_band(kN, FC_TRIU_ROW, q, kN - 1, 0, fc::cuda::max_tile_values()));
-      q = bands.back().q1;
-    }
-    float* tile[2];
-    for (int k = 0; k < 2; ++k) cuda_ok(cudaMalloc(reinterpret_cast<void**>(&tile[k]), cap * 4), "cudaMalloc tile");
-    double flops = 0;
-    for (const auto& b : bands) flops += 2.0 * double(b.ld) * double(b.q1 - b.q0) * double(kT);
+    GemmAlone gemm(x, kN, kT, cap);
     std::vector<double> gemm_times;
     for (int rep = 0; rep < reps + 1; ++rep) {
-      cuda_ok(cudaDeviceSynchronize(), "sync");
-      t0 = now();
-      for (size_t k = 0; k < bands.size(); ++k) {
-        const auto& b = bands[k];
-        const float one = 1, zero = 0;
-        if (cublasSgemm(h[k % 2], CUBLAS_OP_T, CUBLAS_OP_N, int(b.ld), int(b.q1 - b.q0), int(kT), &one, dz + b.p0 * kT,
-                        int(kT), dz + b.q0 * kT, int(kT), &zero, tile[k % 2], int(b.ld)) != CUBLAS_STATUS_SUCCESS)
-          die("cublasSgemm");
-      }
-      cuda_ok(cudaDeviceSynchronize(), "sync");
-      if (rep > 0) gemm_times.push_back(now() - t0);
+      const double g = gemm.once();
+      if (rep > 0) gemm_times.push_back(g);  // rep 0: warm-up
     }
     r["f_gemm_s" + tag] = median(gemm_times);
-    r["bands" + tag] = double(bands.size());
-    r["gemm_tflops" + tag] = flops / r["f_gemm_s" + tag] / 1e12;
-    for (int k = 0; k < 2; ++k) cudaFree(tile[k]);
+    r["bands" + tag] = double(gemm.bands());
+    r["gemm_tflops" + tag] = gemm.tflops(r["f_gemm_s" + tag]);
   }
   unsetenv("FASTCONN_CUDA_MAX_TILE_VALUES");
   fc_ok(fc_pcc_triu_device(ctx, s, FC_TRIU_ROW, d_out, pairs), "fc_pcc_triu_device");  // the default plan's bits
-  for (int k = 0; k < 2; ++k) {
-    cublasDestroy(h[k]);
-    cudaStreamDestroy(st[k]);
-  }
-  cudaFree(dz);
 
   // (a) the floor: the device-resident triangle copied to pinned memory in one cudaMemcpy.
   float* pinned = nullptr;

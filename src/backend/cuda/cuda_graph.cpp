@@ -150,6 +150,16 @@ void gemm_triangle_band(const GraphJob& job, const TriuBand& b, cublasHandle_t b
   }
 }
 
+// run_in_order over the triangle's row bands: every band's GEMM is fc_pcc_triu's, the progress
+// unit is the band's pairs; the primitives differ only in their pass (and edges in completion).
+void run_triangle(const GraphJob& job, const std::vector<TriuBand>& bands, const Pass& pass,
+                  const Complete& complete = [](size_t) { return true; }, const Recover& recover = [](size_t) {}) {
+  run_in_order(
+      job, bands.size(), [&](size_t k) { return bands[k].count; },
+      [&](size_t k, cublasHandle_t blas, void* tile) { gemm_triangle_band(job, bands[k], blas, tile); }, pass, complete,
+      recover);
+}
+
 kernels::EdgeRule edge_rule(const EdgeTest& test) { return kernels::EdgeRule{test.absolute ? 1 : 0, test.threshold}; }
 
 // A device buffer of `count` values of T for `what`; FC_ERR_OUT_OF_MEMORY names it on failure.
@@ -254,7 +264,6 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
 
   const kernels::EdgeRule rule = edge_rule(test);
   BandChain chain;
-  const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) { gemm_triangle_band(job, bands[k], blas, tile); };
   const Pass pass = [&](size_t k, int s, cudaStream_t stream, void* tile) {
     const TriuBand& b = bands[k];
     const kernels::GraphBand kb = graph_band(job, b);
@@ -310,7 +319,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     flush();
     reset_arena();
   };
-  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, gemm, pass, complete, recover);
+  run_triangle(job, bands, pass, complete, recover);
   flush();
   out.row_count.assign(static_cast<size_t>(job.n), 0);
   copy_to_host(out.row_count.data(), row_count.get(), job.n, copy);
@@ -344,7 +353,6 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
 
   const kernels::EdgeRule rule = edge_rule(test);
   BandChain chain;
-  const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) { gemm_triangle_band(job, bands[k], blas, tile); };
   const Pass pass = [&](size_t k, int s, cudaStream_t stream, void* tile) {
     const TriuBand& b = bands[k];
     const kernels::GraphBand kb = graph_band(job, b);
@@ -361,8 +369,7 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
              "degree_finish_cols kernel launch");
     chain.mark(stream);
   };
-  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, gemm, pass, [](size_t) { return true; },
-               [](size_t) {});
+  run_triangle(job, bands, pass);
   std::vector<unsigned long long> c(static_cast<size_t>(job.n));
   std::vector<double> r(static_cast<size_t>(job.n)), q(static_cast<size_t>(job.n));
   copy_to_host(c.data(), count.get(), job.n, copy);
@@ -387,7 +394,6 @@ void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts) {
   zero_async(total, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
   unsigned long long* d = total.get<unsigned long long>();
-  const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) { gemm_triangle_band(job, bands[k], blas, tile); };
   const Pass pass = [&](size_t k, int, cudaStream_t stream, void* tile) {
     const kernels::GraphBand kb = graph_band(job, bands[k]);
     // Integer atomics into the one histogram: bands of both streams may add at once.
@@ -397,8 +403,7 @@ void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts) {
                                                    kAbsHistogramShift, bins, d, stream),
              "abs_histogram_band kernel launch");
   };
-  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, gemm, pass, [](size_t) { return true; },
-               [](size_t) {});
+  run_triangle(job, bands, pass);
   std::vector<unsigned long long> c(static_cast<size_t>(bins));
   copy_to_host(c.data(), total.get(), bins, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
