@@ -153,17 +153,14 @@ class CudaBackend : public Backend {
       const int64_t rows = b.q1 - b.q0;
       void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(b.offset) * out_elem;
       const kernels::TriuBand kb{n, b.q0, rows, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
+      cuda::gemm_triangle_band(blas, b, s.t, st.rows.get(), st.f64, tile);
       cudaError_t launched;
       if (st.f64) {
-        const double* z = st.rows.get<double>();
-        gemm_tn(blas, b.ld, rows, s.t, z + b.p0 * s.t, z + b.q0 * s.t, static_cast<double*>(tile), b.ld);
         launched = out_f64 ? kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
                                                    policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
                            : kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
                                                    policy_value<float>(run.constant_policy), static_cast<float*>(dst), stream);
       } else {
-        const float* z = st.rows.get<float>();
-        gemm_tn(blas, b.ld, rows, s.t, z + b.p0 * s.t, z + b.q0 * s.t, static_cast<float*>(tile), b.ld);
         launched = out_f64 ? kernels::triu_extract(static_cast<const float*>(tile), kb, constant,
                                                    policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
                            : kernels::triu_extract(static_cast<const float*>(tile), kb, constant,

@@ -139,25 +139,15 @@ kernels::GraphBand graph_band(const GraphJob& job, const TriuBand& b) {
   return kernels::GraphBand{job.n, b.q0, b.q1 - b.q0, b.p0, b.ld};
 }
 
-void gemm_triangle_band(const GraphJob& job, const TriuBand& b, cublasHandle_t blas, void* tile) {
-  const int64_t rows = b.q1 - b.q0;
-  if (job.f64) {
-    const double* z = static_cast<const double*>(job.rows);
-    gemm_tn(blas, b.ld, rows, job.t, z + b.p0 * job.t, z + b.q0 * job.t, static_cast<double*>(tile), b.ld);
-  } else {
-    const float* z = static_cast<const float*>(job.rows);
-    gemm_tn(blas, b.ld, rows, job.t, z + b.p0 * job.t, z + b.q0 * job.t, static_cast<float*>(tile), b.ld);
-  }
-}
 
 // run_in_order over the triangle's row bands: every band's GEMM is fc_pcc_triu's, the progress
 // unit is the band's pairs; the primitives differ only in their pass (and edges in completion).
 void run_triangle(const GraphJob& job, const std::vector<TriuBand>& bands, const Pass& pass,
                   const Complete& complete = [](size_t) { return true; }, const Recover& recover = [](size_t) {}) {
-  run_in_order(
-      job, bands.size(), [&](size_t k) { return bands[k].count; },
-      [&](size_t k, cublasHandle_t blas, void* tile) { gemm_triangle_band(job, bands[k], blas, tile); }, pass, complete,
-      recover);
+  const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) {
+    gemm_triangle_band(blas, bands[k], job.t, job.rows, job.f64, tile);
+  };
+  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, gemm, pass, complete, recover);
 }
 
 kernels::EdgeRule edge_rule(const EdgeTest& test) { return kernels::EdgeRule{test.absolute ? 1 : 0, test.threshold}; }

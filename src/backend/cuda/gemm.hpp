@@ -1,4 +1,4 @@
-// The one GEMM shape the CUDA backend uses, shared by the PCC paths and the network primitives
+// The GEMM shapes the CUDA backend uses, shared by the PCC paths and the network primitives
 // (which must compute the same products, bit for bit, over the same tiles).
 #pragma once
 
@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "backend/cuda/band_plan.hpp"
 #include "backend/cuda/cuda_check.hpp"
 
 namespace fc {
@@ -22,6 +23,21 @@ inline void gemm_tn(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const dou
                     int64_t ldc) {
   const double one = 1.0, zero = 0.0;
   FC_CUBLAS(cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one, a, (int)k, b, (int)k, &zero, c, (int)ldc));
+}
+
+// The GEMM of one triangle band (band_plan.hpp): tile (ld x rows, leading dimension ld) holds
+// <z_p, z_q> for p in [p0, p0 + ld), q in [q0, q1), of the normalized rows z (n x t, float or
+// double as f64 says). fc_pcc_triu and the network primitives both call this, so that a pair's r
+// is the same bits in the triangle and in the network.
+inline void gemm_triangle_band(cublasHandle_t h, const TriuBand& b, int64_t t, const void* z, bool f64, void* tile) {
+  const int64_t rows = b.q1 - b.q0;
+  if (f64) {
+    const double* zd = static_cast<const double*>(z);
+    gemm_tn(h, b.ld, rows, t, zd + b.p0 * t, zd + b.q0 * t, static_cast<double*>(tile), b.ld);
+  } else {
+    const float* zf = static_cast<const float*>(z);
+    gemm_tn(h, b.ld, rows, t, zf + b.p0 * t, zf + b.q0 * t, static_cast<float*>(tile), b.ld);
+  }
 }
 
 }  // namespace cuda
