@@ -8,8 +8,9 @@
 //   PyTorch: block GEMM, mask, nonzero, edges to the host (torch_graph_baseline.py; its JSON)
 //
 // The table's GEMM, graph-build and degree times come from interleaved rounds (see 2b below); the
-// same primitives run back to back, and with each band's pass on the GEMM's stream
-// (FASTCONN_CUDA_PASS_STREAMS=0), are shown beside them.
+// same primitives run back to back, the graph build with each band's pass on the GEMM's stream
+// (FASTCONN_CUDA_PASS_STREAMS=0), and the degree through cuBLAS tiles and a pass instead of the
+// fused kernel (FASTCONN_CUDA_FUSED_DEGREE=0), are shown beside them.
 //
 //   bench_gpu_graph [--torch JSON] [--markdown FILE] [--reps R]
 //   bench_gpu_graph --threshold-only FILE    writes the chosen t (for the PyTorch baseline) and exits
@@ -125,7 +126,8 @@ int main(int argc, char** argv) {
   // 2. Degree, then the edges (fresh output each time, and into a reused one), back to back:
   //    reps runs of each after a warm-up.
   std::vector<int64_t> degree(kN);
-  std::vector<double> strength(kN), strength2(kN);
+  std::vector<double> strength(kN), strength2(kN), tiled_strength(kN);
+  std::vector<int64_t> tiled_degree(kN);
   r["b2b_degree_s"] = timed(reps, [&] {
     with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_degree(view, test, degree.data(), strength.data(), run); });
   });
@@ -181,9 +183,19 @@ int main(int argc, char** argv) {
       for (const std::string& mode : modes) {
         setenv("FASTCONN_CUDA_PASS_STREAMS", mode.c_str(), 1);
         const std::string tag = mode == "1" ? "" : "mode0_";
-        time_it(tag + "degree_s", [&] {
-          with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_degree(view, test, degree.data(), strength2.data(), run); });
-        });
+        if (mode == "1") {
+          time_it("degree_s", [&] {
+            with_run(pairs, [&](const fc::RunSettings& run) { backend.threshold_degree(view, test, degree.data(), strength2.data(), run); });
+          });
+          // The tiled path the fused kernel replaced: cuBLAS tiles, then the degree pass.
+          setenv("FASTCONN_CUDA_FUSED_DEGREE", "0", 1);
+          time_it("tiled_degree_s", [&] {
+            with_run(pairs, [&](const fc::RunSettings& run) {
+              backend.threshold_degree(view, test, tiled_degree.data(), tiled_strength.data(), run);
+            });
+          });
+          unsetenv("FASTCONN_CUDA_FUSED_DEGREE");
+        }
         if (mode == "1")
           time_it("edges_fresh_s", [&] {
             fc::UpperEdges e;
@@ -201,6 +213,7 @@ int main(int argc, char** argv) {
       r[k + "_range"] = *std::max_element(kept.begin(), kept.end()) - *std::min_element(kept.begin(), kept.end());
     }
     r["gemm_tflops"] = gemm.tflops(r["gemm_s"]);
+    r["degree_tflops"] = gemm.tflops(r["degree_s"]);  // the fused kernel's products, as a GEMM rate
     r["bands"] = double(gemm.bands());
   }
   unsetenv("FASTCONN_CUDA_PASS_STREAMS");
@@ -211,7 +224,19 @@ int main(int argc, char** argv) {
     int64_t at = 0;
     for (int64_t i = 0; i < kN; ++i)
       for (int64_t k = 0; k < reused.row_count[i]; ++k, ++at) ++d[i], ++d[reused.columns[at]];
+    // The fused degree's r may differ from the tiles' by an ulp (kernels/fused_degree.cu): a
+    // series whose degree differs has a pair at the threshold itself.
     r["degree_matches_edges"] = d == degree;
+    int64_t differ = 0;
+    for (int64_t i = 0; i < kN; ++i) differ += d[i] != degree[i] ? 1 : 0;
+    r["degree_differs_from_edges_series"] = double(differ);
+    // The fused kernel's products are cuBLAS's bits: the same degrees as the tiled path, and
+    // strengths that differ only by the rounding of their sums.
+    r["fused_matches_tiled"] = tiled_degree == degree;
+    double worst = 0.0;
+    for (int64_t i = 0; i < kN; ++i)
+      worst = std::max(worst, std::fabs(strength2[i] - tiled_strength[i]) / (1.0 + std::fabs(tiled_strength[i])));
+    r["fused_strength_max_rel_diff"] = worst;
   }
 
   // 3. The public API (CSR on the host), when it runs on this build.
@@ -279,7 +304,7 @@ int main(int argc, char** argv) {
   row("  back to back: degree", r["b2b_degree_s"], ratio(r["b2b_degree_s"], g, 0) + " GEMMs", "");
   row("  back to back: graph build, fresh output", r["b2b_edges_fresh_s"], ratio(r["b2b_edges_fresh_s"], g, 0) + " GEMMs", "");
   row("  back to back: graph build, reused output", r["b2b_edges_reused_s"], ratio(r["b2b_edges_reused_s"], g, 0) + " GEMMs", "");
-  row("  pass on the GEMM's stream: degree", r["mode0_degree_s"], ratio(r["mode0_degree_s"], g, 0) + " GEMMs", "");
+  row("  degree, cuBLAS tiles + pass (not fused)", r["tiled_degree_s"], ratio(r["tiled_degree_s"], g, 0) + " GEMMs", "");
   row("  pass on the GEMM's stream: graph, reused", r["mode0_edges_reused_s"], ratio(r["mode0_edges_reused_s"], g, 0) + " GEMMs", "");
   std::cout << "\n" << tab.str();
   if (!markdown.empty()) {
@@ -291,8 +316,12 @@ int main(int argc, char** argv) {
        << "- device: " << prop.name << ", date: " << date << "\n"
        << "- N = " << kN << ", T = " << kT << ", FP32; |r| >= " << t << " (chosen from the histogram for "
        << kDensity * 100 << " % density): " << edges << " edges, density " << r["density"] << "\n"
-       << "- " << r["bands"] << " bands; degree = row sums of the edges: " << (r["degree_matches_edges"] ? "yes" : "NO")
-       << "; strength bit-identical run to run: " << (r["degree_bit_identical"] ? "yes" : "NO") << "\n"
+       << "- " << r["bands"] << " bands; degree = row sums of the edges: "
+       << (r["degree_matches_edges"] ? std::string("yes")
+                                     : "no, at " + std::to_string(int64_t(r["degree_differs_from_edges_series"])) + " series")
+       << "; strength bit-identical run to run: " << (r["degree_bit_identical"] ? "yes" : "NO")
+       << "; fused degree = tiled degree: " << (r["fused_matches_tiled"] ? "yes" : "NO") << " (strength within "
+       << r["fused_strength_max_rel_diff"] << " relative)\n"
        << "- seconds: GEMMs, graph build, degree and the pass-stream rows: medians of " << reps + 6
        << " interleaved rounds after a warm-up round; back-to-back rows, API rows: medians of " << reps
        << " runs after a warm-up; histogram: one run\n\n"

@@ -155,38 +155,102 @@ TEST(CudaGraph, MemoryLimitManyBandsAndArenaFlushes) {
   for (size_t k = 0; k < a.values.size(); ++k) ASSERT_NEAR(a.values[k], b.values[k], 2e-6) << k;
 }
 
+// Sets an environment variable for one scope and puts back what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    const char* old = std::getenv(name);
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_) setenv(name_, old_.c_str(), 1);
+    else unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
+// Per series, from the float64 reference: pairs that surely pass the test, pairs within
+// kNearThreshold of the threshold (either way), and the float64 weight of the sure ones.
+struct Float64Degree {
+  std::vector<int64_t> sure, near;
+  std::vector<double> weight;
+};
+Float64Degree float64_degree(const Reference& ref, const fc::EdgeTest& test) {
+  Float64Degree f{std::vector<int64_t>(ref.n, 0), std::vector<int64_t>(ref.n, 0), std::vector<double>(ref.n, 0.0)};
+  for (int64_t i = 0; i < ref.n; ++i)
+    for (int64_t j = i + 1; j < ref.n; ++j) {
+      if (ref.constant[i] || ref.constant[j]) continue;
+      const double r = dot(ref.row(i), ref.row(j), ref.t), v = test.absolute ? std::fabs(r) : r;
+      if (std::fabs(v - test.threshold) <= kNearThreshold) {
+        ++f.near[i], ++f.near[j];
+      } else if (v >= test.threshold) {
+        ++f.sure[i], ++f.sure[j];
+        f.weight[i] += v, f.weight[j] += v;
+      }
+    }
+  return f;
+}
+
+// Degree and strength against the row sums of the graph's edges. The tiled path
+// (FASTCONN_CUDA_FUSED_DEGREE=0) reads the very tiles the edges come from: equal degrees, sums
+// equal to rounding. The fused kernel (the default) computes its own products, in another
+// summation order than cuBLAS: a pair's r may differ by an ulp or two, so a degree may differ
+// only by the series' pairs within kNearThreshold of the threshold, and where the degrees agree
+// the strengths agree to a few float ulps a pair. Both are bit-identical run to run.
 TEST(CudaGraph, DegreeIsRowSumsOfEdgesAndDeterministic) {
   REQUIRE_CUDA();
   const int64_t n = 1777, t = 90;
   const Dataset d = graph_data(n, t, 9);
-  for (const fc::EdgeTest test : {fc::EdgeTest{true, 0.35f}, fc::EdgeTest{false, 0.3f}}) {
-    Context ctx(FC_BACKEND_CUDA);
-    const Series s = make_series(ctx, d);
-    const fc::UpperEdges e = edges_of(ctx, s, test);
-    std::vector<int64_t> deg_ref(n, 0);
-    std::vector<double> str_ref(n, 0.0);
-    int64_t at = 0;
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t k = 0; k < e.row_count[i]; ++k, ++at) {
-        const int64_t j = e.columns[at];
-        const double w = test.absolute ? std::fabs(e.values[at]) : e.values[at];
-        ++deg_ref[i], ++deg_ref[j];
-        str_ref[i] += w, str_ref[j] += w;
+  const Reference ref = normalize(d);
+  for (const char* fused : {"0", "1"})
+    for (const fc::EdgeTest test : {fc::EdgeTest{true, 0.35f}, fc::EdgeTest{false, 0.3f}}) {
+      SCOPED_TRACE(std::string("FASTCONN_CUDA_FUSED_DEGREE=") + fused + (test.absolute ? ", |r|" : ", r"));
+      const ScopedEnv env("FASTCONN_CUDA_FUSED_DEGREE", fused);
+      Context ctx(FC_BACKEND_CUDA);
+      const Series s = make_series(ctx, d);
+      const fc::UpperEdges e = edges_of(ctx, s, test);
+      std::vector<int64_t> deg_ref(n, 0);
+      std::vector<double> str_ref(n, 0.0);
+      int64_t at = 0;
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t k = 0; k < e.row_count[i]; ++k, ++at) {
+          const int64_t j = e.columns[at];
+          const double w = test.absolute ? std::fabs(e.values[at]) : e.values[at];
+          ++deg_ref[i], ++deg_ref[j];
+          str_ref[i] += w, str_ref[j] += w;
+        }
+      std::vector<int64_t> deg(n, -1), deg2(n, -1);
+      std::vector<double> str(n, -1), str2(n, -1);
+      const fc::SeriesView v = view_of(s);
+      with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg.data(), str.data(), run); });
+      with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg2.data(), str2.data(), run); });
+      if (std::string(fused) == "0") {
+        EXPECT_EQ(deg, deg_ref);
+        for (int64_t i = 0; i < n; ++i) ASSERT_NEAR(str[i], str_ref[i], 1e-9 * (1 + std::fabs(str_ref[i]))) << i;
+      } else {
+        const Float64Degree f = float64_degree(ref, test);
+        int64_t equal = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          ASSERT_LE(std::llabs(deg[i] - deg_ref[i]), f.near[i]) << "series " << i;
+          if (deg[i] != deg_ref[i]) continue;
+          ++equal;
+          ASSERT_NEAR(str[i], str_ref[i], 4e-7 * (1 + deg[i])) << "series " << i;
+        }
+        EXPECT_GT(equal, n * 9 / 10);
       }
-    std::vector<int64_t> deg(n, -1), deg2(n, -1);
-    std::vector<double> str(n, -1), str2(n, -1);
-    const fc::SeriesView v = view_of(s);
-    with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg.data(), str.data(), run); });
-    with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg2.data(), str2.data(), run); });
-    EXPECT_EQ(deg, deg_ref);
-    for (int64_t i = 0; i < n; ++i) ASSERT_NEAR(str[i], str_ref[i], 1e-9 * (1 + std::fabs(str_ref[i]))) << i;
-    EXPECT_EQ(0, std::memcmp(str.data(), str2.data(), n * sizeof(double))) << "strength must be bit-identical run to run";
-    EXPECT_EQ(deg, deg2);
-    // Degree only, strength only.
-    std::vector<int64_t> deg3(n, -1);
-    with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg3.data(), nullptr, run); });
-    EXPECT_EQ(deg3, deg_ref);
-  }
+      EXPECT_EQ(0, std::memcmp(str.data(), str2.data(), n * sizeof(double))) << "strength must be bit-identical run to run";
+      EXPECT_EQ(deg, deg2);
+      // Degree only.
+      std::vector<int64_t> deg3(n, -1);
+      with_run(ctx, triu_size(n), [&](const fc::RunSettings& run) { backend_of(ctx).threshold_degree(v, test, deg3.data(), nullptr, run); });
+      EXPECT_EQ(deg3, deg);
+    }
 }
 
 // Each band's pass runs on a high-priority stream of its own by default, on the GEMM's stream
@@ -230,6 +294,85 @@ TEST(CudaGraph, PassStreamsGiveTheSameBitsAsOneStream) {
   EXPECT_EQ(0, std::memcmp(split.edges.values.data(), one.edges.values.data(), split.edges.values.size() * sizeof(float)));
   EXPECT_EQ(split.degree, one.degree);
   EXPECT_EQ(0, std::memcmp(split.strength.data(), one.strength.data(), n * sizeof(double)));
+}
+
+struct DegreeResult {
+  std::vector<int64_t> degree;
+  std::vector<double> strength;
+};
+
+// threshold_degree with FASTCONN_CUDA_FUSED_DEGREE set to `fused` ("1": products computed by
+// the fused kernel, "0": cuBLAS tiles and the degree pass), in a fresh context.
+DegreeResult degree_with(const Dataset& d, const fc::EdgeTest& test, const char* fused, int64_t memory_limit = 0) {
+  const ScopedEnv env("FASTCONN_CUDA_FUSED_DEGREE", fused);
+  Context ctx(FC_BACKEND_CUDA);
+  if (memory_limit > 0) ctx.memory_limit(memory_limit);
+  const Series s = make_series(ctx, d);
+  DegreeResult r{std::vector<int64_t>(d.n, -1), std::vector<double>(d.n, -1.0)};
+  const fc::SeriesView v = view_of(s);
+  with_run(ctx, triu_size(d.n), [&](const fc::RunSettings& run) {
+    backend_of(ctx).threshold_degree(v, test, r.degree.data(), r.strength.data(), run);
+  });
+  return r;
+}
+
+// The fused degree kernel (kernels/fused_degree.cu) at sizes around its 128 x 128 tiles and 8-deep
+// k steps, with constant series (a signed threshold below 0 would count their r = 0 pairs if
+// they were not excluded), against the tiled path and the float64 reference: degrees between
+// the pairs that surely pass and those plus the ones within kNearThreshold, strengths as the
+// float64 sums where no pair is that close.
+TEST(CudaGraph, FusedDegreeMatchesTiledPathAndFloat64AtOddSizes) {
+  REQUIRE_CUDA();
+  struct Shape {
+    int64_t n, t;
+  };
+  for (const Shape sh : {Shape{2, 2}, Shape{3, 5}, Shape{7, 2}, Shape{127, 9}, Shape{128, 8}, Shape{129, 31},
+                         Shape{257, 165}, Shape{389, 17}, Shape{1031, 64}}) {
+    Dataset d = structured_data(sh.n, sh.t, 1000 + sh.n);
+    if (sh.n >= 7) {
+      make_constant(d, 1, 3.0);
+      make_constant(d, sh.n - 2, -2.0);
+    }
+    const Reference ref = normalize(d);
+    for (const fc::EdgeTest test : {fc::EdgeTest{true, 0.3f}, fc::EdgeTest{false, -0.2f}, fc::EdgeTest{true, 0.0f}}) {
+      SCOPED_TRACE("n = " + std::to_string(sh.n) + ", t = " + std::to_string(sh.t) + ", threshold " +
+                   std::to_string(test.threshold) + (test.absolute ? " on |r|" : " on r"));
+      const DegreeResult fused = degree_with(d, test, "1"), tiled = degree_with(d, test, "0");
+      const Float64Degree f = float64_degree(ref, test);
+      for (int64_t i = 0; i < sh.n; ++i) {
+        for (const DegreeResult* r : {&fused, &tiled}) {
+          ASSERT_GE(r->degree[i], f.sure[i]) << "series " << i << (r == &fused ? " (fused)" : " (tiled)");
+          ASSERT_LE(r->degree[i], f.sure[i] + f.near[i]) << "series " << i << (r == &fused ? " (fused)" : " (tiled)");
+          if (f.near[i] == 0) { ASSERT_NEAR(r->strength[i], f.weight[i], 1e-5 * (1 + f.sure[i])) << "series " << i; }
+        }
+        if (fused.degree[i] == tiled.degree[i]) {
+          ASSERT_NEAR(fused.strength[i], tiled.strength[i], 4e-7 * (1 + fused.degree[i])) << "series " << i;
+        }
+        if (ref.constant[i]) {
+          ASSERT_EQ(fused.degree[i], 0) << "constant series " << i;
+          ASSERT_EQ(fused.strength[i], 0.0) << "constant series " << i;
+        }
+      }
+    }
+  }
+}
+
+// Bands of whole 128-row tiles under a memory limit (many of them, two streams), the same
+// result as one band; bit-identical run to run.
+TEST(CudaGraph, FusedDegreeBandsAndDeterminism) {
+  REQUIRE_CUDA();
+  const Dataset d = graph_data(3001, 40, 77);
+  const fc::EdgeTest test{true, 0.25f};
+  const DegreeResult one = degree_with(d, test, "1"), again = degree_with(d, test, "1");
+  const DegreeResult banded = degree_with(d, test, "1", int64_t(2) << 20);  // ~200 K pairs a band
+  EXPECT_EQ(one.degree, again.degree);
+  EXPECT_EQ(0, std::memcmp(one.strength.data(), again.strength.data(), d.n * sizeof(double)));
+  EXPECT_EQ(one.degree, banded.degree);
+  EXPECT_EQ(0, std::memcmp(one.strength.data(), banded.strength.data(), d.n * sizeof(double)))
+      << "fixed-point sums are exact in any order, whatever the bands";
+  int64_t edges2 = 0;
+  for (int64_t k : one.degree) edges2 += k;
+  EXPECT_GT(edges2, 2 * 1000);
 }
 
 TEST(CudaGraph, HistogramMatchesTriuBits) {

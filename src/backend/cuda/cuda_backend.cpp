@@ -285,11 +285,20 @@ class CudaBackend : public Backend {
       return;
     }
     const CudaSeries& st = storage_of(s);
+    set_math_mode(run, st.f64);
+    // Float products without TF32: no tiles (cuda_graph.cpp), when its memory fits the limit and
+    // the device. Its bands only pace progress: as many pairs as a tile of the tiled path holds.
+    const int64_t fused_bytes = cuda::fused_degree_bytes(s.n, s.t);
+    if (cuda::fused_degree_enabled(st.f64, run.precision == FC_PRECISION_TF32) &&
+        (run.memory_limit <= 0 || fused_bytes <= run.memory_limit)) {
+      int64_t pairs = cuda::max_tile_values();
+      if (run.memory_limit > 0) pairs = std::min(pairs, (run.memory_limit - fused_bytes) / 9);
+      if (cuda::fused_threshold_degree(graph_job(s, run, std::max(s.n - 1, pairs)), test, degree, strength)) return;
+    }
     // Partial sums: 8 bytes per 256 and per 32 tile values, two bands at a time (the n degrees
     // and sums are the outputs' device copies).
     const int64_t tile = plan_tiles(run, s.n - 1, st.f64 ? 8 : 4, 0, "the degrees of " + std::to_string(s.n) + " series",
                                     1);
-    set_math_mode(run, st.f64);
     cuda::threshold_degree(graph_job(s, run, tile), test, degree, strength);
   }
 

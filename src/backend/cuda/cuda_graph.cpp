@@ -1,5 +1,7 @@
 // The CUDA backend's network primitives (graph_ops.hpp): the GEMM tiles of fc_pcc_triu,
 // thresholded, counted or ranked on the device; only edges, counts and sums cross to the host.
+// The float degree has no tiles at all (fused_threshold_degree, at the end): its kernel computes
+// the products and counts them in one pass.
 //
 // Bands run as in band_pipeline, tile k % 2 for band k, at most kBandsInFlight queued, but each
 // band in two steps: its GEMM on compute stream k % 2, then its pass over the tile (the kernels
@@ -21,6 +23,8 @@
 // event) into the pinned staging ring, and the host copy pool moves them into the vectors.
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -371,6 +375,100 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
     if (degree != nullptr) degree[i] = static_cast<int64_t>(c[static_cast<size_t>(i)]);
     if (strength != nullptr) strength[i] = r[static_cast<size_t>(i)] + q[static_cast<size_t>(i)];
   }
+}
+
+namespace {
+
+int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+// Pairs (q, p), p > q, of the rows q in [a, b) of n series: sum of n - 1 - q.
+int64_t pairs_of_rows(int64_t n, int64_t a, int64_t b) { return (b - a) * (n - 1) - (b - a) * (a + b - 1) / 2; }
+
+struct RowBand {
+  int64_t q0, q1, pairs;
+};
+
+// Whole 128-row tiles (the fused kernel's loads need aligned row starts), as many as keep a band
+// within `budget` pairs (at least one tile; at most 65,535 tiles, the grid's y limit).
+std::vector<RowBand> fused_bands(int64_t n, int64_t budget) {
+  constexpr int64_t kTile = kernels::kFusedTile;
+  std::vector<RowBand> bands;
+  for (int64_t q = 0; q < n - 1;) {
+    int64_t q1 = std::min(n, q + kTile);
+    while (q1 < n && q1 - q < 65535 * kTile && pairs_of_rows(n, q, std::min(n, q1 + kTile)) <= budget)
+      q1 = std::min(n, q1 + kTile);
+    bands.push_back(RowBand{q, q1, pairs_of_rows(n, q, q1)});
+    q = q1;
+  }
+  return bands;
+}
+
+// Fixed-point bits of the strength sums: every partial sum and every total is below n in
+// magnitude (at most n - 1 weights of magnitude <= 1), so n * 2^bits <= 2^62 cannot overflow.
+int fixed_point_bits(int64_t n) {
+  int bits = 0;
+  while ((int64_t(1) << bits) < n) ++bits;
+  return 62 - bits;
+}
+
+}  // namespace
+
+bool fused_degree_enabled(bool f64, bool tf32) {
+  const char* env = std::getenv("FASTCONN_CUDA_FUSED_DEGREE");
+  return !f64 && !tf32 && (env == nullptr || std::strcmp(env, "0") != 0);
+}
+
+int64_t fused_degree_bytes(int64_t n, int64_t t) {
+  return round_up(t, kernels::kFusedK) * round_up(n, kernels::kFusedTile) * int64_t(sizeof(float)) +
+         2 * n * int64_t(sizeof(unsigned long long));
+}
+
+bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength) {
+  PipelineResources& res = *job.res;
+  const cudaStream_t copy = res.copy_stream();
+  const int64_t ld = round_up(job.n, kernels::kFusedTile), t_pad = round_up(job.t, kernels::kFusedK);
+  DeviceBuffer zt, count, sums;
+  const int dev = res.device();
+  if (!zt.try_allocate(dev, static_cast<size_t>(t_pad * ld) * sizeof(float)) ||
+      !count.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
+      !sums.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)))
+    return false;
+  DrainOnUnwind drain(res);
+  // The k-major copy and the zeroed sums, after the work the caller queued on its stream.
+  FC_CUDA(cudaEventRecord(res.start_event(), job.user_stream));
+  FC_CUDA(cudaStreamWaitEvent(copy, res.start_event(), 0));
+  zero_async(count, copy);
+  zero_async(sums, copy);
+  launched(kernels::transpose_pad(static_cast<const float*>(job.rows), job.n, job.t, zt.get<float>(), ld, t_pad, copy),
+           "transpose_pad kernel launch");
+  FC_CUDA(cudaStreamSynchronize(copy));
+
+  const std::vector<RowBand> bands = fused_bands(job.n, job.tile_values);
+  const kernels::EdgeRule rule = edge_rule(test);
+  const int bits = fixed_point_bits(job.n);
+  unsigned long long* strength_fixed = strength != nullptr ? sums.get<unsigned long long>() : nullptr;
+  // The band's "GEMM" is the whole computation; it runs on the compute stream of blas, and there
+  // is no tile and no pass (integer atomics: bands on both streams may add at once).
+  const Gemm gemm = [&](size_t k, cublasHandle_t blas, void*) {
+    cudaStream_t stream = nullptr;
+    FC_CUBLAS(cublasGetStream(blas, &stream));
+    launched(kernels::fused_degree_band(zt.get<float>(), ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule,
+                                        bits, count.get<unsigned long long>(), strength_fixed, stream),
+             "fused_degree_band kernel launch");
+  };
+  const Pass no_pass = [](size_t, int, cudaStream_t, void*) {};
+  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].pairs; }, gemm, no_pass,
+               [](size_t) { return true; }, [](size_t) {});
+  std::vector<unsigned long long> c(static_cast<size_t>(job.n)), f(static_cast<size_t>(job.n));
+  copy_to_host(c.data(), count.get(), job.n, copy);
+  copy_to_host(f.data(), sums.get(), job.n, copy);
+  FC_CUDA(cudaStreamSynchronize(copy));
+  drain.done();
+  for (int64_t i = 0; i < job.n; ++i) {
+    if (degree != nullptr) degree[i] = static_cast<int64_t>(c[static_cast<size_t>(i)]);
+    if (strength != nullptr) strength[i] = std::ldexp(static_cast<double>(static_cast<int64_t>(f[static_cast<size_t>(i)])), -bits);
+  }
+  return true;
 }
 
 void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts) {

@@ -41,6 +41,17 @@ std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values);
 void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& arena, int64_t arena_edges,
                      UpperEdges& out);
 void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength);
+
+// Degree and strength without tiles: the float products are computed 128 x 128 at a time and
+// tested in registers (kernels/fused_degree.cu); r may differ from the cuBLAS tiles' by a float
+// ulp or two where cuBLAS sums in another order (see there). Used unless the series are double, TF32 was asked for (the products must then be
+// cuBLAS's tensor-core ones) or FASTCONN_CUDA_FUSED_DEGREE=0. fused_degree_bytes: the device
+// memory it needs (a k-major copy of the series, the degrees and sums); job.tile_values is only
+// the pairs per band (the unit of progress and cancellation). Returns false, having run nothing,
+// when the device has no room for it.
+bool fused_degree_enabled(bool f64, bool tf32);
+int64_t fused_degree_bytes(int64_t n, int64_t t);
+bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength);
 void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts);
 // job.tile_values >= n (full rows); progress in rows.
 void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values);

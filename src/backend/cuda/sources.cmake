@@ -11,6 +11,7 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/cross_finish.cu
   ${PROJECT_SOURCE_DIR}/kernels/edge_compact.cu
   ${PROJECT_SOURCE_DIR}/kernels/degree_accumulate.cu
+  ${PROJECT_SOURCE_DIR}/kernels/fused_degree.cu
   ${PROJECT_SOURCE_DIR}/kernels/abs_histogram.cu
   ${PROJECT_SOURCE_DIR}/kernels/row_topk.cu)
 find_package(Threads REQUIRED)
