@@ -87,7 +87,10 @@ FC_API fc_status fc_pcc_cross(fc_context* ctx, const fc_series* a, const fc_seri
   return fc::api_guard(__func__, [&] {
     require_pair(ctx, a, "a");
     require_pair(ctx, b, "b");
-    fc::pcc_cross(*ctx->state, *a->data, *b->data, false, host_output(out, fc::ScalarType::F32), ld);
+    // r(s, s) is fc_pcc_dense's matrix: the same symmetric values (BLAS kernels are not
+    // symmetric, so the product of a series set with itself is computed as one, see cpu_backend.cpp).
+    const bool same_set = a->data == b->data;
+    fc::pcc_cross(*ctx->state, *a->data, *b->data, same_set, host_output(out, fc::ScalarType::F32), ld);
     return FC_OK;
   });
 }

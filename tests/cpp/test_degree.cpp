@@ -5,6 +5,7 @@
 // memory limit or thread count; and the threshold rules must match a float64 reference.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 
 #include "backend_test.hpp"
@@ -43,9 +44,15 @@ struct R {
 const R kRules[] = {{FC_EDGE_ABS_THRESHOLD, 0.5}, {FC_EDGE_ABS_THRESHOLD, 0.0}, {FC_EDGE_THRESHOLD, 0.3},
                     {FC_EDGE_THRESHOLD, -0.4},    {FC_EDGE_DENSITY, 0.05},      {FC_EDGE_TOP_K, 4}};
 
+// Exact on the CPU backend and for the rules that go through the graph's edges. The CUDA
+// backend's FP32 threshold rules compute their products in a fused kernel (fastconn.h,
+// fc_pcc_degree), whose r may differ from the graph's by a float ulp: there a degree may differ
+// only through the series' pairs within 1e-6 of the threshold (float64), and where it agrees
+// the strength agrees to a few ulps a pair.
 TEST_P(Degree, EqualsRowSumsOfTheGraph) {
   for (int64_t n : {1, 2, 3, 13, 257, 523}) {
     const Dataset d = data_with_constants(n, 97);
+    const std::vector<double> dense = reference_dense(normalize(d));
     for (fc_precision p : {FC_PRECISION_FP32, FC_PRECISION_FP64})
       for (fc_constant_policy policy : {FC_CONSTANT_NAN, FC_CONSTANT_ZERO}) {
         const Context ctx = tested(Mode{p, policy});
@@ -53,6 +60,8 @@ TEST_P(Degree, EqualsRowSumsOfTheGraph) {
         for (const R& r : kRules) {
           SCOPED_TRACE("N = " + std::to_string(n) + ", precision " + std::to_string(p) + ", policy " + std::to_string(policy) +
                        ", rule " + std::to_string(r.rule) + ", param " + std::to_string(r.param));
+          const bool threshold = r.rule == FC_EDGE_ABS_THRESHOLD || r.rule == FC_EDGE_THRESHOLD;
+          const bool fused = backend() == FC_BACKEND_CUDA && p == FC_PRECISION_FP32 && threshold;
           const DegreeOut o = pcc_degree(ctx, s, r.rule, r.param);
           const Csr g = pcc_graph(ctx, s, r.rule, r.param, r.rule == FC_EDGE_THRESHOLD ? FC_GRAPH_WEIGHTED : FC_GRAPH_WEIGHTED_ABS);
           int64_t total = 0;
@@ -60,11 +69,21 @@ TEST_P(Degree, EqualsRowSumsOfTheGraph) {
             const int64_t deg = g.offsets[i + 1] - g.offsets[i];
             double sum = 0.0;
             for (int64_t x = g.offsets[i]; x < g.offsets[i + 1]; ++x) sum += g.weights[x];
-            ASSERT_EQ(o.degree[i], deg) << "series " << i;
-            ASSERT_NEAR(o.strength[i], sum, 1e-12 * std::max<double>(1.0, double(deg))) << "series " << i;
             total += o.degree[i];
+            if (!fused) {
+              ASSERT_EQ(o.degree[i], deg) << "series " << i;
+              ASSERT_NEAR(o.strength[i], sum, 1e-12 * std::max<double>(1.0, double(deg))) << "series " << i;
+              continue;
+            }
+            int64_t near = 0;
+            for (int64_t j = 0; j < n; ++j) {
+              const double v = dense[i * n + j];
+              if (j != i && !std::isnan(v) && std::fabs((r.rule == FC_EDGE_THRESHOLD ? v : std::fabs(v)) - r.param) <= 1e-6) ++near;
+            }
+            ASSERT_LE(std::llabs(o.degree[i] - deg), near) << "series " << i;
+            if (o.degree[i] == deg) { ASSERT_NEAR(o.strength[i], sum, 4e-7 * double(deg + 1)) << "series " << i; }
           }
-          EXPECT_EQ(total, 2 * g.n_edges);
+          if (!fused) { EXPECT_EQ(total, 2 * g.n_edges); }
         }
       }
   }

@@ -132,23 +132,31 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
 
   auto item = [&](int slot, int64_t g, int64_t k) {
     const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
-    const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), ld = c1 - c0;
     C* tile = tiles[static_cast<size_t>(slot)].data();
-    gemm_nt(g_end - g_row, ld, t, z + g_row * t, z + c0 * t, tile, ld);
-    // Rows of this tile that were asked for; in row order row i keeps columns j > i, in column
-    // order row j keeps columns i < j.
-    for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
-      const C* src = tile + (r - g_row) * ld;
-      if (row_order) {
+    if (row_order) {
+      // Rows i of this tile that were asked for keep their columns j > i.
+      const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), ld = c1 - c0;
+      gemm_nt(g_end - g_row, ld, t, z + g_row * t, z + c0 * t, tile, ld);
+      for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
         const int64_t j0 = std::max(c0, r + 1);
         if (j0 >= c1) continue;
-        write_triangle_run(src + (j0 - c0), out + (row_start(n, r) - base) + (j0 - r - 1), c1 - j0, constant[r] != 0,
-                           constant + j0, any_constant, fill);
-      } else {
-        const int64_t i1 = std::min(c1, r);
-        if (i1 <= c0) continue;
-        write_triangle_run(src, out + (col_start(r) - base) + c0, i1 - c0, constant[r] != 0, constant + c0, any_constant,
-                           fill);
+        write_triangle_run(tile + (r - g_row) * ld + (j0 - c0), out + (row_start(n, r) - base) + (j0 - r - 1), c1 - j0,
+                           constant[r] != 0, constant + j0, any_constant, fill);
+      }
+    } else {
+      // Series i of row tile k (GEMM rows) against the series j of tile g (GEMM columns), as row
+      // order computes them (TriuGrid); each j asked for keeps the i < j of its tile column.
+      // The very call of row order (its column tile holding tile g), of which the columns of
+      // tile g are used: twice the GEMM work of row order, for the same bits.
+      const int64_t i0 = k * kTileRows, i1 = std::min(n, i0 + kTileRows);
+      const int64_t c0 = i0 + (g_row - i0) / kTileCols * kTileCols, c1 = std::min(n, c0 + kTileCols), ld = c1 - c0;
+      gemm_nt(i1 - i0, ld, t, z + i0 * t, z + c0 * t, tile, ld);
+      C column[kTileRows];
+      for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
+        const int64_t len = std::min(i1, r) - i0;
+        if (len <= 0) continue;
+        for (int64_t i = 0; i < len; ++i) column[i] = tile[i * ld + (r - c0)];
+        write_triangle_run(column, out + (col_start(r) - base) + i0, len, constant[r] != 0, constant + i0, any_constant, fill);
       }
     }
     end_streaming();
@@ -158,6 +166,17 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
   };
   BandReporter<decltype(units)> reporter(*run.progress, row_begin, row_end, band, units);
   run_tiles(row_begin, row_end, threads, [&](int64_t g) { return grid.column_tiles(g); }, item, reporter);
+}
+
+// out[i][j] = out[j][i] for j < i < n, in 64 x 64 blocks (rows of a block row in parallel).
+inline void mirror_lower(float* out, int64_t n, int64_t ld, int threads) {
+  constexpr int64_t kBlock = 64;
+  const int64_t blocks = ceil_div(n, kBlock);
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+  for (int64_t bi = 0; bi < blocks; ++bi)
+    for (int64_t bj = 0; bj <= bi; ++bj)
+      for (int64_t i = bi * kBlock; i < std::min(n, (bi + 1) * kBlock); ++i)
+        for (int64_t j = bj * kBlock; j < std::min(i, (bj + 1) * kBlock); ++j) out[i * ld + j] = out[j * ld + i];
 }
 
 // Rows [a_begin, a_end) of a against every series of b, on the same fixed grid (row tiles of a,
@@ -177,6 +196,31 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
   const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run);
   auto tiles = thread_tiles<C>(threads);
 
+  auto units = [&](int64_t r0, int64_t r1) { return (r1 - r0) * nb; };
+  BandReporter<decltype(units)> reporter(*run.progress, a_begin, a_end, band, units);
+  if (same_set) {
+    // r(s, s): the upper triangle from row order's calls (TriuGrid), so that it is the triangle's
+    // bits, then mirrored. BLAS kernels are not symmetric (OpenBLAS's Haswell SGEMM gives C[i][j]
+    // != C[j][i] for many pairs of one call): computing the lower half too would make the matrix
+    // asymmetric. Half the GEMM work of the full product, plus the mirroring copy.
+    if (a_begin != 0 || a_end != a.n) fail(FC_ERR_INTERNAL, "a same-set product is computed whole");
+    const TriuGrid grid{a.n, FC_TRIU_ROW};
+    auto upper = [&](int slot, int64_t g, int64_t k) {
+      const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
+      const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), w = c1 - c0;
+      C* tile = tiles[static_cast<size_t>(slot)].data();
+      gemm_nt(g_end - g_row, w, t, za + g_row * t, za + c0 * t, tile, w);
+      for (int64_t i = g_row; i < g_end; ++i) {
+        float* row = out + i * ld;
+        const int64_t j0 = std::max(c0, i + 1);
+        if (j0 < c1) finish_run(tile + (i - g_row) * w + (j0 - c0), row + j0, c1 - j0, ca[i] != 0, ca + j0, any_constant, fill);
+        if (i >= c0 && i < c1) row[i] = ca[i] ? fill : 1.0f;  // the diagonal is exactly 1
+      }
+    };
+    run_tiles(a_begin, a_end, threads, [&](int64_t g) { return grid.column_tiles(g); }, upper, reporter);
+    mirror_lower(out, a.n, ld, threads);
+    return;
+  }
   auto item = [&](int slot, int64_t g, int64_t k) {
     const int64_t g_row = g * kTileRows, g_end = std::min(a.n, g_row + kTileRows);
     const int64_t c0 = k * kTileCols, c1 = std::min(nb, c0 + kTileCols), width = c1 - c0;
@@ -202,8 +246,6 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
       if (same_set && i >= c0 && i < c1) row[i - c0] = ca[i] ? fill : 1.0f;
     }
   };
-  auto units = [&](int64_t r0, int64_t r1) { return (r1 - r0) * nb; };
-  BandReporter<decltype(units)> reporter(*run.progress, a_begin, a_end, band, units);
   run_tiles(a_begin, a_end, threads, [&](int64_t) { return ceil_div(nb, kTileCols); }, item, reporter);
 }
 

@@ -178,14 +178,25 @@ std::vector<std::vector<C>> thread_tiles(int threads) {
 // Row order: row tile g (series [g*R, g*R + R)) against columns from its diagonal g*R onwards,
 // kTileCols at a time. Column order: series j of row tile g against i in [0, end of the tile).
 // Both fixed by N, so each pair's product comes from the same call whatever is requested.
+//
+// Column order computes each pair (i, j), i < j, as row order does: i in the GEMM's rows, j in
+// its columns, so that both orders (and every network primitive) give the same bits. BLAS kernels
+// are not symmetric: OpenBLAS's Haswell SGEMM kernel (OPENBLAS_CORETYPE=Haswell, as on the CI
+// machines) gives C[i][j] != C[j][i] for a third of the pairs of one call. Its item (g, k) is the
+// row tile k of i against the columns j of tile g: the same call as row order's tile of i
+// restricted to those columns (whole 256-column groups of it, at the same offsets modulo the
+// kernels' unrolling, ending at N where it ends), and the values are written transposed.
 struct TriuGrid {
   int64_t n;
   fc_triu_order order;
   int64_t rows_end(int64_t g) const { return std::min(n, (g + 1) * kTileRows); }
   int64_t cols_begin(int64_t g) const { return order == FC_TRIU_ROW ? g * kTileRows : 0; }
   int64_t cols_end(int64_t g) const { return order == FC_TRIU_ROW ? n : rows_end(g); }
-  int64_t column_tiles(int64_t g) const { return ceil_div(cols_end(g) - cols_begin(g), kTileCols); }
+  int64_t column_tiles(int64_t g) const {
+    return order == FC_TRIU_ROW ? ceil_div(cols_end(g) - cols_begin(g), kTileCols) : g + 1;
+  }
 };
+static_assert(kTileCols % kTileRows == 0, "column order takes whole row-tile-wide groups of a row-order tile");
 
 // CBLAS takes int dimensions; tiles never pass N columns or T, but N itself must fit.
 inline void check_int_range(const SeriesView& s) {
