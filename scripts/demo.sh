@@ -8,8 +8,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FASTCONN_BUILD_DIR:-$root/build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-"$root/scripts/install-deps.sh" build
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFASTCONN_BUILD_TESTS=OFF -DFASTCONN_BUILD_BENCH=OFF >/dev/null
+[ "${FASTCONN_SKIP_DEPS:-0}" = 1 ] || "$root/scripts/install-deps.sh" build
+# shellcheck disable=SC2086  (FASTCONN_CMAKE_ARGS, FASTCONN_CONFIGURE_ONLY: see scripts/test.sh)
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFASTCONN_BUILD_TESTS=OFF -DFASTCONN_BUILD_BENCH=OFF \
+  ${FASTCONN_CMAKE_ARGS:-} >/dev/null
+[ "${FASTCONN_CONFIGURE_ONLY:-0}" = 1 ] && exit 0
 cmake --build "$build" -j"$jobs" >/dev/null
 cmake --install "$build" --prefix "$build/stage" >/dev/null
 cmake -S "$root/examples/c" -B "$build/examples-c" -DCMAKE_PREFIX_PATH="$build/stage" -DCMAKE_BUILD_TYPE=Release >/dev/null

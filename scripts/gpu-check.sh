@@ -9,15 +9,16 @@
 # Dependencies the GPU image lacks (OpenBLAS, GoogleTest) are taken from .gpu-deps/root when
 # present: Debian packages unpacked with dpkg -x (see bench/RESULTS-gpu.md for the list).
 #
-# Environment: GPU_CHECK_STEPS (default "build gpu-tests all-tests bench graph-bench"),
+# Environment: GPU_CHECK_STEPS (default "build gpu-tests all-tests bench graph-bench dfc-bench"),
 # FASTCONN_GPU_BUILD_DIR. graph-bench: bench/gpu/bench_gpu_graph (networks without the N x N
-# matrix) with torch_graph_baseline.py; its section goes to $out/RESULTS-gpu-graph.md.
+# matrix) with torch_graph_baseline.py; its section goes to $out/RESULTS-gpu-graph.md. dfc-bench:
+# bench/gpu/bench_gpu_dfc (sliding windows) with torch_dfc_baseline.py, into $out/RESULTS-gpu-dfc.md.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${FASTCONN_GPU_BUILD_DIR:-$root/build-gpu}
 out=${OUT:-$build/gpu-check-out}
-steps=${GPU_CHECK_STEPS:-build gpu-tests all-tests bench graph-bench}
+steps=${GPU_CHECK_STEPS:-build gpu-tests all-tests bench graph-bench dfc-bench}
 jobs=$(nproc 2>/dev/null || echo 4)
 mkdir -p "$out"
 summary=()
@@ -124,6 +125,25 @@ if has_step graph-bench; then
   note "graph benchmark: $([ -s "$out/RESULTS-gpu-graph.md" ] && echo ok || echo FAILED) ($(( $(date +%s) - start )) s)"
 fi
 
+if has_step dfc-bench; then
+  start=$(date +%s)
+  ddir=${TMPDIR:-/tmp}/fastconn_dfc_data
+  mkdir -p "$ddir"
+  dbench=$build/bench/gpu/bench_gpu_dfc
+  {
+    if python3 -c "import torch, numpy" 2>/dev/null && [ "${DFC_TORCH:-1}" = 1 ]; then
+      "$dbench" --write-data "$ddir" &&
+      PYTHONUNBUFFERED=1 python3 "$root/bench/gpu/torch_dfc_baseline.py" "$ddir" "$out/torch-dfc.json" --reps 1
+    else
+      echo "torch not importable (or DFC_TORCH=0): PyTorch DFC baseline skipped"
+    fi
+    dtorch=(); [ -s "$out/torch-dfc.json" ] && dtorch=(--torch "$out/torch-dfc.json")
+    "$dbench" "${dtorch[@]}" ${DFC_CASES:+--cases "$DFC_CASES"} --markdown "$out/RESULTS-gpu-dfc.md"
+  } >"$out/bench-dfc.log" 2>&1 || status=1
+  rm -rf "$ddir"
+  note "dfc benchmark: $([ -s "$out/RESULTS-gpu-dfc.md" ] && echo ok || echo FAILED) ($(( $(date +%s) - start )) s)"
+fi
+
 echo
 echo "================ gpu-check summary ================"
 printf '%s\n' "${summary[@]}"
@@ -135,5 +155,10 @@ if [ -s "$out/bench-graph.log" ]; then
   echo
   sed -n '/^| graph measurement/,$p' "$out/bench-graph.log"
   [ -s "$out/RESULTS-gpu-graph.md" ] || tail -20 "$out/bench-graph.log"
+fi
+if [ -s "$out/bench-dfc.log" ]; then
+  echo
+  sed -n '/^| dfc measurement/,$p' "$out/bench-dfc.log"
+  [ -s "$out/RESULTS-gpu-dfc.md" ] || tail -20 "$out/bench-dfc.log"
 fi
 exit $status

@@ -6,9 +6,10 @@ set -euo pipefail
 
 build_packages=(g++ cmake make pkg-config libopenblas-openmp-dev)
 test_packages=("${build_packages[@]}" libgtest-dev zlib1g-dev valgrind
-  python3 python3-numpy python3-scipy python3-pytest python3-cffi python3-dev swig
+  python3 python3-numpy python3-scipy python3-pytest python3-cffi python3-dev swig python3-igraph python3-networkx
   r-base-dev r-cran-rcpp r-cran-testthat r-cran-matrix r-cran-igraph
-  octave liboctave-dev)
+  octave liboctave-dev
+  clang libclang-rt-dev libomp-dev)  # the sanitizer builds and libFuzzer (scripts/sanitize.sh)
 
 case "${1:-test}" in
   build) wanted=("${build_packages[@]}") ;;

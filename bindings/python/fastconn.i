@@ -9,15 +9,17 @@
  *    is thread-local and overwritten by the next fastconn call): FastconnError (a RuntimeError),
  *    InvalidArgumentError (also a ValueError) for the 2xx range, OutOfMemoryError (also a
  *    MemoryError), BackendUnavailableError, AbortedError. Each carries .status. A function whose
- *    only result is its status returns None; FC_DONE (fc_blocks_next) is returned as an int.
+ *    only result is its status returns None; the iterators' FC_OK / FC_DONE (fc_blocks_next,
+ *    fc_dfc_next_triu, fc_dfc_next_graph) is returned as an int.
  *  - The GIL is released around every C call (%exception below), so other Python threads run
  *    while fastconn computes. The only path back into Python is the progress trampoline, which
  *    takes the GIL with PyGILState_Ensure. (SWIG's -threads option is not used: it would also
  *    wrap the typemap code that touches Python objects.)
  *  - The progress trampoline checks PyErr_CheckSignals first, so Ctrl-C cancels a long call and
  *    KeyboardInterrupt (or whatever the Python callback raised) comes out of the C call.
- *  - Handles (fc_context, fc_series, fc_blocks) are owned proxies: Python's garbage collector
- *    calls fc_*_destroy, so the *_destroy functions are not exposed (no double free).
+ *  - Handles (fc_context, fc_series, fc_blocks, fc_graph, fc_dfc, fc_modules) are owned proxies:
+ *    Python's garbage collector calls fc_*_destroy, so the *_destroy functions are not exposed
+ *    (no double free).
  *  - Arrays cross as numpy arrays without copies: an input series set is any aligned, native
  *    float32 / float64 2-D array whose axis 0 is the series and axis 1 the time; its strides
  *    (bytes) become series_stride / time_stride (elements). Outputs are writable arrays whose
@@ -106,8 +108,8 @@ static void fcpy_raise(fc_status status) {
     $result = PyLong_FromLong((long)$1);
   }
 }
-/* ... except for the iterator, whose FC_OK / FC_DONE is the answer. */
-%typemap(out) fc_status fc_blocks_next {
+/* ... except for the iterators, whose FC_OK / FC_DONE is the answer. */
+%typemap(out) fc_status fc_blocks_next, fc_status fc_dfc_next_triu, fc_status fc_dfc_next_graph {
   if ((int)$1 >= 100) {
     fcpy_raise($1);
     SWIG_fail;
@@ -142,6 +144,8 @@ FCPY_HANDLE(fc_context, fc_context_destroy)
 FCPY_HANDLE(fc_series, fc_series_destroy)
 FCPY_HANDLE(fc_blocks, fc_blocks_destroy)
 FCPY_HANDLE(fc_graph, fc_graph_destroy)
+FCPY_HANDLE(fc_dfc, fc_dfc_destroy)
+FCPY_HANDLE(fc_modules, fc_modules_destroy)
 
 /* ---------------------------------------------------------------------------------------------
  * Scalar outputs.
@@ -152,6 +156,10 @@ FCPY_HANDLE(fc_graph, fc_graph_destroy)
 %apply int64_t* OUTPUT { int64_t* i, int64_t* j };
 %apply int64_t* OUTPUT { int64_t* out };
 %apply int64_t* OUTPUT { int64_t* n_nodes, int64_t* n_edges };
+%apply int64_t* OUTPUT { int64_t* n_windows, int64_t* length, int64_t* window };    /* fc_dfc_info, _next_graph */
+%apply int64_t* OUTPUT { int64_t* n_communities, int64_t* n_splits };              /* fc_modules_info */
+%apply double* OUTPUT { double* q };                         /* fc_modules_info, fc_modularity_score */
+%apply double* OUTPUT { double* rel_error };                 /* fc_pcc_lowrank (one value) */
 
 %define FCPY_ENUM_OUT(TYPE)
 %typemap(in, numinputs=0) TYPE* out (TYPE temp = (TYPE)0) { $1 = &temp; }
@@ -167,6 +175,16 @@ FCPY_ENUM_OUT(fc_precision)
 %typemap(argout) fc_block_info* info {
   $result = SWIG_Python_AppendOutput($result, Py_BuildValue("(LLLL)", (long long)$1->row_begin,
       (long long)$1->row_end, (long long)$1->triu_offset, (long long)$1->count));
+}
+
+%typemap(in, numinputs=0) fc_dfc_block_info* info (fc_dfc_block_info temp) {
+  memset(&temp, 0, sizeof temp);
+  $1 = &temp;
+}
+%typemap(argout) fc_dfc_block_info* info {
+  $result = SWIG_Python_AppendOutput($result, Py_BuildValue("(LLLLLLL)", (long long)$1->window,
+      (long long)$1->time_begin, (long long)$1->row_begin, (long long)$1->row_end, (long long)$1->triu_offset,
+      (long long)$1->count, (long long)$1->n_constant));
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -253,6 +271,9 @@ static PyArrayObject* fcpy_vector(PyObject* input, int typecode, int writable) {
 FCPY_VECTOR_OUT(float, NPY_FLOAT, out, capacity)
 FCPY_VECTOR_OUT(double, NPY_DOUBLE, out, capacity)
 FCPY_VECTOR_OUT(float, NPY_FLOAT, buf, capacity)
+FCPY_VECTOR_OUT(float, NPY_FLOAT, factor, capacity)         /* fc_pcc_lowrank */
+FCPY_VECTOR_OUT(float, NPY_FLOAT, factors, capacity)        /* fc_dfc_lowrank */
+FCPY_VECTOR_OUT(int64_t, NPY_INT64, labels, capacity)       /* fc_modules_labels */
 
 /* A 2-D float32 array with unit column stride (it may be a view into a larger matrix):
  * (pointer, leading dimension). The C API has no rows / columns to check against, so the shape
@@ -462,9 +483,135 @@ static fc_status fcpy_graph_edges(const fc_graph* graph, int64_t* edge_i, int64_
   Py_END_ALLOW_THREADS
 }
 
-/* The callback twin of the block iterator takes a C function pointer; Python uses the pull
- * iterator (fastconn.blocks) instead. */
+/* ---------------------------------------------------------------------------------------------
+ * Dynamic connectivity, low rank and modules: the same scheme. Arrays without a capacity of their
+ * own (fc_dfc_degree's W x N outputs, fc_dfc_summary's two triangles, fc_dfc_lowrank's W errors,
+ * the split arrays, fc_modularity_score's labels) are checked against the series, the window
+ * count, each other or the graph before the call.
+ * ------------------------------------------------------------------------------------------- */
+FCPY_VECTOR_ARG(double, NPY_DOUBLE, mean, 1, 1)              /* fc_dfc_summary */
+FCPY_VECTOR_ARG(double, NPY_DOUBLE, sd, 1, 1)
+FCPY_VECTOR_ARG(double, NPY_DOUBLE, rel_errors, 1, 1)        /* fc_dfc_lowrank (shim below) */
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, parent, 1, 1)            /* fc_modules_splits */
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, child_a, 1, 1)
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, child_b, 1, 1)
+FCPY_VECTOR_ARG(double, NPY_DOUBLE, eigenvalue, 1, 1)
+FCPY_VECTOR_ARG(double, NPY_DOUBLE, gain, 1, 1)
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, iterations, 1, 1)
+FCPY_VECTOR_ARG(double, NPY_DOUBLE, residual, 1, 1)
+FCPY_VECTOR_ARG(const int64_t, NPY_INT64, labels, 0, 0)      /* fc_modularity_score */
+
+%{
+/* The series count of a series set, or -1 when fastconn cannot tell (a NULL handle: the call
+ * itself then reports it). */
+static int64_t fcpy_series_count(const fc_series* series) {
+  int64_t n = 0;
+  return series != NULL && fc_series_info(series, &n, NULL, NULL) == FC_OK ? n : -1;
+}
+
+/* The number of windows of (length, step) in a series set, or -1 when the series or the window
+ * spec is invalid: the call itself then reports it (and writes nothing). */
+static int64_t fcpy_window_count(const fc_series* series, int64_t length, int64_t step) {
+  int64_t n_time = 0;
+  if (series == NULL || fc_series_info(series, NULL, &n_time, NULL) != FC_OK) return -1;
+  return fc_window_count(n_time, length, step);
+}
+
+/* The common length of the given arrays (-1: None, skipped), or -2 with a ValueError when two
+ * differ; -1 when every array is None. */
+static int64_t fcpy_common_length(const char* const* names, const int64_t* lengths, int count) {
+  int first = -1, k;
+  for (k = 0; k < count; ++k) {
+    if (lengths[k] < 0) continue;
+    if (first < 0) {
+      first = k;
+    } else if (lengths[k] != lengths[first]) {
+      PyErr_Format(PyExc_ValueError, "%s has %lld elements; it must match %s, which has %lld", names[k],
+                   (long long)lengths[k], names[first], (long long)lengths[first]);
+      return -2;
+    }
+  }
+  return first < 0 ? -1 : lengths[first];
+}
+%}
+
+/* W x N window-major outputs: arg2 the series, arg3 / arg4 length and step. */
+%exception fc_dfc_degree {
+  {
+    const int64_t n = fcpy_series_count(arg2), w = fcpy_window_count(arg2, arg3, arg4);
+    if (n >= 0 && w >= 0 && (!fcpy_require_length("degree", length9, w * n, "windows x series is") ||
+                             !fcpy_require_length("strength", length10, w * n, "windows x series is"))) SWIG_fail;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+
+/* mean and sd share one capacity (arg10); fastconn checks it against the triangle. */
+%exception fc_dfc_summary {
+  {
+    static const char* const names[] = {"mean", "sd"};
+    const int64_t lengths[] = {length8, length9};
+    const int64_t common = fcpy_common_length(names, lengths, 2);
+    if (common == -2) SWIG_fail;
+    arg10 = common < 0 ? 0 : common;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+
+/* fc_dfc_lowrank under another name of its error output, since `double* rel_error` is
+ * fc_pcc_lowrank's one scalar output above; here it is an array of W values. */
+%ignore fc_dfc_lowrank;
+%rename(fc_dfc_lowrank) fcpy_dfc_lowrank;
+%exception fcpy_dfc_lowrank {
+  {
+    const int64_t w = fcpy_window_count(arg2, arg3, arg4);
+    if (w >= 0 && !fcpy_require_length("rel_errors", length10, w, "the window count is")) SWIG_fail;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+%inline %{
+static fc_status fcpy_dfc_lowrank(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
+                                  double sigma, int64_t rank, float* factors, int64_t capacity, double* rel_errors) {
+  return fc_dfc_lowrank(ctx, series, length, step, taper, sigma, rank, factors, capacity, rel_errors);
+}
+%}
+
+/* The split arrays share one capacity (arg9); fastconn checks it against n_splits. */
+%exception fc_modules_splits {
+  {
+    static const char* const names[] = {"parent", "child_a", "child_b", "eigenvalue", "gain", "iterations",
+                                        "residual"};
+    const int64_t lengths[] = {length2, length3, length4, length5, length6, length7, length8};
+    const int64_t common = fcpy_common_length(names, lengths, 7);
+    if (common == -2) SWIG_fail;
+    arg9 = common < 0 ? 0 : common;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+
+/* fastconn reads n_nodes labels. The call is spelled out for the const pointer, as for
+ * fc_graph_create_csr. */
+%exception fc_modularity_score {
+  {
+    const int64_t n = fcpy_graph_nodes(arg1);
+    if (n >= 0 && !fcpy_require_length("labels", length2, n, "the graph's n_nodes is")) SWIG_fail;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  result = fc_modularity_score(arg1, arg2, arg3, arg4);
+  Py_END_ALLOW_THREADS
+}
+
+/* The callback twins of the block and window iterators take a C function pointer; Python uses
+ * the pull iterators (fastconn.blocks, fastconn.sliding_windows) instead. */
 %ignore fc_pcc_blocks_foreach;
+%ignore fc_dfc_foreach_triu;
 
 %include "fastconn/fastconn_export.h"
 %include "fastconn/fastconn_version.h"

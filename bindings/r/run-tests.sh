@@ -2,9 +2,9 @@
 # Installs the R package against an installed fastconn and tests it.
 #   run-tests.sh PKGCONFIG_DIR WORK_DIR [test|check]
 # PKGCONFIG_DIR holds fastconn.pc (e.g. <prefix>/lib/pkgconfig); WORK_DIR receives a copy of
-# the package (configure writes src/Makevars, so the source tree is never built in) and the
-# R library it is installed into.
-#   test  (default): R CMD INSTALL, then the testthat tests against the installed package.
+# the package (for its tests, and for R CMD build) and the R library it is installed into.
+#   test  (default): R CMD INSTALL of the source tree itself (which must be left unchanged), then
+#         the testthat tests against the installed package.
 #   check: R CMD build + R CMD check --no-manual (docs, examples, tests); fails on a WARNING.
 # Used by CTest (tests/r/CMakeLists.txt).
 set -eu
@@ -31,7 +31,18 @@ export PKG_CONFIG_PATH
 
 case "$mode" in
   test)
-    R CMD INSTALL --no-multiarch --library="$work/library" "$work/fastconn"
+    # Installed from the source tree itself, as the README tells users to: it must be left as it
+    # was (src/install.libs.R removes what configure and the compiler wrote).
+    before=$(cd "$here" && find . | LC_ALL=C sort)
+    R CMD INSTALL --no-multiarch --library="$work/library" "$here"
+    after=$(cd "$here" && find . | LC_ALL=C sort)
+    if [ "$before" != "$after" ]; then
+      echo "run-tests.sh: R CMD INSTALL $here left build products in the source tree:" >&2
+      printf '%s\n' "$before" >"$work/before.txt"
+      printf '%s\n' "$after" >"$work/after.txt"
+      diff "$work/before.txt" "$work/after.txt" >&2 || true
+      exit 1
+    fi
     R_LIBS="$work/library" Rscript --vanilla -e "
       testthat::test_dir('$work/fastconn/tests/testthat', package = 'fastconn',
                          load_package = 'installed', stop_on_failure = TRUE)"

@@ -317,6 +317,204 @@ FC_API fc_status fc_graph_load(const char* path, fc_graph** out);
 FC_API fc_status fc_pcc_degree(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param,
                                int64_t* degree, double* strength);
 
+/* ---------------------------------------------------------------------------------------------
+ * Dynamic connectivity: sliding windows.
+ *
+ * A window is a series: fc_series_window gives an fc_series of the same N series restricted to
+ * time points [begin, begin + length), optionally tapered, normalized on the backend from the
+ * parent's stored rows (nothing is uploaded again; O(N length) work). Every call above (triangle,
+ * dense, cross, blocks, graph, degree, low rank) accepts it. Pearson correlation is invariant to
+ * each series' offset and scale, so a window of the parent's normalized rows has exactly the
+ * correlations of the raw data's window (to the storage precision: float32 rows add about 1e-7).
+ * A series constant within the window (all its values there equal) follows the constant policy
+ * and is counted by fc_series_info's n_constant for that window.
+ *
+ * The all-windows calls take (length, step, taper, sigma): windows k = 0 .. W-1 begin at k * step,
+ * W = floor((n_time - length) / step) + 1 (fc_window_count). An invalid spec (length < 2,
+ * length > n_time, step < 1, taper not an fc_taper, sigma not > 0 and finite for the Gaussian
+ * taper) gives FC_ERR_INVALID_ARG naming the value, and nothing is written. Their progress
+ * (fc_context_set_progress) counts pairs x windows over the whole job: W * fc_triu_size(N) units.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum fc_taper {
+  FC_TAPER_RECTANGULAR = 0, /* every sample of the window weighs 1 (sigma is ignored) */
+  FC_TAPER_GAUSSIAN = 1     /* Allen et al. 2014: the window's rectangle convolved with a Gaussian of
+                               standard deviation sigma (in samples, > 0), restricted to the window
+                               and scaled to a maximum of 1: w_k = sum_{j=0}^{L-1} exp(-(k-j)^2 /
+                               (2 sigma^2)) / max. Weighted mean and variance are used, i.e. r is
+                               the correlation of sqrt(w_k) (x_k - m_w(x)) */
+} fc_taper;
+
+/* Number of windows of `length` samples every `step` samples in n_time samples:
+ * floor((n_time - length) / step) + 1, or -1 unless 2 <= length <= n_time and step >= 1. */
+FC_API int64_t fc_window_count(int64_t n_time, int64_t length, int64_t step);
+
+/* First time point of window `index` (index * step), or -1 if the window does not exist. */
+FC_API int64_t fc_window_begin(int64_t n_time, int64_t length, int64_t step, int64_t index);
+
+/* The window [begin, begin + length) of `series` as a new series (same context, same precision
+ * as `series`). taper is an fc_taper value; sigma is read only for FC_TAPER_GAUSSIAN. Requires
+ * begin >= 0, length >= 2 and begin + length <= n_time of `series`. A window of a window is a
+ * window of the original series: begin counts from the parent window's first sample, and only
+ * this call's taper applies (the parent's taper is not applied again). */
+FC_API fc_status fc_series_window(fc_context* ctx, const fc_series* series, int64_t begin, int64_t length, int taper,
+                                  double sigma, fc_series** out);
+
+/* Every window's strict upper triangle, window after window, into one array of
+ * W x fc_triu_size(N) values (window k at k * fc_triu_size(N)), in `order`. */
+FC_API fc_status fc_dfc_triu(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
+                             double sigma, fc_triu_order order, float* out, int64_t capacity);
+
+/* Pull iterator over the windows' row-ordered triangles. */
+typedef struct fc_dfc fc_dfc;
+
+typedef struct fc_dfc_block_info {
+  int64_t window;      /* window index k */
+  int64_t time_begin;  /* its first time point */
+  int64_t row_begin;   /* the block: pairs (i, j), row_begin <= i < row_end, j > i, ... */
+  int64_t row_end;
+  int64_t triu_offset; /* ... the slice [triu_offset, triu_offset + count) of the window's triangle */
+  int64_t count;
+  int64_t n_constant;  /* series constant within this window */
+} fc_dfc_block_info;
+
+/* Start iterating the windows of `series`. The iterator keeps the series (and context) alive. */
+FC_API fc_status fc_dfc_begin(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
+                              double sigma, fc_dfc** out);
+
+/* Number of windows, of series and samples per window. Any output may be NULL. */
+FC_API fc_status fc_dfc_info(const fc_dfc* dfc, int64_t* n_windows, int64_t* n_series, int64_t* length);
+
+/* Window `index` as a series (for any other call), without moving the iterator. */
+FC_API fc_status fc_dfc_window(const fc_dfc* dfc, int64_t index, fc_series** out);
+
+/* The next block of the current window's triangle: as many whole rows as fit in `capacity`
+ * (the whole window when capacity >= fc_triu_size(N); capacity >= N - 1 fits every row), then the
+ * next window. Returns FC_OK with the block in buf, or FC_DONE (info->count = 0, info->window = W)
+ * after the last window (at once for N = 1: no window has pairs). If not even one row fits,
+ * FC_ERR_BUFFER_TOO_SMALL, info describing the one-row block, nothing written or advanced. */
+FC_API fc_status fc_dfc_next_triu(fc_dfc* dfc, float* buf, int64_t capacity, fc_dfc_block_info* info);
+
+/* The next window's network (rule, param, weights as fc_pcc_graph) as a new graph; *window is
+ * set to its index (may be NULL). FC_DONE, *out = NULL and *window = -1 after the last window.
+ * FC_ERR_BAD_STATE when fc_dfc_next_triu has delivered part of a window. Triangles and graphs
+ * share the iterator's window cursor. */
+FC_API fc_status fc_dfc_next_graph(fc_dfc* dfc, fc_edge_rule rule, double param, int weights, fc_graph** out,
+                                   int64_t* window);
+FC_API void fc_dfc_destroy(fc_dfc* dfc);
+
+/* Push form of fc_dfc_next_triu: fn(info, values, user) for every block of every window, with
+ * blocks of at most `capacity` values (>= N - 1, or 0: the memory limit chooses; a positive
+ * capacity below N - 1 gives FC_ERR_BUFFER_TOO_SMALL before any call). A non-zero return stops
+ * the loop with FC_ERR_ABORTED. */
+typedef int (*fc_dfc_block_fn)(const fc_dfc_block_info* info, const float* values, void* user);
+FC_API fc_status fc_dfc_foreach_triu(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
+                                     double sigma, int64_t capacity, fc_dfc_block_fn fn, void* user);
+
+/* Time-resolved degree centrality: degree[k * N + s] and strength[k * N + s] as fc_pcc_degree
+ * gives them for window k (W x N, window-major; either may be NULL). No window's N x N matrix
+ * is formed on the host. */
+FC_API fc_status fc_dfc_degree(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
+                               double sigma, fc_edge_rule rule, double param, int64_t* degree, double* strength);
+
+/* Per-pair summaries over the windows, without storing them: mean[p] and sd[p] (sample standard
+ * deviation, divisor W - 1; NaN when W = 1) of r over the W windows, for every pair p of the
+ * triangle in `order` (capacity = elements of each, >= fc_triu_size(N); either may be NULL).
+ * Accumulated in float64 (Welford) in window order, each window computed in row blocks within the
+ * memory limit (sd alone takes fc_triu_size(N) doubles of scratch for the running mean). A pair whose r is NaN in some window (a series constant there
+ * under FC_CONSTANT_NAN) has NaN mean and sd; under FC_CONSTANT_ZERO those windows count as 0. */
+FC_API fc_status fc_dfc_summary(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
+                                double sigma, fc_triu_order order, double* mean, double* sd, int64_t capacity);
+
+/* ---------------------------------------------------------------------------------------------
+ * Low rank. A series set's correlation matrix is exactly R = Z Z^T, Z the N x T normalized rows,
+ * so its best rank-l approximation in the Frobenius norm (Eckart-Young) is V V^T with V = Z U_l,
+ * U_l the l leading eigenvectors of the small T x T matrix Z^T Z (LAPACK, float64). O(N T^2) work
+ * and N l numbers, where a randomized range finder needs O(N^2 l) work and 2 N l numbers.
+ * ------------------------------------------------------------------------------------------- */
+
+/* factor: N x rank, row-major (series s at factor + s * rank), with R ~= factor factor^T;
+ * 1 <= rank <= T; capacity >= N * rank. rel_error (may be NULL): ||R - V V^T||_F / ||R||_F with
+ * R = Z Z^T, exact from the discarded eigenvalues of the stored rows (0 up to rounding once rank
+ * reaches the rank of Z, which is at most T - 1; 0 for a set whose series are all constant).
+ * Constant series have zero rows in Z, so R has 0 (not NaN, and 0 on the diagonal) for them and
+ * their factor rows are 0 (their r follow the constant policy only in the other calls).
+ * Eigenvector signs are fixed (largest-magnitude entry of U_l positive), so results repeat. */
+FC_API fc_status fc_pcc_lowrank(fc_context* ctx, const fc_series* series, int64_t rank, float* factor,
+                                int64_t capacity, double* rel_error);
+
+/* fc_pcc_lowrank of every window: factors W x N x rank (window k at k * N * rank; capacity >=
+ * W * N * rank), rel_error W values (may be NULL); 1 <= rank <= length. */
+FC_API fc_status fc_dfc_lowrank(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
+                                double sigma, int64_t rank, float* factors, int64_t capacity, double* rel_error);
+
+/* ---------------------------------------------------------------------------------------------
+ * Modules: Newman's leading-eigenvector modularity (Newman 2006, PNAS 103:8577) on a graph.
+ * Recursive bisection: each community g is split by the sign pattern of the leading eigenvector
+ * of its generalized modularity matrix B^(g)_ij = B_ij - delta_ij sum_{l in g} B_il, with
+ * B = A - gamma k k^T / 2m, applied matrix-free (one sparse product per iteration); a split is
+ * kept while the leading eigenvalue exceeds the threshold and it raises Q. Each split is refined by
+ * Kernighan-Lin vertex moves, and the final partition by single-vertex moves between all
+ * communities that never lower Q. Graphs with negative weights: the positive and negative parts
+ * are handled separately (fc_signed_modularity).
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct fc_modules fc_modules; /* result: labels, Q, the division tree */
+
+typedef enum fc_signed_modularity {
+  FC_SIGNED_GOMEZ = 0,   /* Gomez et al. 2009: Q = (2w+ Q+ - 2w- Q-) / (2w+ + 2w-) */
+  FC_SIGNED_RUBINOV = 1  /* Rubinov and Sporns 2011: Q* = Q+ - (w- / (w+ + w-)) Q- */
+} fc_signed_modularity;
+
+typedef struct fc_modularity_options {
+  double eigen_threshold;      /* split a community only while its leading eigenvalue (in units of
+                                  the weights) exceeds this; default 1e-8. Wu et al.'s r_e. */
+  double resolution;           /* gamma > 0; default 1 */
+  int64_t max_communities;     /* stop splitting at this many (0 = no limit; default 0) */
+  int64_t min_community_size;  /* never make a community smaller than this (default 1) */
+  uint64_t seed;               /* seeds the eigensolver's start vectors (default 1) */
+  int32_t signed_mode;         /* fc_signed_modularity (default FC_SIGNED_GOMEZ) */
+  int32_t refine;              /* 1 (default): vertex-move refinement; 0: spectral splits only */
+} fc_modularity_options;
+
+/* Fill *options with the defaults above. */
+FC_API fc_status fc_modularity_options_default(fc_modularity_options* options);
+
+/* The modules of `graph` (options may be NULL: defaults), on the context's backend. Defined for
+ * every graph: an isolated node is a community of its own (it cannot change Q); a graph without
+ * edges gives every node its own label and Q = 0; one node gives K = 1, Q = 0. Options out of
+ * range give FC_ERR_INVALID_ARG naming the field and value. Same graph, options and seed: the
+ * same labels, on either backend and any thread count. Pending splits are made in order of
+ * decreasing gain, so max_communities (which counts isolated nodes' communities too) keeps the
+ * best ones. Q is the objective of options->signed_mode (the same as fc_modularity_score's for
+ * graphs without negative weights). The progress callback counts nodes whose community is final
+ * (total n_nodes); a non-zero return gives FC_ERR_ABORTED. Formulas: src/core/modularity.hpp. */
+FC_API fc_status fc_modularity(fc_context* ctx, const fc_graph* graph, const fc_modularity_options* options,
+                               fc_modules** out);
+
+/* n_nodes, the number of communities K, Q, and the number of kept splits. Any output may be NULL. */
+FC_API fc_status fc_modules_info(const fc_modules* modules, int64_t* n_nodes, int64_t* n_communities, double* q,
+                                 int64_t* n_splits);
+
+/* labels[v] in 0 .. K-1, numbered by first appearance (node 0 has label 0); capacity >= n_nodes. */
+FC_API fc_status fc_modules_labels(const fc_modules* modules, int64_t* labels, int64_t capacity);
+
+/* The division tree, one entry per kept split in the order made: community `parent` (an id of
+ * the tree: the whole graph without its isolated nodes is 0, each split creates ids child_a, which
+ * holds the parent's lowest-numbered node, and child_b) split with leading eigenvalue `eigenvalue`
+ * (of B^(g) in units of the weights), raising Q by `gain` (after the split's Kernighan-Lin
+ * refinement); `iterations` (operator products) and `residual` (||B x - theta x||) of its
+ * eigensolve. The final pass of single-node moves comes after the tree, so a leaf may differ from
+ * its final community by a few nodes. Any array may be NULL; capacity >= n_splits. */
+FC_API fc_status fc_modules_splits(const fc_modules* modules, int64_t* parent, int64_t* child_a, int64_t* child_b,
+                                   double* eigenvalue, double* gain, int64_t* iterations, double* residual,
+                                   int64_t capacity);
+FC_API void fc_modules_destroy(fc_modules* modules);
+
+/* Q of any partition: labels (n_nodes values, any non-negative integers) of `graph` at
+ * resolution gamma (signed graphs: FC_SIGNED_GOMEZ). */
+FC_API fc_status fc_modularity_score(const fc_graph* graph, const int64_t* labels, double gamma, double* q);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

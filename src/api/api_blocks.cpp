@@ -1,8 +1,10 @@
 // extern "C" entry points for the block iterator and its callback twin (built on the pull path,
 // as sqlite3_exec is built on prepare/step/finalize).
+#include <optional>
 #include <vector>
 
 #include "api/api_guard.hpp"
+#include "api/context_use.hpp"
 #include "core/handles.hpp"
 
 extern "C" {
@@ -13,6 +15,7 @@ FC_API fc_status fc_pcc_blocks_begin(fc_context* ctx, const fc_series* series, i
     fc::require_not_null(series, "series");
     fc::require_not_null(out, "out");
     fc::require_same_backend(*ctx->state, *series->data, "series");
+    const fc::ContextUse use(*ctx->state);
     auto blocks = std::make_unique<fc_blocks>();
     blocks->iterator = std::make_unique<fc::BlockIterator>(ctx->state, series->data, rows_per_block);
     *out = blocks.release();
@@ -32,6 +35,7 @@ FC_API fc_status fc_blocks_max_count(const fc_blocks* blocks, int64_t* out) {
 FC_API fc_status fc_blocks_next(fc_blocks* blocks, float* buf, int64_t capacity, fc_block_info* info) {
   return fc::api_guard(__func__, [&] {
     fc::require_not_null(blocks, "blocks");
+    const fc::ContextUse use(blocks->iterator->context());
     return blocks->iterator->next(buf, capacity, info);
   });
 }
@@ -41,8 +45,10 @@ FC_API void fc_blocks_destroy(fc_blocks* blocks) { delete blocks; }
 FC_API fc_status fc_pcc_blocks_foreach(fc_context* ctx, const fc_series* series, int64_t rows_per_block, fc_block_fn fn,
                                        void* user) {
   fc_blocks* blocks = nullptr;
+  std::optional<fc::ContextUse> use;  // held from the start to the last block
   fc_status status = fc::api_guard(__func__, [&] {
     fc::require_not_null(fn, "fn");
+    if (ctx != nullptr) use.emplace(*ctx->state);
     return FC_OK;
   });
   if (status != FC_OK) return status;

@@ -1,6 +1,7 @@
 // extern "C" entry points of fastconn_cuda.h: the caller's stream and device-pointer outputs.
 // Built with the CUDA backend; needs no CUDA header (the backend holds the stream).
 #include "api/api_guard.hpp"
+#include "api/context_use.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "core/handles.hpp"
 #include "fastconn/fastconn_cuda.h"
@@ -30,6 +31,7 @@ extern "C" {
 FC_API fc_status fc_context_set_cuda_stream(fc_context* ctx, struct CUstream_st* stream) {
   return fc::api_guard(__func__, [&] {
     fc::require_not_null(ctx, "ctx");
+    const fc::ContextUse use(*ctx->state);
     fc::cuda_set_stream(*ctx->state->backend, stream);
     return FC_OK;
   });
@@ -56,7 +58,9 @@ FC_API fc_status fc_context_get_cuda_device(const fc_context* ctx, int* out) {
 FC_API fc_status fc_pcc_triu_device(fc_context* ctx, const fc_series* series, fc_triu_order order, float* out,
                                     int64_t capacity) {
   return fc::api_guard(__func__, [&] {
+    fc::require_order(order);  // first, so that an out-of-range value is named on any backend
     require_cuda_pair(ctx, series, "series");
+    const fc::ContextUse use(*ctx->state);
     fc::pcc_triu(*ctx->state, *series->data, order, device_output(out, fc::ScalarType::F32), capacity);
     return FC_OK;
   });
@@ -65,7 +69,9 @@ FC_API fc_status fc_pcc_triu_device(fc_context* ctx, const fc_series* series, fc
 FC_API fc_status fc_pcc_triu_device_f64(fc_context* ctx, const fc_series* series, fc_triu_order order, double* out,
                                         int64_t capacity) {
   return fc::api_guard(__func__, [&] {
+    fc::require_order(order);  // first, so that an out-of-range value is named on any backend
     require_cuda_pair(ctx, series, "series");
+    const fc::ContextUse use(*ctx->state);
     fc::pcc_triu(*ctx->state, *series->data, order, device_output(out, fc::ScalarType::F64), capacity);
     return FC_OK;
   });
@@ -74,6 +80,7 @@ FC_API fc_status fc_pcc_triu_device_f64(fc_context* ctx, const fc_series* series
 FC_API fc_status fc_pcc_dense_device(fc_context* ctx, const fc_series* series, float* out, int64_t ld) {
   return fc::api_guard(__func__, [&] {
     require_cuda_pair(ctx, series, "series");
+    const fc::ContextUse use(*ctx->state);
     fc::pcc_cross(*ctx->state, *series->data, *series->data, true, device_output(out, fc::ScalarType::F32), ld);
     return FC_OK;
   });
@@ -83,6 +90,7 @@ FC_API fc_status fc_pcc_cross_device(fc_context* ctx, const fc_series* a, const 
   return fc::api_guard(__func__, [&] {
     require_cuda_pair(ctx, a, "a");
     require_cuda_pair(ctx, b, "b");
+    const fc::ContextUse use(*ctx->state);
     fc::pcc_cross(*ctx->state, *a->data, *b->data, false, device_output(out, fc::ScalarType::F32), ld);
     return FC_OK;
   });

@@ -1,6 +1,7 @@
 // extern "C" entry points for networks: graphs built from correlations or given by the caller,
 // their copy-out accessors, and degree centrality.
 #include "api/api_guard.hpp"
+#include "api/context_use.hpp"
 #include "core/graph.hpp"
 #include "core/graph_file.hpp"
 #include "core/handles.hpp"
@@ -27,6 +28,7 @@ FC_API fc_status fc_pcc_graph(fc_context* ctx, const fc_series* series, fc_edge_
                               fc_graph** out) {
   return fc::api_guard(__func__, [&] {
     require_pair(ctx, series);
+    const fc::ContextUse use(*ctx->state);
     fc::require_not_null(out, "out");
     *out = wrap(fc::pcc_graph(*ctx->state, *series->data, rule, param, weights));
     return FC_OK;
@@ -92,6 +94,7 @@ FC_API fc_status fc_pcc_degree(fc_context* ctx, const fc_series* series, fc_edge
                                double* strength) {
   return fc::api_guard(__func__, [&] {
     require_pair(ctx, series);
+    const fc::ContextUse use(*ctx->state);
     fc::pcc_degree(*ctx->state, *series->data, rule, param, degree, strength);
     return FC_OK;
   });

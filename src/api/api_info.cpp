@@ -21,7 +21,7 @@ FC_API void fc_version(int* major, int* minor, int* patch) {
 }
 
 FC_API const char* fc_status_string(fc_status status) {
-  switch (status) {
+  switch (fc::raw_enum(status)) {  // any int: never loaded as fc_status
     case FC_OK: return "FC_OK: success";
     case FC_DONE: return "FC_DONE: no more blocks";
     case FC_ERR_CUDA: return "FC_ERR_CUDA: a CUDA call failed";

@@ -1,5 +1,6 @@
 // extern "C" entry points for the triangle arithmetic and the full-array PCC calls.
 #include "api/api_guard.hpp"
+#include "api/context_use.hpp"
 #include "core/handles.hpp"
 #include "core/triangle_index.hpp"
 
@@ -61,6 +62,7 @@ FC_API fc_status fc_triu_pair(int64_t n, fc_triu_order order, int64_t offset, in
 FC_API fc_status fc_pcc_triu(fc_context* ctx, const fc_series* series, fc_triu_order order, float* out, int64_t capacity) {
   return fc::api_guard(__func__, [&] {
     require_pair(ctx, series, "series");
+    const fc::ContextUse use(*ctx->state);
     fc::pcc_triu(*ctx->state, *series->data, order, host_output(out, fc::ScalarType::F32), capacity);
     return FC_OK;
   });
@@ -70,6 +72,7 @@ FC_API fc_status fc_pcc_triu_f64(fc_context* ctx, const fc_series* series, fc_tr
                                  int64_t capacity) {
   return fc::api_guard(__func__, [&] {
     require_pair(ctx, series, "series");
+    const fc::ContextUse use(*ctx->state);
     fc::pcc_triu(*ctx->state, *series->data, order, host_output(out, fc::ScalarType::F64), capacity);
     return FC_OK;
   });
@@ -78,6 +81,7 @@ FC_API fc_status fc_pcc_triu_f64(fc_context* ctx, const fc_series* series, fc_tr
 FC_API fc_status fc_pcc_dense(fc_context* ctx, const fc_series* series, float* out, int64_t ld) {
   return fc::api_guard(__func__, [&] {
     require_pair(ctx, series, "series");
+    const fc::ContextUse use(*ctx->state);
     fc::pcc_cross(*ctx->state, *series->data, *series->data, true, host_output(out, fc::ScalarType::F32), ld);
     return FC_OK;
   });
@@ -87,6 +91,7 @@ FC_API fc_status fc_pcc_cross(fc_context* ctx, const fc_series* a, const fc_seri
   return fc::api_guard(__func__, [&] {
     require_pair(ctx, a, "a");
     require_pair(ctx, b, "b");
+    const fc::ContextUse use(*ctx->state);
     // r(s, s) is fc_pcc_dense's matrix: the same symmetric values (BLAS kernels are not
     // symmetric, so the product of a series set with itself is computed as one, see cpu_backend.cpp).
     const bool same_set = a->data == b->data;

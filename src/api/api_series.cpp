@@ -1,5 +1,6 @@
 // extern "C" entry points for fc_series.
 #include "api/api_guard.hpp"
+#include "api/context_use.hpp"
 #include "core/handles.hpp"
 
 namespace {
@@ -9,6 +10,7 @@ fc_status create(const char* function, fc_context* ctx, const T* data, int64_t n
   return fc::api_guard(function, [&] {
     fc::require_not_null(ctx, "ctx");
     fc::require_not_null(out, "out");
+    const fc::ContextUse use(*ctx->state);
     auto series = std::make_unique<fc_series>();
     series->data = fc::create_series(*ctx->state, data, n, t, ss, ts);
     *out = series.release();

@@ -4,7 +4,7 @@
 
 namespace fc {
 
-std::shared_ptr<ContextState> create_context(fc_backend backend, int device) {
+std::shared_ptr<ContextState> create_context(const fc_backend& backend, int device) {
   const int b = raw_enum(backend);
   if (b != FC_BACKEND_AUTO && b != FC_BACKEND_CPU && b != FC_BACKEND_CUDA)
     fail(FC_ERR_INVALID_ARG, "backend " + std::to_string(b) +

@@ -1,14 +1,24 @@
 // The state behind an fc_context: the backend it runs on and its settings.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <thread>
 
 #include "backend/backend.hpp"
 #include "core/run_settings.hpp"
 #include "fastconn/fastconn.h"
 
 namespace fc {
+
+// Which thread is computing with a context (a context is used by one thread at a time, DESIGN.md).
+// Taken by fc::ContextUse (api/context_use.hpp) for the length of every entry point that computes
+// with or changes the context; a second thread's entry answers FC_ERR_BAD_STATE.
+struct ContextOwner {
+  std::atomic<std::thread::id> thread{};  // std::thread::id(): nobody
+  int depth = 0;                          // nested entries of the owning thread (touched only by it)
+};
 
 struct ContextState {
   std::shared_ptr<Backend> backend;
@@ -18,6 +28,8 @@ struct ContextState {
   int threads = 0;
   fc_progress_fn progress_fn = nullptr;
   void* progress_user = nullptr;
+  // Shared, not copied, by copies of this state (per-window views of the same context).
+  std::shared_ptr<ContextOwner> owner = std::make_shared<ContextOwner>();
 
   // Settings of one computation, reporting to `progress`.
   RunSettings run_settings(Progress& progress) const {
@@ -33,6 +45,7 @@ struct ContextState {
 };
 
 // Resolves AUTO (CUDA when it has a usable device, else CPU) and creates the backend.
-std::shared_ptr<ContextState> create_context(fc_backend backend, int device);
+// backend is taken by reference: validated as an int before it is read (see raw_enum).
+std::shared_ptr<ContextState> create_context(const fc_backend& backend, int device);
 
 }  // namespace fc

@@ -28,9 +28,12 @@ inline void require_not_null(Pointer p, const char* argument) {
 }
 
 // The integer a C caller passed as an enum. Loading a C++ enum whose value lies outside its
-// enumerators' range is undefined behaviour, so validation reads the bytes as an int instead.
+// enumerators' range is undefined behaviour (UBSan: "load of value 7, which is not a valid value
+// for type 'fc_edge_rule'"), and passing an enum parameter on by value is such a load. So the
+// parameter is taken by reference and its bytes are read as an int: pass an entry point's enum
+// parameter only to raw_enum or to functions taking it by const reference until it is validated.
 template <class Enum>
-inline int raw_enum(Enum e) {
+inline int raw_enum(const Enum& e) {
   static_assert(sizeof(Enum) == sizeof(int), "C enums are int-sized");
   int v;
   std::memcpy(&v, &e, sizeof v);

@@ -28,7 +28,7 @@ struct Rule {
   int64_t k = 0;  // FC_EDGE_TOP_K
 };
 
-Rule validate_rule(fc_edge_rule rule, double param) {
+Rule validate_rule(const fc_edge_rule& rule, double param) {
   const int r = raw_enum(rule);
   if (r < FC_EDGE_ABS_THRESHOLD || r > FC_EDGE_TOP_K)
     fail(FC_ERR_INVALID_ARG, "rule " + std::to_string(r) +
@@ -290,13 +290,14 @@ float float_threshold(double param) {
   return f;
 }
 
-std::shared_ptr<GraphData> pcc_graph(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int weights) {
+std::shared_ptr<GraphData> pcc_graph(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param,
+                                     int weights) {
   const Rule r = validate_rule(rule, param);
   validate_weights(weights);
   return csr_of(s.n, edges_of(ctx, s, r), weights, ctx.threads);
 }
 
-void pcc_degree(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int64_t* degree,
+void pcc_degree(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param, int64_t* degree,
                 double* strength) {
   const Rule r = validate_rule(rule, param);
   if (degree == nullptr && strength == nullptr) return;

@@ -24,11 +24,12 @@ struct GraphData {
 };
 
 // fc_pcc_graph: the rule, param and weights are validated here (FC_ERR_INVALID_ARG names them).
-std::shared_ptr<GraphData> pcc_graph(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param,
+// The rule is taken by reference: a caller's out-of-range value is read as an int (raw_enum).
+std::shared_ptr<GraphData> pcc_graph(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param,
                                      int weights);
 
 // fc_pcc_degree; degree and strength may be null (n values each otherwise).
-void pcc_degree(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int64_t* degree,
+void pcc_degree(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param, int64_t* degree,
                 double* strength);
 
 // fc_graph_create_csr: copies and validates (FC_ERR_INVALID_ARG names the first bad entry).

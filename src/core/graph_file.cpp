@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <sys/stat.h>
+
 #include "core/error.hpp"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -86,6 +88,17 @@ std::shared_ptr<GraphData> load_graph(const std::string& path) {
   const int64_t n = sizes[0], edges = sizes[1];
   if (n < 0 || edges < 0 || n > (int64_t(1) << 40) || edges > (int64_t(1) << 50))
     fail(FC_ERR_IO, "'" + path + "' is corrupt: " + std::to_string(n) + " nodes, " + std::to_string(edges) + " edges");
+  // The counts say how long the file is: check before allocating (a corrupt or hostile header
+  // would otherwise ask for terabytes; found by tests/fuzz/fuzz_graph_load.cpp).
+  struct stat info;
+  if (::fstat(::fileno(file.f), &info) == 0 && S_ISREG(info.st_mode)) {
+    const int64_t expected = static_cast<int64_t>(sizeof magic + sizeof header + sizeof sizes) + (n + 1) * 8 + 2 * edges * 12;
+    if (static_cast<int64_t>(info.st_size) < expected)
+      fail(FC_ERR_IO, "'" + path + "' is truncated: " + std::to_string(n) + " nodes and " + std::to_string(edges) +
+                          " edges need " + std::to_string(expected) + " bytes but the file has " + std::to_string(info.st_size) +
+                          "; not a complete fastconn graph file");
+    if (static_cast<int64_t>(info.st_size) > expected) fail(FC_ERR_IO, "'" + path + "' has trailing bytes after the graph");
+  }
   std::vector<int64_t> offsets(static_cast<size_t>(n) + 1), columns(static_cast<size_t>(2 * edges));
   std::vector<float> weights(static_cast<size_t>(2 * edges));
   read_all(file.f, offsets.data(), offsets.size() * sizeof(int64_t), path);

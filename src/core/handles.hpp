@@ -5,7 +5,9 @@
 #include <memory>
 
 #include "core/context.hpp"
+#include "core/dfc.hpp"
 #include "core/graph.hpp"
+#include "core/modularity.hpp"
 #include "core/pcc.hpp"
 #include "core/series.hpp"
 
@@ -21,6 +23,14 @@ struct fc_blocks {
   std::unique_ptr<fc::BlockIterator> iterator;
 };
 
+struct fc_dfc {
+  std::unique_ptr<fc::DfcIterator> iterator;
+};
+
 struct fc_graph {
   std::shared_ptr<const fc::GraphData> data;
+};
+
+struct fc_modules {
+  fc::Modules result;
 };

@@ -26,13 +26,13 @@ void triangle_rows(int64_t n, fc_triu_order order, int64_t* begin, int64_t* end)
 
 }  // namespace
 
-void require_order(fc_triu_order order) {
+void require_order(const fc_triu_order& order) {
   const int o = raw_enum(order);
   if (o != FC_TRIU_ROW && o != FC_TRIU_COL)
     fail(FC_ERR_INVALID_ARG, "order " + std::to_string(o) + " is not FC_TRIU_ROW (0) or FC_TRIU_COL (1)");
 }
 
-void pcc_triu(const ContextState& ctx, const SeriesData& s, fc_triu_order order, const Output& out, int64_t capacity) {
+void pcc_triu(const ContextState& ctx, const SeriesData& s, const fc_triu_order& order, const Output& out, int64_t capacity) {
   require_order(order);
   require_output(out);
   const int64_t pairs = triu_count(s.n);

@@ -13,10 +13,10 @@
 namespace fc {
 
 // Throws FC_ERR_INVALID_ARG unless order is FC_TRIU_ROW or FC_TRIU_COL.
-void require_order(fc_triu_order order);
+void require_order(const fc_triu_order& order);
 
 // The whole triangle in `order` into out (capacity values of `type`).
-void pcc_triu(const ContextState& ctx, const SeriesData& s, fc_triu_order order, const Output& out, int64_t capacity);
+void pcc_triu(const ContextState& ctx, const SeriesData& s, const fc_triu_order& order, const Output& out, int64_t capacity);
 
 // Rows [row_begin, row_end) of r(a, b), row-major with leading dimension ld. same_set: b is a.
 void pcc_cross(const ContextState& ctx, const SeriesData& a, const SeriesData& b, bool same_set, const Output& out,
@@ -30,6 +30,7 @@ class BlockIterator {
                 int64_t rows_per_block);
 
   int64_t max_count() const;  // values in the largest block
+  const ContextState& context() const { return *ctx_; }
   // FC_OK with the block in buf, or FC_DONE. Throws FC_ERR_BUFFER_TOO_SMALL (info filled, state
   // unchanged) when capacity is short.
   fc_status next(float* buf, int64_t capacity, fc_block_info* info);

@@ -100,6 +100,19 @@ int main(void) {
   CHECK_ERROR_MENTIONS("truncated");
   CHECK(h == untouched);
 
+  /* a header alone that claims a huge graph (2^40 nodes, 2^50 edges): FC_ERR_IO, never an
+   * allocation of terabytes (regression: tests/fuzz/fuzz_graph_load.cpp; ASan aborted on it) */
+  {
+    unsigned char header[32];
+    const int64_t huge[2] = {(int64_t)1 << 40, (int64_t)1 << 50};
+    memcpy(header, bytes, 16); /* magic and version of the real file */
+    memcpy(header + 16, huge, sizeof huge);
+    write_bytes("huge_header.fcg", header, sizeof header);
+    CHECK_STATUS(fc_graph_load("huge_header.fcg", &h), FC_ERR_IO);
+    CHECK_ERROR_MENTIONS("truncated");
+    CHECK(h == untouched);
+  }
+
   /* corrupt: the first column of row 0 made a self-loop; the load names the entry */
   {
     int64_t zero = 0;
@@ -124,6 +137,7 @@ int main(void) {
   remove(path);
   remove("not_a_graph.fcg");
   remove("truncated.fcg");
+  remove("huge_header.fcg");
   remove("corrupt.fcg");
   return check_report();
 }

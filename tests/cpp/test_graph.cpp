@@ -327,9 +327,11 @@ TEST_P(Graph, BadRulesNameTheValue) {
       {2, 1.5, 0, "1.5"},             {3, -2, 0, "-2"},              {3, 2.5, 0, "2.5"},
       {3, 0, 0, "top-k param 0"},     {2, std::nan(""), 1, "NaN"}};
   for (const Bad& b : bad) {
+    // An out-of-range rule cannot be passed from C++ without undefined behaviour of the test
+    // itself (passing the enum on loads it); tests/c/test_enum_range.c passes those from C.
+    if (b.rule < FC_EDGE_ABS_THRESHOLD || b.rule > FC_EDGE_TOP_K) continue;
     fc_graph* g = nullptr;
-    fc_edge_rule rule;
-    std::memcpy(&rule, &b.rule, sizeof rule);
+    const auto rule = static_cast<fc_edge_rule>(b.rule);
     EXPECT_EQ(fc_pcc_graph(ctx.get(), s.get(), rule, b.param, b.weights, &g), FC_ERR_INVALID_ARG) << b.mention;
     EXPECT_NE(std::string(fc_last_error()).find(b.mention), std::string::npos) << fc_last_error();
     if (b.weights == 0) {

@@ -4,6 +4,8 @@
     r = fastconn.corrcoef(x)                  # like numpy.corrcoef(x): each row a series
     d = fastconn.pcc_triu(x, rowvar=False)    # scipy's condensed vector of a (time, series) array
     g = fastconn.graph(x, density=0.1)        # the network as a scipy.sparse.csr_matrix
+    w = fastconn.dfc_triu(x, 100, step=10)    # every sliding window's triangle (fastconn.dynamic)
+    m = fastconn.modularity(g)                # its modules: m.labels, m.q (fastconn.modules)
 
 The module-level functions run on a per-thread default context, or on the Context of an
 enclosing `with fastconn.Context(...):` block. Passing backend / precision / constant selects a
@@ -26,11 +28,17 @@ from . import _fastconn
 from ._fastconn import (AbortedError, BackendUnavailableError, FastconnError, InvalidArgumentError,
                         OutOfMemoryError)
 from .context import BlockInfo, Context, entered_context
+from .dynamic import (SlidingWindow, dfc_degree, dfc_graphs, dfc_lowrank, dfc_networks, dfc_summary, dfc_triu, lowrank,
+                      sliding_windows, window, window_starts)
+from .modules import Modules, modularity, modularity_score
 from .network import Graph
 
 __all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "blocks", "graph", "edges", "degree",
            "network", "backend_name", "has_cuda", "default_context", "FastconnError", "InvalidArgumentError", "OutOfMemoryError",
-           "BackendUnavailableError", "AbortedError", "__version__"]
+           "BackendUnavailableError", "AbortedError", "__version__",
+           # sliding windows and low rank (fastconn.dynamic), modules (fastconn.modules)
+           "SlidingWindow", "window", "window_starts", "sliding_windows", "dfc_triu", "dfc_networks", "dfc_graphs",
+           "dfc_degree", "dfc_summary", "lowrank", "dfc_lowrank", "Modules", "modularity", "modularity_score"]
 
 __version__ = "%d.%d.%d" % tuple(_fastconn.fc_version())
 

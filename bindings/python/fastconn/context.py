@@ -9,12 +9,14 @@ import numpy as np
 
 from . import _fastconn as _fc
 from .layout import series_matrix
+from .dynamic import DynamicMethods
+from .modules import ModuleMethods
 from .network import GRAPH_WEIGHTS, Graph, edge_rule
+from .options import ORDERS, lookup as _lookup
 
 BACKENDS = {"auto": _fc.FC_BACKEND_AUTO, "cpu": _fc.FC_BACKEND_CPU, "cuda": _fc.FC_BACKEND_CUDA}
 PRECISIONS = {"fp32": _fc.FC_PRECISION_FP32, "fp64": _fc.FC_PRECISION_FP64, "tf32": _fc.FC_PRECISION_TF32}
 CONSTANT_POLICIES = {"nan": _fc.FC_CONSTANT_NAN, "zero": _fc.FC_CONSTANT_ZERO}
-ORDERS = {"row": _fc.FC_TRIU_ROW, "col": _fc.FC_TRIU_COL}
 
 BlockInfo = collections.namedtuple("BlockInfo", "row_begin row_end triu_offset count")
 BlockInfo.__doc__ = """A block of the row-ordered triangle: the pairs (i, j), row_begin <= i < row_end,
@@ -24,18 +26,11 @@ j > i, which are exactly triangle[triu_offset : triu_offset + count]."""
 _entered = contextvars.ContextVar("fastconn_entered_context", default=None)
 
 
-def _lookup(table, value, what):
-    try:
-        return table[value]
-    except (KeyError, TypeError):
-        raise ValueError(f"{what} must be one of {sorted(table)}, got {value!r}") from None
-
-
 def _name_of(table, code):
     return next(name for name, value in table.items() if value == code)
 
 
-class Context:
+class Context(DynamicMethods, ModuleMethods):
     """A fastconn context: where and how correlations are computed.
 
     backend: "auto" (CUDA when a device is visible, else CPU), "cpu" or "cuda".
@@ -46,6 +41,10 @@ class Context:
     threads: CPU threads (0: all cores).
     progress: None or a callable(done, total) called from the computing thread; a true return
         value cancels (AbortedError), an exception propagates. Ctrl-C cancels in any case.
+
+    Sliding-window (dynamic) connectivity and low rank: see fastconn.dynamic; modules of a
+    graph: see fastconn.modules. Their methods on a Context take the same arguments as the
+    module-level functions, less backend / precision / constant.
 
     Used as a context manager (`with Context(precision="fp64") as ctx:`), it is also the
     context of the module-level functions inside the block. A context runs one computation at a

@@ -34,6 +34,11 @@ def series_matrix(a, rowvar=True, name="x"):
         view = array
     else:
         view = array.T
+    if view.size == 0:
+        # numpy gives NaNs or an empty matrix here; fastconn says what is missing (an empty axis
+        # has no usable stride, so no copy would help).
+        raise ValueError(f"{name} is empty: shape {array.shape} gives {view.shape[0]} series of {view.shape[1]} "
+                         f"time points; fastconn needs at least 1 series of at least 2 time points")
     if is_addressable(view):
         return view
     single = array.dtype.kind == "f" and array.dtype.itemsize <= 4

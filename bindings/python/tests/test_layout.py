@@ -95,3 +95,17 @@ def test_results_do_not_depend_on_layout(data):
     for name, array, rowvar, _ in layouts(data):
         if array.dtype == np.float64 and array.shape[1 if rowvar else 0] == T:
             np.testing.assert_array_equal(fastconn.pcc_triu(array, rowvar=rowvar), expected, err_msg=name)
+
+
+@pytest.mark.parametrize("shape, rowvar", [((165, 0), True), ((0, 50), True), ((165, 0), False), ((0, 50), False),
+                                           ((0,), True), ((0, 0), True)])
+def test_empty_inputs_say_they_are_empty(shape, rowvar):
+    # Not "pass a copy, e.g. numpy.ascontiguousarray(x)": the copy of an empty array is empty too.
+    for x in (np.zeros(shape), np.ascontiguousarray(np.zeros(shape)), np.zeros(shape, dtype=np.float32)):
+        with pytest.raises(ValueError, match="is empty") as raised:
+            fastconn.corrcoef(x, rowvar=rowvar)
+        assert "ascontiguousarray" not in str(raised.value)
+        with pytest.raises(ValueError, match="is empty"):
+            fastconn.pcc_triu(x, rowvar=rowvar)
+    with pytest.raises(ValueError, match="at least 1 series of at least 2 time points"):
+        series_matrix(np.zeros(shape), rowvar)

@@ -8,6 +8,7 @@
 #include <Rcpp.h>
 #include <R_ext/Rdynload.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -49,11 +50,15 @@ using ContextHandle = Rcpp::XPtr<fc_context, Rcpp::PreserveStorage, fc_context_d
 using SeriesHandle = Rcpp::XPtr<fc_series, Rcpp::PreserveStorage, fc_series_destroy, false>;
 using CursorHandle = Rcpp::XPtr<BlockCursor, Rcpp::PreserveStorage, delete_cursor, false>;
 using GraphHandle = Rcpp::XPtr<fc_graph, Rcpp::PreserveStorage, fc_graph_destroy, false>;
+using DfcHandle = Rcpp::XPtr<fc_dfc, Rcpp::PreserveStorage, fc_dfc_destroy, false>;
+using ModulesHandle = Rcpp::XPtr<fc_modules, Rcpp::PreserveStorage, fc_modules_destroy, false>;
 
 const char* const kContextTag = "fastconn_context";
 const char* const kSeriesTag = "fastconn_series";
 const char* const kCursorTag = "fastconn_blocks";
 const char* const kGraphTag = "fastconn_graph";
+const char* const kDfcTag = "fastconn_dfc";
+const char* const kModulesTag = "fastconn_modules";
 
 // A new handle owns `pointer` from here on: if a later step fails, the finalizer frees it.
 template <class Handle, class T>
@@ -89,15 +94,17 @@ int progress_checks_interrupt(int64_t, int64_t, void* user) {
   return state->interrupted ? 1 : 0;
 }
 
-// Runs `call` (which returns fc_status) with Ctrl-C wired to cancellation.
+// Runs `call` (which returns fc_status) with Ctrl-C wired to cancellation. Returns the status
+// when it is FC_OK or FC_DONE (an iterator's end); any error becomes an R error.
 template <class Call>
-void run_interruptible(fc_context* ctx, Call&& call) {
+fc_status run_interruptible(fc_context* ctx, Call&& call) {
   InterruptState state;
   check(fc_context_set_progress(ctx, progress_checks_interrupt, &state));
   const fc_status status = call();
   fc_context_set_progress(ctx, nullptr, nullptr);
   if (state.interrupted) throw Rcpp::internal::InterruptedException();
-  check(status);
+  if (status != FC_DONE) check(status);
+  return status;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,6 +198,58 @@ SEXP graph_as_dgCMatrix(const fc_graph* graph, SEXP dimnames) {
   return matrix;
 }
 
+
+// float r to R's double, NaN (a pair with a constant series) to NA.
+inline double widen(float value) { return std::isnan(value) ? NA_REAL : static_cast<double>(value); }
+
+int64_t as_int64(SEXP value) { return static_cast<int64_t>(Rcpp::as<double>(value)); }
+
+// A window specification as R passes it: list(length, step, taper, sigma), checked in R.
+struct WindowSpec {
+  int64_t length, step;
+  int taper;
+  double sigma;
+};
+
+WindowSpec window_spec(SEXP spec) {
+  Rcpp::List list(spec);
+  return {as_int64(list["length"]), as_int64(list["step"]), Rcpp::as<int>(list["taper"]),
+          Rcpp::as<double>(list["sigma"])};
+}
+
+int64_t window_count(const fc_series* series, const WindowSpec& w) {
+  int64_t n_time = 0;
+  check(fc_series_info(series, nullptr, &n_time, nullptr));
+  const int64_t count = fc_window_count(n_time, w.length, w.step);
+  if (count < 1)
+    Rcpp::stop("fastconn: no window of %d time points every %d fits in %d time points", w.length, w.step, n_time);
+  return count;
+}
+
+// A symmetric dgCMatrix (slots p, i, x; checked in R: square, symmetric, no diagonal entries,
+// finite weights) as a library graph. Its CSC form is the CSR form of the symmetric matrix.
+// Weights travel as float, as the library stores them.
+GraphHandle graph_from_csc(SEXP p_slot, SEXP i_slot, SEXP x_slot) {
+  Rcpp::IntegerVector p(p_slot), i(i_slot);
+  Rcpp::NumericVector x(x_slot);
+  const R_xlen_t n = p.size() - 1, nnz = i.size();
+  std::vector<int64_t> offsets(p.begin(), p.end());
+  std::vector<int64_t> columns(i.begin(), i.end());
+  std::vector<float> weights(static_cast<size_t>(nnz));
+  for (R_xlen_t k = 0; k < nnz; ++k) weights[static_cast<size_t>(k)] = static_cast<float>(x[k]);
+  fc_graph* raw = nullptr;
+  check(fc_graph_create_csr(static_cast<int64_t>(n), offsets.data(), columns.data(), weights.data(), &raw));
+  return make_handle<GraphHandle>(raw, kGraphTag);
+}
+
+// The library's row-major N x rank factor (series s at s * rank) as R's column-major matrix.
+Rcpp::NumericVector factor_matrix(const float* factor, int64_t n, int64_t rank) {
+  Rcpp::NumericVector result(alloc_matrix(n, rank));
+  for (int64_t s = 0; s < n; ++s)
+    for (int64_t c = 0; c < rank; ++c) result[static_cast<R_xlen_t>(s + c * n)] = factor[s * rank + c];
+  return result;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -250,6 +309,7 @@ SEXP fcr_release(SEXP handle) {
   if (tag == Rf_install(kSeriesTag)) SeriesHandle(handle).release();
   else if (tag == Rf_install(kContextTag)) ContextHandle(handle).release();
   else if (tag == Rf_install(kCursorTag)) CursorHandle(handle).release();
+  else if (tag == Rf_install(kDfcTag)) DfcHandle(handle).release();
   else Rcpp::stop("fastconn: internal error: unknown handle");
   return R_NilValue;
   END_RCPP
@@ -395,6 +455,276 @@ SEXP fcr_pcc_degree(SEXP context, SEXP series, SEXP rule, SEXP param) {
   END_RCPP
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Dynamic connectivity (sliding windows). `spec` is list(length, step, taper, sigma).
+// ---------------------------------------------------------------------------------------------
+
+// Every window's triangle as a W x P matrix (R's windows-in-rows layout, pairs in dist order),
+// and per window the number of series constant in it (attribute "n_constant"). FP32 / TF32:
+// the pull iterator delivers whole windows (or row blocks of very large ones) into a float
+// buffer of at most 64 MiB, scattered into the W x P result, so nothing of W x P size exists
+// twice. FP64: each window as a series (fc_dfc_window) through fc_pcc_triu_f64.
+SEXP fcr_dfc_triu(SEXP context, SEXP series, SEXP spec) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const WindowSpec w = window_spec(spec);
+  fc_dfc* raw = nullptr;
+  check(fc_dfc_begin(ctx, s, w.length, w.step, w.taper, w.sigma, &raw));
+  DfcHandle handle = make_handle<DfcHandle>(raw, kDfcTag);
+  int64_t n_windows = 0, n = 0;
+  check(fc_dfc_info(raw, &n_windows, &n, nullptr));
+  const int64_t pairs = fc_triu_size(n);
+  Rcpp::NumericVector result(alloc_matrix(n_windows, pairs));
+  Rcpp::IntegerVector n_constant(static_cast<R_xlen_t>(n_windows));
+  double* out = result.begin();
+  if (precision_of(ctx) == FC_PRECISION_FP64) {
+    std::vector<double> triangle(static_cast<size_t>(pairs));
+    for (int64_t k = 0; k < n_windows; ++k) {
+      fc_series* window = nullptr;
+      check(fc_dfc_window(raw, k, &window));
+      SeriesHandle window_handle = make_handle<SeriesHandle>(window, kSeriesTag);
+      run_interruptible(ctx, [&] { return fc_pcc_triu_f64(ctx, window, FC_TRIU_ROW, triangle.data(), pairs); });
+      int64_t constant = 0;
+      check(fc_series_info(window, nullptr, nullptr, &constant));
+      n_constant[static_cast<R_xlen_t>(k)] = static_cast<int>(constant);
+      for (int64_t p = 0; p < pairs; ++p) {
+        const double v = triangle[static_cast<size_t>(p)];
+        out[k + p * n_windows] = std::isnan(v) ? NA_REAL : v;
+      }
+      window_handle.release();
+      Rcpp::checkUserInterrupt();
+    }
+  } else {
+    // Windows arrive whole (capacity >= one triangle) and are staged up to 16 at a time, up to
+    // 2^24 values (64 MiB), so that the transposing scatter into the W x P result writes runs of
+    // adjacent doubles instead of one value per cache line per window. A window larger than
+    // that arrives in row blocks, each scattered as it comes; one row always fits.
+    const int64_t whole_limit = int64_t(1) << 24;
+    const int64_t staged = (pairs > 0 && pairs <= whole_limit) ? std::min<int64_t>(16, whole_limit / pairs) : 1;
+    const int64_t capacity = staged > 1 ? pairs : std::max<int64_t>(std::min<int64_t>(pairs, whole_limit), std::max<int64_t>(n - 1, 1));
+    std::vector<float> buffer(static_cast<size_t>(staged * capacity));
+    int64_t first = 0, filled = 0;  // windows first .. first + filled - 1 are staged
+    auto flush = [&] {
+      for (int64_t p = 0; p < pairs; ++p) {
+        double* row = out + first + p * n_windows;
+        for (int64_t b = 0; b < filled; ++b) row[b] = widen(buffer[static_cast<size_t>(b * pairs + p)]);
+      }
+      first += filled;
+      filled = 0;
+    };
+    for (;;) {
+      fc_dfc_block_info info{};
+      float* slot = buffer.data() + (staged > 1 ? filled * pairs : 0);
+      const fc_status status = run_interruptible(ctx, [&] { return fc_dfc_next_triu(raw, slot, capacity, &info); });
+      if (status == FC_DONE) break;
+      n_constant[static_cast<R_xlen_t>(info.window)] = static_cast<int>(info.n_constant);
+      if (staged > 1 && info.triu_offset == 0 && info.count == pairs && info.window == first + filled) {
+        if (++filled == staged) flush();
+      } else {  // a row block (or, against the header, a partial window): scatter it now
+        if (filled > 0) flush();  // reads only the slots before `slot`
+        double* column = out + info.window + info.triu_offset * n_windows;
+        for (int64_t c = 0; c < info.count; ++c) column[c * n_windows] = widen(slot[c]);
+        first = info.window + 1;
+      }
+      Rcpp::checkUserInterrupt();  // between blocks, whether or not the library reported progress
+    }
+    if (filled > 0) flush();
+  }
+  handle.release();
+  result.attr("n_constant") = n_constant;
+  return result;
+  END_RCPP
+}
+
+// The window iterator, for R loops over windows (graphs).
+SEXP fcr_dfc_begin(SEXP context, SEXP series, SEXP spec) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const WindowSpec w = window_spec(spec);
+  fc_dfc* raw = nullptr;
+  check(fc_dfc_begin(ctx, s, w.length, w.step, w.taper, w.sigma, &raw));
+  return make_handle<DfcHandle>(raw, kDfcTag);
+  END_RCPP
+}
+
+// c(windows, series, length) of an iterator.
+SEXP fcr_dfc_info(SEXP dfc) {
+  BEGIN_RCPP
+  const fc_dfc* d = unwrap_handle<fc_dfc>(dfc, kDfcTag);
+  int64_t n_windows = 0, n = 0, length = 0;
+  check(fc_dfc_info(d, &n_windows, &n, &length));
+  return Rcpp::NumericVector::create(static_cast<double>(n_windows), static_cast<double>(n), static_cast<double>(length));
+  END_RCPP
+}
+
+// The next window's network as list(window = 1-based index, graph = dgCMatrix), or NULL after
+// the last window. The context is the iterator's (for Ctrl-C through its progress callback).
+SEXP fcr_dfc_next_graph(SEXP context, SEXP dfc, SEXP rule, SEXP param, SEXP weights, SEXP dimnames) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  fc_dfc* d = unwrap_handle<fc_dfc>(dfc, kDfcTag);
+  fc_graph* raw = nullptr;
+  int64_t window = -1;
+  const fc_status status = run_interruptible(ctx, [&] {
+    return fc_dfc_next_graph(d, static_cast<fc_edge_rule>(Rcpp::as<int>(rule)), Rcpp::as<double>(param),
+                             Rcpp::as<int>(weights), &raw, &window);
+  });
+  if (status == FC_DONE) {
+    fc_graph_destroy(raw);  // NULL by contract; harmless otherwise
+    return R_NilValue;
+  }
+  GraphHandle handle = make_handle<GraphHandle>(raw, kGraphTag);
+  Rcpp::RObject matrix = graph_as_dgCMatrix(raw, dimnames);
+  handle.release();
+  return Rcpp::List::create(Rcpp::Named("window") = static_cast<double>(window + 1), Rcpp::Named("graph") = matrix);
+  END_RCPP
+}
+
+// Time-resolved degree and strength as W x N matrices (R layout: window k, series s at
+// k + s * W; the library writes window-major k * N + s).
+SEXP fcr_dfc_degree(SEXP context, SEXP series, SEXP spec, SEXP rule, SEXP param) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const WindowSpec w = window_spec(spec);
+  const int64_t n = series_count(s), n_windows = window_count(s, w);
+  std::vector<int64_t> degree(static_cast<size_t>(n_windows * n));
+  std::vector<double> strength(static_cast<size_t>(n_windows * n));
+  run_interruptible(ctx, [&] {
+    return fc_dfc_degree(ctx, s, w.length, w.step, w.taper, w.sigma, static_cast<fc_edge_rule>(Rcpp::as<int>(rule)),
+                         Rcpp::as<double>(param), degree.data(), strength.data());
+  });
+  Rcpp::IntegerVector r_degree(Rcpp::no_init(static_cast<R_xlen_t>(n_windows * n)));
+  Rcpp::NumericVector r_strength(Rcpp::no_init(static_cast<R_xlen_t>(n_windows * n)));
+  for (int64_t k = 0; k < n_windows; ++k)
+    for (int64_t i = 0; i < n; ++i) {
+      r_degree[static_cast<R_xlen_t>(k + i * n_windows)] = static_cast<int>(degree[static_cast<size_t>(k * n + i)]);
+      r_strength[static_cast<R_xlen_t>(k + i * n_windows)] = strength[static_cast<size_t>(k * n + i)];
+    }
+  const Rcpp::IntegerVector dim = Rcpp::IntegerVector::create(static_cast<int>(n_windows), static_cast<int>(n));
+  r_degree.attr("dim") = dim;
+  r_strength.attr("dim") = dim;
+  return Rcpp::List::create(Rcpp::Named("degree") = r_degree, Rcpp::Named("strength") = r_strength);
+  END_RCPP
+}
+
+// Per-pair mean and sd of r over the windows, in dist order.
+SEXP fcr_dfc_summary(SEXP context, SEXP series, SEXP spec) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const WindowSpec w = window_spec(spec);
+  const int64_t pairs = fc_triu_size(series_count(s));
+  Rcpp::NumericVector mean(Rcpp::no_init(static_cast<R_xlen_t>(pairs)));
+  Rcpp::NumericVector sd(Rcpp::no_init(static_cast<R_xlen_t>(pairs)));
+  run_interruptible(ctx, [&] {
+    return fc_dfc_summary(ctx, s, w.length, w.step, w.taper, w.sigma, FC_TRIU_ROW, mean.begin(), sd.begin(), pairs);
+  });
+  nan_to_na(mean.begin(), mean.size());
+  nan_to_na(sd.begin(), sd.size());
+  return Rcpp::List::create(Rcpp::Named("mean") = mean, Rcpp::Named("sd") = sd);
+  END_RCPP
+}
+
+// list(factor = N x rank, rel_error) of the whole series set.
+SEXP fcr_pcc_lowrank(SEXP context, SEXP series, SEXP rank_value) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const int64_t n = series_count(s), rank = as_int64(rank_value);
+  std::vector<float> factor(static_cast<size_t>(n * rank));
+  double rel_error = 0;
+  run_interruptible(ctx, [&] {
+    return fc_pcc_lowrank(ctx, s, rank, factor.data(), static_cast<int64_t>(factor.size()), &rel_error);
+  });
+  return Rcpp::List::create(Rcpp::Named("factor") = factor_matrix(factor.data(), n, rank),
+                            Rcpp::Named("rel_error") = rel_error);
+  END_RCPP
+}
+
+// list(factors = W matrices N x rank, rel_error = W values) of every window.
+SEXP fcr_dfc_lowrank(SEXP context, SEXP series, SEXP spec, SEXP rank_value) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const WindowSpec w = window_spec(spec);
+  const int64_t n = series_count(s), n_windows = window_count(s, w), rank = as_int64(rank_value);
+  std::vector<float> factors(static_cast<size_t>(n_windows * n * rank));
+  Rcpp::NumericVector rel_error(Rcpp::no_init(static_cast<R_xlen_t>(n_windows)));
+  run_interruptible(ctx, [&] {
+    return fc_dfc_lowrank(ctx, s, w.length, w.step, w.taper, w.sigma, rank, factors.data(),
+                          static_cast<int64_t>(factors.size()), rel_error.begin());
+  });
+  Rcpp::List list(static_cast<R_xlen_t>(n_windows));
+  for (int64_t k = 0; k < n_windows; ++k) list[static_cast<R_xlen_t>(k)] = factor_matrix(factors.data() + k * n * rank, n, rank);
+  return Rcpp::List::create(Rcpp::Named("factors") = list, Rcpp::Named("rel_error") = rel_error);
+  END_RCPP
+}
+
+// ---------------------------------------------------------------------------------------------
+// Modules. The graph comes as a symmetric dgCMatrix's slots (p, i, x).
+// ---------------------------------------------------------------------------------------------
+
+// options: list(eigen_threshold, resolution, max_communities, min_size, seed, signed_mode, refine).
+// Returns list(labels = 0-based integer labels, q, splits = list of the division tree's columns).
+SEXP fcr_modularity(SEXP context, SEXP p, SEXP i, SEXP x, SEXP options) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  GraphHandle graph = graph_from_csc(p, i, x);
+  Rcpp::List opt(options);
+  fc_modularity_options o;
+  check(fc_modularity_options_default(&o));
+  o.eigen_threshold = Rcpp::as<double>(opt["eigen_threshold"]);
+  o.resolution = Rcpp::as<double>(opt["resolution"]);
+  o.max_communities = as_int64(opt["max_communities"]);
+  o.min_community_size = as_int64(opt["min_size"]);
+  o.seed = static_cast<uint64_t>(Rcpp::as<double>(opt["seed"]));
+  o.signed_mode = Rcpp::as<int>(opt["signed_mode"]);
+  o.refine = Rcpp::as<bool>(opt["refine"]) ? 1 : 0;
+  fc_modules* raw = nullptr;
+  run_interruptible(ctx, [&] { return fc_modularity(ctx, graph.get(), &o, &raw); });
+  ModulesHandle modules = make_handle<ModulesHandle>(raw, kModulesTag);
+  graph.release();
+  int64_t n = 0, k = 0, n_splits = 0;
+  double q = 0;
+  check(fc_modules_info(raw, &n, &k, &q, &n_splits));
+  std::vector<int64_t> labels(static_cast<size_t>(n));
+  check(fc_modules_labels(raw, labels.data(), n));
+  const size_t m = static_cast<size_t>(n_splits);
+  std::vector<int64_t> parent(m), child_a(m), child_b(m), iterations(m);
+  Rcpp::NumericVector eigenvalue(m), gain(m), residual(m);
+  if (n_splits > 0)
+    check(fc_modules_splits(raw, parent.data(), child_a.data(), child_b.data(), eigenvalue.begin(), gain.begin(),
+                            iterations.data(), residual.begin(), n_splits));
+  modules.release();
+  auto as_doubles = [](const std::vector<int64_t>& v) { return Rcpp::NumericVector(v.begin(), v.end()); };
+  Rcpp::List splits = Rcpp::List::create(
+      Rcpp::Named("parent") = as_doubles(parent), Rcpp::Named("child_a") = as_doubles(child_a),
+      Rcpp::Named("child_b") = as_doubles(child_b), Rcpp::Named("eigenvalue") = eigenvalue,
+      Rcpp::Named("gain") = gain, Rcpp::Named("iterations") = as_doubles(iterations),
+      Rcpp::Named("residual") = residual);
+  return Rcpp::List::create(Rcpp::Named("labels") = Rcpp::IntegerVector(labels.begin(), labels.end()),
+                            Rcpp::Named("q") = q, Rcpp::Named("n_communities") = static_cast<double>(k),
+                            Rcpp::Named("splits") = splits);
+  END_RCPP
+}
+
+// Q of a partition (labels: non-negative whole numbers, one per node, checked in R).
+SEXP fcr_modularity_score(SEXP p, SEXP i, SEXP x, SEXP labels, SEXP resolution) {
+  BEGIN_RCPP
+  GraphHandle graph = graph_from_csc(p, i, x);
+  Rcpp::NumericVector l(labels);
+  std::vector<int64_t> values(l.begin(), l.end());
+  double q = 0;
+  check(fc_modularity_score(graph.get(), values.data(), Rcpp::as<double>(resolution), &q));
+  graph.release();
+  return Rcpp::wrap(q);
+  END_RCPP
+}
+
 static const R_CallMethodDef call_methods[] = {
     {"fcr_context_create", (DL_FUNC)&fcr_context_create, 3},
     {"fcr_series_create", (DL_FUNC)&fcr_series_create, 2},
@@ -407,6 +737,16 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_blocks_next", (DL_FUNC)&fcr_blocks_next, 1},
     {"fcr_pcc_graph", (DL_FUNC)&fcr_pcc_graph, 6},
     {"fcr_pcc_degree", (DL_FUNC)&fcr_pcc_degree, 4},
+    {"fcr_dfc_triu", (DL_FUNC)&fcr_dfc_triu, 3},
+    {"fcr_dfc_begin", (DL_FUNC)&fcr_dfc_begin, 3},
+    {"fcr_dfc_info", (DL_FUNC)&fcr_dfc_info, 1},
+    {"fcr_dfc_next_graph", (DL_FUNC)&fcr_dfc_next_graph, 6},
+    {"fcr_dfc_degree", (DL_FUNC)&fcr_dfc_degree, 5},
+    {"fcr_dfc_summary", (DL_FUNC)&fcr_dfc_summary, 3},
+    {"fcr_pcc_lowrank", (DL_FUNC)&fcr_pcc_lowrank, 3},
+    {"fcr_dfc_lowrank", (DL_FUNC)&fcr_dfc_lowrank, 4},
+    {"fcr_modularity", (DL_FUNC)&fcr_modularity, 5},
+    {"fcr_modularity_score", (DL_FUNC)&fcr_modularity_score, 5},
     {nullptr, nullptr, 0}};
 
 void R_init_fastconn(DllInfo* dll) {

@@ -14,6 +14,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/cpu/cpu_tiles.hpp"
+#include "backend/cpu/cpu_window.hpp"
 #include "core/error.hpp"
 #include "core/tile_plan.hpp"
 #include "core/triangle_index.hpp"
@@ -315,6 +316,16 @@ class CpuBackend : public Backend {
   }
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override {
     cpu::top_k(s, k, columns, values, run);
+  }
+
+  // Windows and low rank: cpu_window.cpp.
+  std::unique_ptr<SeriesStorage> create_window(const SeriesView& s, int64_t begin, int64_t length, const double* weights,
+                                               uint8_t* constant, const RunSettings& run) override {
+    return cpu::create_window(s, begin, length, weights, constant, run);
+  }
+  void gram(const SeriesView& s, double* gram, const RunSettings& run) override { cpu::gram(s, gram, run); }
+  void project(const SeriesView& s, const double* basis, int64_t l, float* factor, const RunSettings& run) override {
+    cpu::project(s, basis, l, factor, run);
   }
 
  private:

@@ -15,6 +15,8 @@
 #include "backend/cuda/band_plan.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/cuda_resources.hpp"
+#include "backend/cuda/cuda_series.hpp"
+#include "backend/cuda/cuda_window.hpp"
 #include "backend/cuda/gemm.hpp"
 #include "backend/cuda/graph_ops.hpp"
 #include "core/error.hpp"
@@ -32,16 +34,8 @@ using cuda::Destination;
 // Working memory taken when the context sets no limit: at most this, and at most half of what is free.
 constexpr int64_t kDefaultBudget = int64_t(2) << 30;
 
-class CudaSeries : public SeriesStorage {
- public:
-  int64_t n = 0, t = 0;
-  bool f64 = false;
-  DeviceBuffer rows;               // n x t, row-major: series s at rows + s * t
-  mutable DeviceBuffer constant;   // n flags, uploaded on the first computation that needs them
-  mutable bool constant_ready = false;
-};
-
-const CudaSeries& storage_of(const SeriesView& s) { return static_cast<const CudaSeries&>(*s.storage); }
+using cuda::CudaSeries;
+using cuda::storage_of;
 
 template <class O>
 O policy_value(fc_constant_policy policy) {
@@ -316,6 +310,26 @@ class CudaBackend : public Backend {
     cuda::abs_histogram(graph_job(s, run, tile), counts);
   }
 
+  // --- windows and low rank (cuda_window.cpp does the work) -----------------------------------
+
+  std::unique_ptr<SeriesStorage> create_window(const SeriesView& s, int64_t begin, int64_t length, const double* weights,
+                                               uint8_t* constant, const RunSettings&) override {
+    DeviceScope scope(device_);
+    return cuda::create_window(*res_, user_stream_, storage_of(s), begin, length, weights, constant);
+  }
+
+  void gram(const SeriesView& s, double* gram, const RunSettings& run) override {
+    DeviceScope scope(device_);
+    check_int_range(s);
+    cuda::gram(*res_, user_stream_, storage_of(s), work_budget(run), gram);
+  }
+
+  void project(const SeriesView& s, const double* basis, int64_t l, float* factor, const RunSettings& run) override {
+    DeviceScope scope(device_);
+    check_int_range(s);
+    cuda::project(*res_, user_stream_, storage_of(s), basis, l, work_budget(run), factor);
+  }
+
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override {
     DeviceScope scope(device_);
     check_int_range(s);
@@ -350,6 +364,12 @@ class CudaBackend : public Backend {
     if (s.n > std::numeric_limits<int>::max() || s.t > std::numeric_limits<int>::max())
       fail(FC_ERR_INVALID_ARG, "the CUDA backend's cuBLAS calls take 32-bit dimensions; " + std::to_string(s.n) + " x " +
                                    std::to_string(s.t) + " series exceed them");
+  }
+
+  // A fixed default without a limit: the low-rank chunks (and so their sums' bits) must not
+  // depend on what happens to be free.
+  static cuda::WorkBudget work_budget(const RunSettings& run) {
+    return run.memory_limit > 0 ? cuda::WorkBudget{run.memory_limit, true} : cuda::WorkBudget{kDefaultBudget, false};
   }
 
   static int host_threads(const RunSettings& run) { return run.threads > 0 ? run.threads : default_host_threads(); }

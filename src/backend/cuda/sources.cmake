@@ -7,13 +7,15 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/staging_ring.cpp
   ${CMAKE_CURRENT_LIST_DIR}/host_copy_pool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_graph.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
   ${PROJECT_SOURCE_DIR}/kernels/cross_finish.cu
   ${PROJECT_SOURCE_DIR}/kernels/edge_compact.cu
   ${PROJECT_SOURCE_DIR}/kernels/degree_accumulate.cu
   ${PROJECT_SOURCE_DIR}/kernels/fused_degree.cu
   ${PROJECT_SOURCE_DIR}/kernels/abs_histogram.cu
-  ${PROJECT_SOURCE_DIR}/kernels/row_topk.cu)
+  ${PROJECT_SOURCE_DIR}/kernels/row_topk.cu
+  ${PROJECT_SOURCE_DIR}/kernels/window_normalize.cu)
 find_package(Threads REQUIRED)
 target_link_libraries(fastconn PRIVATE CUDA::cudart CUDA::cublas Threads::Threads)
 # Kernels: optimized device code, no per-thread default stream (the backend passes its streams).

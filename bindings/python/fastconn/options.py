@@ -1,0 +1,46 @@
+"""Argument parsing shared by the friendly layer: names -> fastconn enum values, window specs."""
+
+import numbers
+import operator
+
+import numpy as np
+
+from . import _fastconn as _fc
+
+ORDERS = {"row": _fc.FC_TRIU_ROW, "col": _fc.FC_TRIU_COL}
+
+
+def lookup(table, value, what):
+    """table[value], or a ValueError listing the accepted names."""
+    try:
+        return table[value]
+    except (KeyError, TypeError):
+        raise ValueError(f"{what} must be one of {sorted(table)}, got {value!r}") from None
+
+
+def integer(value, what):
+    """value as a Python int (ints and numpy integers; not bool, not float). Its range is checked
+    by fastconn, which names the value (InvalidArgumentError)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {value!r}") from None
+
+
+def real(value, what):
+    """value as a Python float (any real number but bool)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a real number, got {value!r}")
+    return float(value)
+
+
+def taper_spec(taper):
+    """(fc_taper, sigma) of taper=None / "rectangular" (every sample weighs 1) or
+    ("gaussian", sigma): Allen et al. 2014's window, sigma in samples (> 0, checked by fastconn)."""
+    if taper is None or (isinstance(taper, str) and taper == "rectangular"):
+        return _fc.FC_TAPER_RECTANGULAR, 0.0
+    if isinstance(taper, tuple) and len(taper) == 2 and isinstance(taper[0], str) and taper[0] == "gaussian":
+        return _fc.FC_TAPER_GAUSSIAN, real(taper[1], "the Gaussian taper's sigma")
+    raise ValueError(f'taper must be None, "rectangular" or ("gaussian", sigma), got {taper!r}')

@@ -1,0 +1,144 @@
+// Windows and low rank on the CPU. Everything is float64 arithmetic on fixed row blocks, each
+// computed by one thread with single-threaded BLAS and combined in block order, so the bits
+// never depend on the thread count.
+#include "backend/cpu/cpu_window.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "backend/cpu/cpu_tiles.hpp"
+
+namespace fc {
+namespace cpu {
+namespace {
+
+// Rows per block of gram and project: fixed, so every BLAS call has a shape fixed by the input.
+constexpr int64_t kBlockRows = 512;
+
+int team_size(const RunSettings& run) { return run.threads > 0 ? run.threads : omp_get_max_threads(); }
+
+// Threads that may hold `bytes_per_thread` of scratch at once within the memory budget (>= 1).
+int scratch_threads(int64_t bytes_per_thread, const RunSettings& run) {
+  const int64_t fit = std::max<int64_t>(1, budget_of(run) / std::max<int64_t>(1, bytes_per_thread));
+  return static_cast<int>(std::min<int64_t>(fit, team_size(run)));
+}
+
+template <class C>
+void window_rows(const SeriesView& s, int64_t begin, int64_t length, const double* weights, uint8_t* constant, C* out,
+                 const RunSettings& run) {
+  const C* z = rows_of<C>(s);
+  std::vector<double> root(static_cast<size_t>(length), 1.0);
+  if (weights != nullptr)
+    for (int64_t k = 0; k < length; ++k) root[static_cast<size_t>(k)] = std::sqrt(weights[k]);
+  const double* sw = root.data();
+#pragma omp parallel for schedule(static) num_threads(team_size(run))
+  for (int64_t r = 0; r < s.n; ++r) {
+    const C* x = z + r * s.t + begin;
+    C* y = out + r * length;
+    bool all_equal = true;
+    for (int64_t k = 1; k < length && all_equal; ++k) all_equal = x[k] == x[0];
+    // Weighted mean: sum(w x) / sum(w), w = 1 without a taper (then the plain mean of the upload).
+    double sum = 0.0, weight = 0.0;
+    for (int64_t k = 0; k < length; ++k) {
+      const double w = weights != nullptr ? weights[k] : 1.0;
+      sum += w * static_cast<double>(x[k]);
+      weight += w;
+    }
+    const double mean = sum / weight;
+    double ss = 0.0;
+    for (int64_t k = 0; k < length; ++k) {
+      const double d = sw[k] * (static_cast<double>(x[k]) - mean);
+      ss += d * d;
+    }
+    // Exact equality as stored, like the upload's test: a computed mean of equal values may
+    // differ from them in the last bit and leave garbage deviations.
+    if (all_equal || !(ss > 0.0)) {
+      constant[r] = 1;
+      std::fill(y, y + length, C(0));
+      continue;
+    }
+    constant[r] = 0;
+    const double inv = 1.0 / std::sqrt(ss);
+    for (int64_t k = 0; k < length; ++k) y[k] = static_cast<C>(sw[k] * (static_cast<double>(x[k]) - mean) * inv);
+  }
+}
+
+// Rows [r0, r1) of the storage as float64, row-major (r1 - r0) x t: in place for FP64 storage,
+// converted into `scratch` otherwise.
+const double* rows_as_double(const SeriesView& s, int64_t r0, int64_t r1, std::vector<double>& scratch) {
+  if (s.precision == FC_PRECISION_FP64) return rows_of<double>(s) + r0 * s.t;
+  const float* z = rows_of<float>(s) + r0 * s.t;
+  const int64_t count = (r1 - r0) * s.t;
+  for (int64_t x = 0; x < count; ++x) scratch[static_cast<size_t>(x)] = static_cast<double>(z[x]);
+  return scratch.data();
+}
+
+}  // namespace
+
+std::unique_ptr<SeriesStorage> create_window(const SeriesView& s, int64_t begin, int64_t length, const double* weights,
+                                             uint8_t* constant, const RunSettings& run) {
+  auto w = std::make_unique<CpuSeries>();
+  w->t = length;
+  if (s.precision == FC_PRECISION_FP64) {
+    w->f64.resize(static_cast<size_t>(s.n * length));
+    window_rows<double>(s, begin, length, weights, constant, w->f64.data(), run);
+  } else {
+    w->f32.resize(static_cast<size_t>(s.n * length));
+    window_rows<float>(s, begin, length, weights, constant, w->f32.data(), run);
+  }
+  return w;
+}
+
+void gram(const SeriesView& s, double* out, const RunSettings& run) {
+  check_int_range(s);
+  const int64_t t = s.t, blocks = ceil_div(s.n, kBlockRows);
+  std::fill(out, out + t * t, 0.0);
+  // Waves of `team` blocks: each block's partial Gram (upper triangle) by one thread, then the
+  // partials added to the total in block order, whatever the team.
+  const int team = scratch_threads((kBlockRows * t + t * t) * int64_t(sizeof(double)), run);
+  std::vector<std::vector<double>> partial(static_cast<size_t>(team), std::vector<double>(static_cast<size_t>(t * t)));
+  std::vector<std::vector<double>> scratch(
+      static_cast<size_t>(team), std::vector<double>(s.precision == FC_PRECISION_FP64 ? 0 : static_cast<size_t>(kBlockRows * t)));
+  for (int64_t wave = 0; wave < blocks; wave += team) {
+    const int64_t in_wave = std::min<int64_t>(team, blocks - wave);
+#pragma omp parallel for schedule(static, 1) num_threads(team)
+    for (int64_t b = 0; b < in_wave; ++b) {
+      omp_set_num_threads(1);  // single-threaded BLAS even in a team of one
+      const int64_t r0 = (wave + b) * kBlockRows, r1 = std::min(s.n, r0 + kBlockRows);
+      const double* z = rows_as_double(s, r0, r1, scratch[static_cast<size_t>(b)]);
+      cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)t, (int)(r1 - r0), 1.0, z, (int)t, 0.0,
+                  partial[static_cast<size_t>(b)].data(), (int)t);
+    }
+    for (int64_t b = 0; b < in_wave; ++b) {
+      const double* p = partial[static_cast<size_t>(b)].data();
+      for (int64_t i = 0; i < t; ++i)
+        for (int64_t j = i; j < t; ++j) out[i * t + j] += p[i * t + j];
+    }
+  }
+  for (int64_t i = 0; i < t; ++i)
+    for (int64_t j = 0; j < i; ++j) out[i * t + j] = out[j * t + i];
+}
+
+void project(const SeriesView& s, const double* basis, int64_t l, float* factor, const RunSettings& run) {
+  check_int_range(s);
+  const int64_t t = s.t, blocks = ceil_div(s.n, kBlockRows);
+  const int team = scratch_threads((kBlockRows * (t + l)) * int64_t(sizeof(double)), run);
+  std::vector<std::vector<double>> scratch(static_cast<size_t>(team));
+  std::vector<std::vector<double>> product(static_cast<size_t>(team), std::vector<double>(static_cast<size_t>(kBlockRows * l)));
+  for (auto& v : scratch) v.resize(s.precision == FC_PRECISION_FP64 ? 0 : static_cast<size_t>(kBlockRows * t));
+  // Blocks are independent (each writes its own rows): any thread may take any block.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+  for (int64_t b = 0; b < blocks; ++b) {
+    omp_set_num_threads(1);
+    const int slot = omp_get_thread_num();
+    const int64_t r0 = b * kBlockRows, r1 = std::min(s.n, r0 + kBlockRows), rows = r1 - r0;
+    const double* z = rows_as_double(s, r0, r1, scratch[static_cast<size_t>(slot)]);
+    double* p = product[static_cast<size_t>(slot)].data();
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)l, (int)t, 1.0, z, (int)t, basis, (int)l, 0.0, p,
+                (int)l);
+    for (int64_t x = 0; x < rows * l; ++x) factor[r0 * l + x] = static_cast<float>(p[x]);
+  }
+}
+
+}  // namespace cpu
+}  // namespace fc

@@ -1,0 +1,180 @@
+// Windows and low rank on the CUDA backend (cuda_window.hpp). A window is normalized from the
+// stored rows by one kernel (kernels/window_normalize.cu); the low-rank products are float64
+// cuBLAS calls (Dsyrk for Z^T Z, Dgemm for Z * basis) over float storage widened to double on the
+// device a chunk of rows at a time, so that the working memory stays within the budget.
+#include "backend/cuda/cuda_window.hpp"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "backend/cuda/cuda_check.hpp"
+#include "core/error.hpp"
+#include "kernels/window_normalize.cuh"
+
+namespace fc {
+namespace cuda {
+namespace {
+
+// Runs body(stream, blas) on the first compute stream, ordered after the work queued on the
+// caller's stream (as run_bands orders its streams), and waits for it. On an exception the
+// backend's streams are drained before it propagates, so that the caller's buffers (declared
+// outside body) are never freed under a running kernel or copy.
+template <class Body>
+void run_ordered(PipelineResources& res, cudaStream_t user_stream, Body&& body) {
+  const cudaStream_t stream = res.compute_stream(0);
+  try {
+    FC_CUDA(cudaEventRecord(res.start_event(), user_stream));
+    FC_CUDA(cudaStreamWaitEvent(stream, res.start_event(), 0));
+    body(stream, res.blas(0));
+    FC_CUDA(cudaStreamSynchronize(stream));
+  } catch (...) {
+    res.quiesce();
+    throw;
+  }
+}
+
+// Rows per chunk for a pass over n rows that needs `fixed` bytes plus `per_row` bytes a row:
+// as many as the budget holds (all n when per_row is 0), at most what a cuBLAS int dimension
+// takes. Fails with FC_ERR_OUT_OF_MEMORY, naming the need, when a memory limit holds no row.
+int64_t chunk_rows(int64_t n, int64_t fixed, int64_t per_row, const WorkBudget& budget, const std::string& what) {
+  const int64_t one_row = fixed + per_row;
+  if (budget.user_limit && budget.bytes < one_row)
+    fail(FC_ERR_OUT_OF_MEMORY, "memory limit of " + std::to_string(budget.bytes) + " bytes is below the " +
+                                   std::to_string(one_row) + " bytes that " + what +
+                                   " needs on the GPU for one row; raise it with fc_context_set_memory_limit (0 = automatic)");
+  int64_t rows = per_row > 0 ? std::max<int64_t>(1, (budget.bytes - fixed) / per_row) : n;
+  return std::min({rows, n, int64_t(std::numeric_limits<int>::max())});
+}
+
+// Allocates each buffer as per_row[i] * rows bytes, halving rows on failure down to one row,
+// then FC_ERR_OUT_OF_MEMORY. Returns the rows the buffers hold.
+template <size_t K>
+int64_t allocate_chunks(int device, int64_t rows, DeviceBuffer (&buffers)[K], const int64_t (&per_row)[K],
+                        const std::string& what) {
+  for (;;) {
+    bool ok = true;
+    for (size_t i = 0; i < K && ok; ++i) ok = buffers[i].try_allocate(device, static_cast<size_t>(rows * per_row[i]));
+    if (ok) return rows;
+    for (DeviceBuffer& b : buffers) b.release();
+    if (rows == 1) {
+      int64_t bytes = 0;
+      for (int64_t p : per_row) bytes += p;
+      fail(FC_ERR_OUT_OF_MEMORY, "cudaMalloc failed for the GPU working memory of " + what + " even with one row per chunk (" +
+                                     std::to_string(bytes) + " bytes): the device is out of memory");
+    }
+    rows = std::max<int64_t>(1, rows / 2);
+  }
+}
+
+void allocate_or_fail(DeviceBuffer& buffer, int device, int64_t bytes, const std::string& what) {
+  if (!buffer.try_allocate(device, static_cast<size_t>(bytes)))
+    fail(FC_ERR_OUT_OF_MEMORY, "cudaMalloc of " + std::to_string(bytes) + " bytes for " + what +
+                                   " failed: the device is out of memory");
+}
+
+}  // namespace
+
+std::unique_ptr<CudaSeries> create_window(PipelineResources& res, cudaStream_t user_stream, const CudaSeries& src,
+                                          int64_t begin, int64_t length, const double* weights, uint8_t* constant) {
+  const int device = res.device();
+  auto w = std::make_unique<CudaSeries>();
+  w->n = src.n;
+  w->t = length;
+  w->f64 = src.f64;
+  const std::string shape = std::to_string(src.n) + " x " + std::to_string(length);
+  allocate_or_fail(w->rows, device, src.n * length * (src.f64 ? 8 : 4), "the " + shape + " normalized window");
+  // The kernel writes the flags on the device as well: the storage's device copy is then ready
+  // for the PCC and graph kernels, with no upload of the host flags later.
+  allocate_or_fail(w->constant, device, src.n, "the window's constant-series flags");
+  DeviceBuffer device_weights;
+  if (weights != nullptr) allocate_or_fail(device_weights, device, length * 8, "the window's taper weights");
+
+  const kernels::WindowShape ks{src.n, src.t, begin, length};
+  run_ordered(res, user_stream, [&](cudaStream_t stream, cublasHandle_t) {
+    if (weights != nullptr)
+      FC_CUDA(cudaMemcpyAsync(device_weights.get(), weights, static_cast<size_t>(length) * sizeof(double),
+                              cudaMemcpyHostToDevice, stream));
+    const double* wd = device_weights.get<double>();
+    const cudaError_t launched =
+        src.f64 ? kernels::window_normalize(src.rows.get<double>(), ks, wd, w->rows.get<double>(), w->constant.get<uint8_t>(), stream)
+                : kernels::window_normalize(src.rows.get<float>(), ks, wd, w->rows.get<float>(), w->constant.get<uint8_t>(), stream);
+    check_cuda(launched, "window_normalize kernel launch");
+    FC_CUDA(cudaMemcpyAsync(constant, w->constant.get(), static_cast<size_t>(src.n), cudaMemcpyDeviceToHost, stream));
+  });
+  w->constant_ready = true;
+  return w;
+}
+
+void gram(PipelineResources& res, cudaStream_t user_stream, const CudaSeries& s, const WorkBudget& budget,
+          double* gram) {
+  const int device = res.device();
+  const int64_t n = s.n, t = s.t;
+  const std::string what = "the " + std::to_string(t) + " x " + std::to_string(t) + " Gram matrix of " +
+                           std::to_string(n) + " series";
+  const int64_t gram_bytes = t * t * 8;
+  // Double storage is read in place (one Dsyrk over every row); float storage is widened chunk
+  // by chunk, each chunk's Z_c^T Z_c added to the sum in row order.
+  int64_t rows = chunk_rows(n, gram_bytes, s.f64 ? 0 : t * 8, budget, what);
+  DeviceBuffer device_gram;
+  allocate_or_fail(device_gram, device, gram_bytes, what);
+  DeviceBuffer wide[1];
+  if (!s.f64) rows = allocate_chunks(device, rows, wide, {t * 8}, what);
+
+  run_ordered(res, user_stream, [&](cudaStream_t stream, cublasHandle_t blas) {
+    const double one = 1.0, zero = 0.0;
+    for (int64_t r0 = 0; r0 < n; r0 += rows) {
+      const int64_t count = std::min(rows, n - r0);
+      const double* z = s.f64 ? s.rows.get<double>() + r0 * t : wide[0].get<double>();
+      if (!s.f64) check_cuda(kernels::convert(s.rows.get<float>() + r0 * t, count * t, wide[0].get<double>(), stream),
+                             "convert kernel launch");
+      // Column-major, the row-major n x t chunk is Z_c^T (t x count, ld t): syrk's A A^T = Z_c^T Z_c.
+      FC_CUBLAS(cublasDsyrk(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, static_cast<int>(t), static_cast<int>(count), &one, z,
+                            static_cast<int>(t), r0 == 0 ? &zero : &one, device_gram.get<double>(), static_cast<int>(t)));
+    }
+    FC_CUDA(cudaMemcpyAsync(gram, device_gram.get(), static_cast<size_t>(gram_bytes), cudaMemcpyDeviceToHost, stream));
+  });
+  // The column-major lower triangle is, read row-major, the upper one (G(i, j) for j >= i at
+  // gram[i * t + j]): mirror it so both halves hold the same bits.
+  for (int64_t i = 0; i < t; ++i)
+    for (int64_t j = 0; j < i; ++j) gram[i * t + j] = gram[j * t + i];
+}
+
+void project(PipelineResources& res, cudaStream_t user_stream, const CudaSeries& s, const double* basis, int64_t l,
+             const WorkBudget& budget, float* factor) {
+  const int device = res.device();
+  const int64_t n = s.n, t = s.t;
+  const std::string what = "the rank-" + std::to_string(l) + " projection of " + std::to_string(n) + " series";
+  const int64_t basis_bytes = t * l * 8;
+  // Per row of a chunk: the widened row (float storage only), its l products in double and in float.
+  const int64_t wide_row = s.f64 ? 0 : t * 8;
+  int64_t rows = chunk_rows(n, basis_bytes, wide_row + l * 12, budget, what);
+  DeviceBuffer device_basis;
+  allocate_or_fail(device_basis, device, basis_bytes, what);
+  DeviceBuffer chunk[3];  // products (double), products (float), widened rows
+  rows = allocate_chunks(device, rows, chunk, {l * 8, l * 4, wide_row}, what);
+
+  run_ordered(res, user_stream, [&](cudaStream_t stream, cublasHandle_t blas) {
+    FC_CUDA(cudaMemcpyAsync(device_basis.get(), basis, static_cast<size_t>(basis_bytes), cudaMemcpyHostToDevice, stream));
+    const double one = 1.0, zero = 0.0;
+    for (int64_t r0 = 0; r0 < n; r0 += rows) {
+      const int64_t count = std::min(rows, n - r0);
+      const double* z = s.f64 ? s.rows.get<double>() + r0 * t : chunk[2].get<double>();
+      if (!s.f64) check_cuda(kernels::convert(s.rows.get<float>() + r0 * t, count * t, chunk[2].get<double>(), stream),
+                             "convert kernel launch");
+      // Column-major: basis is basis^T (l x t, ld l) and the chunk Z_c^T (t x count, ld t), so the
+      // product (l x count, ld l) is (Z_c basis)^T, i.e. Z_c basis row-major.
+      FC_CUBLAS(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(l), static_cast<int>(count), static_cast<int>(t),
+                            &one, device_basis.get<double>(), static_cast<int>(l), z, static_cast<int>(t), &zero,
+                            chunk[0].get<double>(), static_cast<int>(l)));
+      check_cuda(kernels::convert(chunk[0].get<double>(), count * l, chunk[1].get<float>(), stream), "convert kernel launch");
+      FC_CUDA(cudaMemcpyAsync(factor + r0 * l, chunk[1].get(), static_cast<size_t>(count * l) * sizeof(float),
+                              cudaMemcpyDeviceToHost, stream));
+    }
+  });
+}
+
+}  // namespace cuda
+}  // namespace fc

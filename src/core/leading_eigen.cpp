@@ -1,0 +1,251 @@
+// Thick-restart Lanczos for the leading eigenpair (see leading_eigen.hpp).
+#include "core/leading_eigen.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace fc {
+
+namespace {
+
+// Below this length the vector operations run on the calling thread (OpenMP's fork costs more
+// than the work); the chunked order of every sum makes the result the same either way.
+constexpr int64_t kParallelLength = 16384;
+
+int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+
+int64_t chunk_count(int64_t n) { return (n + kReductionChunk - 1) / kReductionChunk; }
+
+// h[l] = V_l . w for l < cols (V_l = v + l * n), and h[cols] = w . w; fixed chunk order.
+void project(const double* v, int64_t cols, const double* w, int64_t n, double* h, std::vector<double>& partial,
+             int threads) {
+  const int64_t chunks = chunk_count(n), width = cols + 1;
+  partial.assign(static_cast<size_t>(chunks * width), 0.0);
+#pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t b = c * kReductionChunk, e = std::min(n, b + kReductionChunk);
+    double* p = &partial[static_cast<size_t>(c * width)];
+    for (int64_t l = 0; l < cols; ++l) {
+      const double* vl = v + l * n;
+      double s = 0;
+      for (int64_t i = b; i < e; ++i) s += vl[i] * w[i];
+      p[l] = s;
+    }
+    double s = 0;
+    for (int64_t i = b; i < e; ++i) s += w[i] * w[i];
+    p[cols] = s;
+  }
+  for (int64_t l = 0; l < width; ++l) h[l] = 0;
+  for (int64_t c = 0; c < chunks; ++c)
+    for (int64_t l = 0; l < width; ++l) h[l] += partial[static_cast<size_t>(c * width + l)];
+}
+
+// w -= sum_l h[l] V_l; returns ||w|| after the update (fixed chunk order).
+double subtract(const double* v, int64_t cols, const double* h, double* w, int64_t n, std::vector<double>& partial,
+                int threads) {
+  const int64_t chunks = chunk_count(n);
+  partial.assign(static_cast<size_t>(chunks), 0.0);
+#pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t b = c * kReductionChunk, e = std::min(n, b + kReductionChunk);
+    for (int64_t l = 0; l < cols; ++l) {
+      const double* vl = v + l * n;
+      const double hl = h[l];
+      for (int64_t i = b; i < e; ++i) w[i] -= hl * vl[i];
+    }
+    double s = 0;
+    for (int64_t i = b; i < e; ++i) s += w[i] * w[i];
+    partial[static_cast<size_t>(c)] = s;
+  }
+  double s = 0;
+  for (int64_t c = 0; c < chunks; ++c) s += partial[static_cast<size_t>(c)];
+  return std::sqrt(s);
+}
+
+// out[:, c] = sum_l V_l * y[l * ldy + c] for c < k: Ritz vectors from the basis (row by row, so
+// every element is one sequential sum).
+void combine(const double* v, int64_t cols, const double* y, int64_t ldy, int64_t k, double* out, int64_t n,
+             int threads) {
+#pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t c = 0; c < k; ++c) {
+      double s = 0;
+      for (int64_t l = 0; l < cols; ++l) s += v[l * n + i] * y[l * ldy + c];
+      out[c * n + i] = s;
+    }
+  }
+}
+
+void scale_vector(double* x, int64_t n, double factor) {
+  for (int64_t i = 0; i < n; ++i) x[i] *= factor;
+}
+
+}  // namespace
+
+double deterministic_dot(const double* a, const double* b, int64_t n, int threads) {
+  const int64_t chunks = chunk_count(n);
+  std::vector<double> partial(static_cast<size_t>(chunks), 0.0);
+#pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t e = std::min(n, (c + 1) * kReductionChunk);
+    double s = 0;
+    for (int64_t i = c * kReductionChunk; i < e; ++i) s += a[i] * b[i];
+    partial[static_cast<size_t>(c)] = s;
+  }
+  double s = 0;
+  for (double p : partial) s += p;
+  return s;
+}
+
+void symmetric_eigen(std::vector<double>& a, int64_t n, std::vector<double>& values, std::vector<double>& vectors) {
+  std::vector<double> v(static_cast<size_t>(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i * n + i)] = 1.0;
+  auto at = [&](int64_t r, int64_t c) -> double& { return a[static_cast<size_t>(r * n + c)]; };
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    double off = 0, total = 0;
+    for (int64_t p = 0; p < n; ++p)
+      for (int64_t q = 0; q < n; ++q) {
+        const double x = at(p, q) * at(p, q);
+        total += x;
+        if (p != q) off += x;
+      }
+    if (off <= 1e-32 * total || off == 0) break;
+    for (int64_t p = 0; p < n - 1; ++p)
+      for (int64_t q = p + 1; q < n; ++q) {
+        const double apq = at(p, q);
+        if (apq == 0) continue;
+        // Rotation P with P^T A P zeroing (p, q) (Jacobi 1846; Rutishauser's stable form).
+        const double theta = (at(q, q) - at(p, p)) / (2 * apq);
+        const double t = std::fabs(theta) > 1e150 ? 0.5 / theta
+                                                  : std::copysign(1.0, theta) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
+        for (int64_t k = 0; k < n; ++k) {  // columns p, q
+          const double akp = at(k, p), akq = at(k, q);
+          at(k, p) = c * akp - s * akq;
+          at(k, q) = s * akp + c * akq;
+        }
+        for (int64_t k = 0; k < n; ++k) {  // rows p, q
+          const double apk = at(p, k), aqk = at(q, k);
+          at(p, k) = c * apk - s * aqk;
+          at(q, k) = s * apk + c * aqk;
+        }
+        at(p, q) = at(q, p) = 0;
+        for (int64_t k = 0; k < n; ++k) {
+          double& vkp = v[static_cast<size_t>(k * n + p)];
+          double& vkq = v[static_cast<size_t>(k * n + q)];
+          const double x = vkp, y = vkq;
+          vkp = c * x - s * y;
+          vkq = s * x + c * y;
+        }
+      }
+  }
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), int64_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return at(x, x) > at(y, y); });
+  values.resize(static_cast<size_t>(n));
+  vectors.resize(static_cast<size_t>(n * n));
+  for (int64_t j = 0; j < n; ++j) {
+    values[static_cast<size_t>(j)] = at(order[static_cast<size_t>(j)], order[static_cast<size_t>(j)]);
+    for (int64_t i = 0; i < n; ++i)
+      vectors[static_cast<size_t>(i * n + j)] = v[static_cast<size_t>(i * n + order[static_cast<size_t>(j)])];
+  }
+}
+
+EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const EigenOptions& options) {
+  const int threads = options.threads;
+  const int64_t m = std::min(n, std::max<int64_t>(3, options.max_basis));
+  const int64_t keep = std::clamp<int64_t>(options.keep > 0 ? options.keep : m / 2, 1, std::max<int64_t>(1, m - 1));
+  const double tol = options.tolerance;
+  double scale = std::max(0.0, options.scale);
+
+  std::vector<double> basis(static_cast<size_t>((m + 1) * n)), w(static_cast<size_t>(n)), h(static_cast<size_t>(m + 2)),
+      h2(static_cast<size_t>(m + 2)), partial;
+  std::vector<double> proj(static_cast<size_t>(m * m), 0.0);  // H, the projection V^T B V, m x m row-major
+  auto v = [&](int64_t l) { return basis.data() + l * n; };
+  auto H = [&](int64_t r, int64_t c) -> double& { return proj[static_cast<size_t>(r * m + c)]; };
+
+  // Start vector: uniform in [-1, 1) from the seed, normalized.
+  SplitMix64 rng(options.seed);
+  for (int64_t i = 0; i < n; ++i) v(0)[i] = 2 * rng.uniform() - 1;
+  scale_vector(v(0), n, 1 / std::sqrt(deterministic_dot(v(0), v(0), n, threads)));
+
+  EigenResult result;
+  std::vector<double> small, theta, y, x(static_cast<size_t>(n)), bx(static_cast<size_t>(n));
+  int64_t j = 0, products = 0;
+  for (;;) {
+    // Expand: w = B v_j, orthogonalized against v_0 .. v_j (classical Gram-Schmidt, repeated
+    // when it lost more than a factor 1/sqrt(2) of the norm: Daniel, Gragg, Kaufman, Stewart 1976).
+    op(v(j), w.data());
+    ++products;
+    project(basis.data(), j + 1, w.data(), n, h.data(), partial, threads);
+    const double norm_before = std::sqrt(h[static_cast<size_t>(j + 1)]);
+    double beta = subtract(basis.data(), j + 1, h.data(), w.data(), n, partial, threads);
+    if (beta < 0.7071067811865476 * norm_before) {
+      project(basis.data(), j + 1, w.data(), n, h2.data(), partial, threads);
+      beta = subtract(basis.data(), j + 1, h2.data(), w.data(), n, partial, threads);
+      for (int64_t l = 0; l <= j; ++l) h[static_cast<size_t>(l)] += h2[static_cast<size_t>(l)];
+    }
+    for (int64_t l = 0; l <= j; ++l) H(l, j) = H(j, l) = h[static_cast<size_t>(l)];
+    ++j;
+    // An invariant subspace (or the whole space): the Ritz pairs are exact.
+    const bool invariant = j == n || beta <= 1e-13 * std::max(norm_before, scale);
+    if (invariant) beta = 0;
+    else {
+      std::copy(w.begin(), w.end(), v(j));
+      scale_vector(v(j), n, 1 / beta);
+    }
+    const bool out_of_products = products >= options.max_products;
+    if (!(invariant || out_of_products || j == m || j % 4 == 0)) continue;
+
+    small.assign(static_cast<size_t>(j * j), 0.0);
+    for (int64_t r = 0; r < j; ++r)
+      for (int64_t c = 0; c < j; ++c) small[static_cast<size_t>(r * j + c)] = H(r, c);
+    symmetric_eigen(small, j, theta, y);
+    scale = std::max({scale, std::fabs(theta.front()), std::fabs(theta.back())});
+    const double estimate = std::fabs(beta * y[static_cast<size_t>((j - 1) * j)]);
+    if (estimate <= tol * (std::fabs(theta.front()) + scale) || invariant || out_of_products) {
+      // Confirm with an explicit product: x = V y_0, theta = x^T B x, r = B x - theta x.
+      combine(basis.data(), j, y.data(), j, 1, x.data(), n, threads);
+      scale_vector(x.data(), n, 1 / std::sqrt(deterministic_dot(x.data(), x.data(), n, threads)));
+      op(x.data(), bx.data());
+      ++products;
+      const double rayleigh = deterministic_dot(x.data(), bx.data(), n, threads);
+      for (int64_t i = 0; i < n; ++i) bx[static_cast<size_t>(i)] -= rayleigh * x[static_cast<size_t>(i)];
+      const double residual = std::sqrt(deterministic_dot(bx.data(), bx.data(), n, threads));
+      scale = std::max(scale, std::fabs(rayleigh));
+      const bool converged = residual <= tol * (std::fabs(rayleigh) + scale);
+      if (converged || invariant || products >= options.max_products) {
+        result.value = rayleigh;
+        result.residual = residual;
+        result.iterations = products;
+        result.converged = converged;
+        int64_t first = 0;
+        while (first < n && x[static_cast<size_t>(first)] == 0) ++first;
+        if (first < n && x[static_cast<size_t>(first)] < 0) scale_vector(x.data(), n, -1);
+        result.vector = std::move(x);
+        return result;
+      }
+      // The estimate was optimistic (lost orthogonality): keep iterating.
+    }
+    if (j < m) continue;
+
+    // Thick restart (Krylov-Schur): keep the `keep` leading Ritz vectors U = V Y_k and the
+    // residual direction v_m; then B U = U Theta + v_m (beta y_last^T), so H becomes Theta bordered
+    // by beta * (last row of Y_k).
+    std::vector<double> kept(static_cast<size_t>(keep * n));
+    combine(basis.data(), m, y.data(), m, keep, kept.data(), n, threads);
+    std::copy(v(m), v(m) + n, v(keep));
+    std::copy(kept.begin(), kept.end(), basis.begin());
+    std::fill(proj.begin(), proj.end(), 0.0);
+    for (int64_t i = 0; i < keep; ++i) {
+      H(i, i) = theta[static_cast<size_t>(i)];
+      H(i, keep) = H(keep, i) = beta * y[static_cast<size_t>((m - 1) * m + i)];
+    }
+    j = keep;
+  }
+}
+
+}  // namespace fc

@@ -1,0 +1,567 @@
+// Newman's leading-eigenvector modularity with fine-tuning (see modularity.hpp for the objective).
+#include "core/modularity.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <queue>
+#include <string>
+#include <unordered_map>
+
+#include "core/error.hpp"
+#include "core/leading_eigen.hpp"
+
+namespace fc {
+
+namespace {
+
+// A split or a move must raise Q by more than this (in units of Q) to count: rounding in the
+// incremental sums can make a neutral move look like a 1e-16 gain, and such moves could cycle.
+constexpr double kMinGain = 1e-12;
+
+// Eigensolver settings of every bisection: the residual tolerance (relative to |theta| + ||B||)
+// is far below what the sign pattern needs, and the basis is small enough to restart often.
+constexpr double kEigenTolerance = 1e-6;
+constexpr int64_t kEigenBasis = 24;
+constexpr int64_t kEigenMaxProducts = 20000;
+
+// Kernighan-Lin sweeps: at most this many per split, and a sweep of a group larger than
+// kFullSweepSize stops after kPatience moves without a new best state (Fiduccia-Mattheyses'
+// early exit): each move scans the whole group, so a full sweep costs O(n_g^2).
+constexpr int kMaxSweeps = 50;
+constexpr int64_t kFullSweepSize = 1024;
+constexpr int64_t kPatience = 256;
+
+// The final pass considers every community as a target while there are at most this many
+// (else the communities of the node's neighbours), and gives up after kMaxFinalSweeps sweeps.
+constexpr int64_t kScanAllCommunities = 1024;
+constexpr int kMaxFinalSweeps = 1000;
+
+int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+
+std::string str(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// One group's induced subgraph with the combined weights c+ A+ - c- A-, in local indices.
+struct LocalGraph {
+  int64_t n = 0;
+  std::vector<int64_t> offsets, columns;
+  std::vector<double> weights;
+  std::vector<double> k_pos, k_neg;  // the degrees in the whole graph
+  std::vector<double> row_sum;       // sum_{l in g} (c+ A+ - c- A-)_il
+  double group_pos = 0, group_neg = 0;  // K+_g, K-_g
+};
+
+double combined_weight(const ModularityTerms& t, float w) { return w > 0 ? t.c_pos * w : t.c_neg * w; }
+
+LocalGraph induced(const GraphData& g, const ModularityTerms& t, const std::vector<int64_t>& nodes,
+                   std::vector<int64_t>& local_of) {
+  LocalGraph lg;
+  lg.n = int64_t(nodes.size());
+  for (int64_t i = 0; i < lg.n; ++i) local_of[static_cast<size_t>(nodes[static_cast<size_t>(i)])] = i;
+  lg.offsets.assign(static_cast<size_t>(lg.n + 1), 0);
+  lg.k_pos.resize(static_cast<size_t>(lg.n));
+  lg.k_neg.resize(static_cast<size_t>(lg.n));
+  lg.row_sum.assign(static_cast<size_t>(lg.n), 0.0);
+  int64_t stored = 0;
+  for (int64_t u : nodes) stored += g.offsets[static_cast<size_t>(u + 1)] - g.offsets[static_cast<size_t>(u)];
+  lg.columns.reserve(static_cast<size_t>(stored));
+  lg.weights.reserve(static_cast<size_t>(stored));
+  for (int64_t i = 0; i < lg.n; ++i) {
+    const int64_t u = nodes[static_cast<size_t>(i)];
+    double sum = 0;
+    for (int64_t e = g.offsets[static_cast<size_t>(u)]; e < g.offsets[static_cast<size_t>(u + 1)]; ++e) {
+      const int64_t l = local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
+      const float w = g.weights[static_cast<size_t>(e)];
+      if (l < 0 || w == 0) continue;
+      lg.columns.push_back(l);
+      lg.weights.push_back(combined_weight(t, w));
+      sum += lg.weights.back();
+    }
+    lg.offsets[static_cast<size_t>(i + 1)] = int64_t(lg.columns.size());
+    lg.row_sum[static_cast<size_t>(i)] = sum;
+    lg.k_pos[static_cast<size_t>(i)] = t.k_pos[static_cast<size_t>(u)];
+    lg.k_neg[static_cast<size_t>(i)] = t.k_neg[static_cast<size_t>(u)];
+    lg.group_pos += lg.k_pos[static_cast<size_t>(i)];
+    lg.group_neg += lg.k_neg[static_cast<size_t>(i)];
+  }
+  for (int64_t u : nodes) local_of[static_cast<size_t>(u)] = -1;
+  return lg;
+}
+
+// (B_g x)_i without the diagonal correction, for a +-1 vector: y = A s, P = k+ . s, N = k- . s.
+struct SplitState {
+  std::vector<double> y;
+  double p = 0, q = 0;
+};
+
+SplitState split_state(const LocalGraph& lg, const std::vector<int8_t>& s) {
+  SplitState st;
+  st.y.assign(static_cast<size_t>(lg.n), 0.0);
+  for (int64_t i = 0; i < lg.n; ++i) {
+    double sum = 0;
+    for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
+      sum += lg.weights[static_cast<size_t>(e)] * s[static_cast<size_t>(lg.columns[static_cast<size_t>(e)])];
+    st.y[static_cast<size_t>(i)] = sum;
+    st.p += lg.k_pos[static_cast<size_t>(i)] * s[static_cast<size_t>(i)];
+    st.q += lg.k_neg[static_cast<size_t>(i)] * s[static_cast<size_t>(i)];
+  }
+  return st;
+}
+
+// The rise in Q from splitting the group by s: (s^T B^(g) s) / 2s = (s^T B_g s - 1^T B_g 1) / 2s.
+double split_gain(const LocalGraph& lg, const ModularityTerms& t, const std::vector<int8_t>& s) {
+  const SplitState st = split_state(lg, s);
+  double sbs = 0, all = 0;
+  for (int64_t i = 0; i < lg.n; ++i) {
+    sbs += s[static_cast<size_t>(i)] * st.y[static_cast<size_t>(i)];
+    all += lg.row_sum[static_cast<size_t>(i)];
+  }
+  sbs -= t.gamma * (t.d_pos * st.p * st.p - t.d_neg * st.q * st.q);
+  all -= t.gamma * (t.d_pos * lg.group_pos * lg.group_pos - t.d_neg * lg.group_neg * lg.group_neg);
+  return (sbs - all) / (2 * t.s);
+}
+
+// Newman 2006's fine-tuning of a bisection (his "Kernighan-Lin" step): repeatedly flip the
+// not-yet-moved node whose flip raises s^T B^(g) s most (or lowers it least), keep the best state
+// of the sweep, and sweep again while that improves. A flip never leaves a side below min_size.
+void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<int8_t>& s, int64_t min_size) {
+  const int64_t n = lg.n;
+  SplitState st = split_state(lg, s);
+  const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
+  // Flipping i changes s^T B_g s by 4 (B_ii - s_i (B_g s)_i), with
+  // (B_g s)_i = y_i - gamma d+ k+_i P + gamma d- k-_i N and B_ii = -gamma (d+ k+_i^2 - d- k-_i^2).
+  std::vector<double> b_ii(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const double kp = lg.k_pos[static_cast<size_t>(i)], kn = lg.k_neg[static_cast<size_t>(i)];
+    b_ii[static_cast<size_t>(i)] = -(gd_pos * kp * kp - gd_neg * kn * kn);
+  }
+  int64_t count_pos = 0;
+  for (int8_t v : s) count_pos += v > 0;
+  auto flip = [&](int64_t i) {
+    const int8_t si = s[static_cast<size_t>(i)];
+    for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
+      st.y[static_cast<size_t>(lg.columns[static_cast<size_t>(e)])] -= 2.0 * si * lg.weights[static_cast<size_t>(e)];
+    st.p -= 2.0 * si * lg.k_pos[static_cast<size_t>(i)];
+    st.q -= 2.0 * si * lg.k_neg[static_cast<size_t>(i)];
+    count_pos += si > 0 ? -1 : 1;
+    s[static_cast<size_t>(i)] = int8_t(-si);
+  };
+  const double epsilon = 2 * t.s * kMinGain;  // in units of s^T B s
+  const int64_t patience = n <= kFullSweepSize ? n : kPatience;
+  // The flip gain of node i is e_i + a_i P - b_i N with e_i = B_ii - s_i y_i (-inf once moved),
+  // a_i = s_i gamma d+ k+_i, b_i = s_i gamma d- k-_i: a flip updates e only at its neighbours, and
+  // each step's choice is three branch-free passes over flat arrays.
+  constexpr double kMoved = -std::numeric_limits<double>::infinity();
+  std::vector<double> e(static_cast<size_t>(n)), a(static_cast<size_t>(n)), b(static_cast<size_t>(n)),
+      d(static_cast<size_t>(n));
+  std::vector<int64_t> order;
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    for (int64_t i = 0; i < n; ++i) {
+      const double si = s[static_cast<size_t>(i)];
+      e[static_cast<size_t>(i)] = b_ii[static_cast<size_t>(i)] - si * st.y[static_cast<size_t>(i)];
+      a[static_cast<size_t>(i)] = si * gd_pos * lg.k_pos[static_cast<size_t>(i)];
+      b[static_cast<size_t>(i)] = si * gd_neg * lg.k_neg[static_cast<size_t>(i)];
+    }
+    order.clear();
+    double total = 0, best = 0;
+    size_t best_length = 0;
+    int64_t since_best = 0;
+    for (int64_t step = 0; step < n; ++step) {
+      const bool pos_may_leave = count_pos - 1 >= min_size, neg_may_leave = (n - count_pos) - 1 >= min_size;
+      const double p = st.p, q = st.q;
+      double top = kMoved;
+      for (int64_t i = 0; i < n; ++i) {
+        const double v = e[static_cast<size_t>(i)] + a[static_cast<size_t>(i)] * p - b[static_cast<size_t>(i)] * q;
+        d[static_cast<size_t>(i)] = v;
+        top = v > top ? v : top;
+      }
+      int64_t pick = -1;
+      if (top != kMoved) {
+        for (int64_t i = 0; i < n; ++i)
+          if (d[static_cast<size_t>(i)] == top) {
+            pick = i;
+            break;
+          }
+      }
+      if (pick >= 0 && !(s[static_cast<size_t>(pick)] > 0 ? pos_may_leave : neg_may_leave)) {
+        // a side at min_size: the best node of the other side
+        pick = -1;
+        top = kMoved;
+        for (int64_t i = 0; i < n; ++i)
+          if ((s[static_cast<size_t>(i)] > 0 ? pos_may_leave : neg_may_leave) && d[static_cast<size_t>(i)] > top) {
+            top = d[static_cast<size_t>(i)];
+            pick = i;
+          }
+      }
+      if (pick < 0) break;
+      const double pick_delta = top;
+      flip(pick);
+      e[static_cast<size_t>(pick)] = kMoved;
+      for (int64_t x = lg.offsets[static_cast<size_t>(pick)]; x < lg.offsets[static_cast<size_t>(pick + 1)]; ++x) {
+        const int64_t c = lg.columns[static_cast<size_t>(x)];
+        if (e[static_cast<size_t>(c)] != kMoved)
+          e[static_cast<size_t>(c)] = b_ii[static_cast<size_t>(c)] - s[static_cast<size_t>(c)] * st.y[static_cast<size_t>(c)];
+      }
+      order.push_back(pick);
+      total += 4 * pick_delta;
+      if (total > best + epsilon) {
+        best = total;
+        best_length = order.size();
+        since_best = 0;
+      } else if (++since_best >= patience) {
+        break;
+      }
+    }
+    for (size_t x = order.size(); x > best_length; --x) flip(order[x - 1]);
+    if (best_length == 0) break;
+  }
+}
+
+struct Candidate {
+  int64_t id = 0;
+  std::vector<int64_t> nodes;  // ascending global ids
+  std::vector<int8_t> side;    // the split (+1: child_a, holding nodes[0]); empty: indivisible
+  double eigenvalue = 0, gain = 0, residual = 0;
+  int64_t iterations = 0;
+};
+
+// Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
+void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
+             std::vector<int64_t>& local_of) {
+  const int64_t n = int64_t(c.nodes.size());
+  if (n < 2 || n < 2 * o.min_community_size) return;
+  const LocalGraph lg = induced(g, t, c.nodes, local_of);
+  // r_i = sum_{l in g} B_il, the diagonal correction of B^(g).
+  std::vector<double> r(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    r[static_cast<size_t>(i)] = lg.row_sum[static_cast<size_t>(i)] -
+                                t.gamma * (t.d_pos * lg.k_pos[static_cast<size_t>(i)] * lg.group_pos -
+                                           t.d_neg * lg.k_neg[static_cast<size_t>(i)] * lg.group_neg);
+  const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
+  const bool parallel = int64_t(lg.columns.size()) >= 65536;
+  const int team = thread_count(threads);
+  auto op = [&](const double* x, double* y) {
+    const double p = deterministic_dot(lg.k_pos.data(), x, n, threads);
+    const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
+#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
+    for (int64_t i = 0; i < n; ++i) {
+      double sum = 0;
+      for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
+        sum += lg.weights[static_cast<size_t>(e)] * x[static_cast<size_t>(lg.columns[static_cast<size_t>(e)])];
+      y[i] = sum - gd_pos * lg.k_pos[static_cast<size_t>(i)] * p + gd_neg * lg.k_neg[static_cast<size_t>(i)] * q -
+             r[static_cast<size_t>(i)] * x[i];
+    }
+  };
+  EigenOptions eo;
+  eo.tolerance = kEigenTolerance;
+  eo.max_basis = kEigenBasis;
+  eo.max_products = kEigenMaxProducts;
+  eo.seed = SplitMix64(o.seed ^ (0xD1B54A32D192ED03ULL * uint64_t(c.id + 1))).next();
+  eo.threads = threads;
+  const EigenResult er = leading_eigenpair(n, op, eo);
+  c.eigenvalue = er.value;
+  c.iterations = er.iterations;
+  c.residual = er.residual;
+  if (!(er.value > o.eigen_threshold)) return;
+
+  // The side of nodes[0] is child_a (+1).
+  std::vector<int8_t> s(static_cast<size_t>(n));
+  const bool first_positive = er.vector[0] > 0;
+  int64_t count_a = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    s[static_cast<size_t>(i)] = int8_t((er.vector[static_cast<size_t>(i)] > 0) == first_positive ? 1 : -1);
+    count_a += s[static_cast<size_t>(i)] > 0;
+  }
+  if (count_a == n) return;  // one sign: indivisible (Newman 2006)
+  if (o.refine) refine_split(lg, t, s, o.min_community_size);
+  count_a = 0;
+  for (int8_t v : s) count_a += v > 0;
+  if (count_a < o.min_community_size || n - count_a < o.min_community_size) return;
+  const double gain = split_gain(lg, t, s);
+  if (!(gain > kMinGain)) return;
+  if (s[0] < 0)
+    for (int8_t& v : s) v = int8_t(-v);
+  c.gain = gain;
+  c.side = std::move(s);
+}
+
+// Single-node moves between communities that raise Q by more than kMinGain each, node by node,
+// until a sweep moves none. Never moves a node of an isolated community, never targets one or an
+// empty community, and never leaves a community below min_size (a singleton may dissolve).
+void final_moves(const GraphData& g, const ModularityTerms& t, std::vector<int64_t>& label, int64_t k,
+                 const std::vector<char>& isolated, int64_t min_size, Progress& progress) {
+  std::vector<double> kp(static_cast<size_t>(k), 0.0), kn(static_cast<size_t>(k), 0.0), wsum(static_cast<size_t>(k), 0.0);
+  std::vector<int64_t> size(static_cast<size_t>(k), 0), touched;
+  std::vector<char> mark(static_cast<size_t>(k), 0), closed(static_cast<size_t>(k), 0);
+  for (int64_t v = 0; v < g.n; ++v) {
+    const int64_t c = label[static_cast<size_t>(v)];
+    kp[static_cast<size_t>(c)] += t.k_pos[static_cast<size_t>(v)];
+    kn[static_cast<size_t>(c)] += t.k_neg[static_cast<size_t>(v)];
+    ++size[static_cast<size_t>(c)];
+    if (isolated[static_cast<size_t>(v)]) closed[static_cast<size_t>(c)] = 1;
+  }
+  const bool scan_all = k <= kScanAllCommunities;
+  const double epsilon = t.s * kMinGain;
+  for (int sweep = 0; sweep < kMaxFinalSweeps; ++sweep) {
+    int64_t moves = 0;
+    for (int64_t v = 0; v < g.n; ++v) {
+      if (isolated[static_cast<size_t>(v)]) continue;
+      const int64_t a = label[static_cast<size_t>(v)];
+      if (!(size[static_cast<size_t>(a)] - 1 >= min_size || size[static_cast<size_t>(a)] == 1)) continue;
+      for (int64_t e = g.offsets[static_cast<size_t>(v)]; e < g.offsets[static_cast<size_t>(v + 1)]; ++e) {
+        const int64_t c = label[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
+        if (!mark[static_cast<size_t>(c)]) {
+          mark[static_cast<size_t>(c)] = 1;
+          touched.push_back(c);
+        }
+        wsum[static_cast<size_t>(c)] += combined_weight(t, g.weights[static_cast<size_t>(e)]);
+      }
+      const double kpv = t.k_pos[static_cast<size_t>(v)], knv = t.k_neg[static_cast<size_t>(v)];
+      const double w_own = wsum[static_cast<size_t>(a)];
+      // s * (change in Q) of moving v from a to c (modularity.hpp's objective).
+      auto gain_to = [&](int64_t c) {
+        return 2 * (wsum[static_cast<size_t>(c)] - w_own) -
+               2 * t.gamma * (t.d_pos * kpv * (kp[static_cast<size_t>(c)] - kp[static_cast<size_t>(a)] + kpv) -
+                              t.d_neg * knv * (kn[static_cast<size_t>(c)] - kn[static_cast<size_t>(a)] + knv));
+      };
+      int64_t best_c = -1;
+      double best = epsilon;
+      auto consider = [&](int64_t c) {
+        if (c == a || closed[static_cast<size_t>(c)] || size[static_cast<size_t>(c)] == 0) return;
+        const double d = gain_to(c);
+        if (d > best) {
+          best = d;
+          best_c = c;
+        }
+      };
+      if (scan_all)
+        for (int64_t c = 0; c < k; ++c) consider(c);
+      else
+        for (int64_t c : touched) consider(c);
+      for (int64_t c : touched) {
+        mark[static_cast<size_t>(c)] = 0;
+        wsum[static_cast<size_t>(c)] = 0;
+      }
+      touched.clear();
+      if (best_c < 0) continue;
+      kp[static_cast<size_t>(a)] -= kpv;
+      kn[static_cast<size_t>(a)] -= knv;
+      --size[static_cast<size_t>(a)];
+      kp[static_cast<size_t>(best_c)] += kpv;
+      kn[static_cast<size_t>(best_c)] += knv;
+      ++size[static_cast<size_t>(best_c)];
+      label[static_cast<size_t>(v)] = best_c;
+      ++moves;
+    }
+    progress.advance(0);
+    if (moves == 0) break;
+  }
+}
+
+// Labels renumbered 0 .. k-1 by first appearance; returns k.
+int64_t renumber(std::vector<int64_t>& label, int64_t k_max) {
+  std::vector<int64_t> to(static_cast<size_t>(k_max), -1);
+  int64_t k = 0;
+  for (int64_t& l : label) {
+    int64_t& m = to[static_cast<size_t>(l)];
+    if (m < 0) m = k++;
+    l = m;
+  }
+  return k;
+}
+
+}  // namespace
+
+ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, double gamma) {
+  ModularityTerms t;
+  t.gamma = gamma;
+  t.k_pos.assign(static_cast<size_t>(g.n), 0.0);
+  t.k_neg.assign(static_cast<size_t>(g.n), 0.0);
+  for (int64_t i = 0; i < g.n; ++i) {
+    double kp = 0, kn = 0;
+    for (int64_t e = g.offsets[static_cast<size_t>(i)]; e < g.offsets[static_cast<size_t>(i + 1)]; ++e) {
+      const float w = g.weights[static_cast<size_t>(e)];
+      if (w > 0) kp += w;
+      else kn -= w;
+    }
+    t.k_pos[static_cast<size_t>(i)] = kp;
+    t.k_neg[static_cast<size_t>(i)] = kn;
+    t.total_pos += kp;
+    t.total_neg += kn;
+  }
+  const double tp = t.total_pos, tn = t.total_neg, both = tp + tn;
+  if (both == 0) return t;  // no weight: s = 0, Q = 0
+  if (mode == FC_SIGNED_RUBINOV && tp > 0) {
+    t.s = tp;
+    t.c_pos = 1;
+    t.c_neg = tp / both;
+    t.d_pos = 1 / tp;
+    t.d_neg = tn > 0 ? tp / (both * tn) : 0.0;
+  } else {  // Gomez; also Newman's Q when there is no negative weight
+    t.s = both;
+    t.c_pos = 1;
+    t.c_neg = 1;
+    t.d_pos = tp > 0 ? 1 / tp : 0.0;
+    t.d_neg = tn > 0 ? 1 / tn : 0.0;
+  }
+  return t;
+}
+
+double modularity_of(const GraphData& g, const ModularityTerms& t, const int64_t* labels, int64_t k) {
+  if (t.s == 0) return 0.0;
+  double w_pos = 0, w_neg = 0;
+  std::vector<double> kp(static_cast<size_t>(k), 0.0), kn(static_cast<size_t>(k), 0.0);
+  for (int64_t i = 0; i < g.n; ++i) {
+    const int64_t c = labels[i];
+    for (int64_t e = g.offsets[static_cast<size_t>(i)]; e < g.offsets[static_cast<size_t>(i + 1)]; ++e) {
+      if (labels[g.columns[static_cast<size_t>(e)]] != c) continue;
+      const float w = g.weights[static_cast<size_t>(e)];
+      if (w > 0) w_pos += w;
+      else w_neg -= w;
+    }
+    kp[static_cast<size_t>(c)] += t.k_pos[static_cast<size_t>(i)];
+    kn[static_cast<size_t>(c)] += t.k_neg[static_cast<size_t>(i)];
+  }
+  double sq_pos = 0, sq_neg = 0;
+  for (int64_t c = 0; c < k; ++c) {
+    sq_pos += kp[static_cast<size_t>(c)] * kp[static_cast<size_t>(c)];
+    sq_neg += kn[static_cast<size_t>(c)] * kn[static_cast<size_t>(c)];
+  }
+  return (t.c_pos * w_pos - t.c_neg * w_neg - t.gamma * (t.d_pos * sq_pos - t.d_neg * sq_neg)) / t.s;
+}
+
+double modularity_score(const GraphData& g, const int64_t* labels, double gamma) {
+  if (!(gamma > 0) || !std::isfinite(gamma)) fail(FC_ERR_INVALID_ARG, "gamma " + str(gamma) + " is not a finite number > 0");
+  std::vector<int64_t> compact(static_cast<size_t>(g.n));
+  std::unordered_map<int64_t, int64_t> id;
+  id.reserve(static_cast<size_t>(std::min<int64_t>(g.n, 1 << 20)));
+  for (int64_t i = 0; i < g.n; ++i) {
+    if (labels[i] < 0)
+      fail(FC_ERR_INVALID_ARG, "labels[" + std::to_string(i) + "] = " + std::to_string(labels[i]) + " is negative");
+    compact[static_cast<size_t>(i)] = id.emplace(labels[i], int64_t(id.size())).first->second;
+  }
+  const ModularityTerms t = modularity_terms(g, FC_SIGNED_GOMEZ, gamma);
+  return modularity_of(g, t, compact.data(), int64_t(id.size()));
+}
+
+fc_modularity_options default_modularity_options() {
+  fc_modularity_options o;
+  o.eigen_threshold = 1e-8;
+  o.resolution = 1.0;
+  o.max_communities = 0;
+  o.min_community_size = 1;
+  o.seed = 1;
+  o.signed_mode = FC_SIGNED_GOMEZ;
+  o.refine = 1;
+  return o;
+}
+
+void validate_modularity_options(const fc_modularity_options& o) {
+  if (!(o.resolution > 0) || !std::isfinite(o.resolution))
+    fail(FC_ERR_INVALID_ARG, "options->resolution " + str(o.resolution) + " is not a finite number > 0");
+  if (!(o.eigen_threshold >= 0) || !std::isfinite(o.eigen_threshold))
+    fail(FC_ERR_INVALID_ARG, "options->eigen_threshold " + str(o.eigen_threshold) + " is not a finite number >= 0");
+  if (o.max_communities < 0)
+    fail(FC_ERR_INVALID_ARG, "options->max_communities " + std::to_string(o.max_communities) + " is negative (0 = no limit)");
+  if (o.min_community_size < 1)
+    fail(FC_ERR_INVALID_ARG, "options->min_community_size " + std::to_string(o.min_community_size) + " is below 1");
+  const int mode = raw_enum(o.signed_mode);
+  if (mode != FC_SIGNED_GOMEZ && mode != FC_SIGNED_RUBINOV)
+    fail(FC_ERR_INVALID_ARG, "options->signed_mode " + std::to_string(mode) +
+                                 " is not FC_SIGNED_GOMEZ (0) or FC_SIGNED_RUBINOV (1)");
+  if (o.refine != 0 && o.refine != 1)
+    fail(FC_ERR_INVALID_ARG, "options->refine " + std::to_string(o.refine) + " is not 0 or 1");
+}
+
+Modules find_modules(const GraphData& g, const fc_modularity_options& o, int threads, Progress& progress) {
+  validate_modularity_options(o);
+  const ModularityTerms t = modularity_terms(g, fc_signed_modularity(o.signed_mode), o.resolution);
+  Modules out;
+  out.n = g.n;
+  // Isolated nodes (no edge of non-zero weight) are communities of their own: they cannot change Q.
+  std::vector<char> isolated(static_cast<size_t>(g.n));
+  Candidate root;
+  int64_t n_isolated = 0;
+  for (int64_t v = 0; v < g.n; ++v) {
+    isolated[static_cast<size_t>(v)] = t.k_pos[static_cast<size_t>(v)] == 0 && t.k_neg[static_cast<size_t>(v)] == 0;
+    if (isolated[static_cast<size_t>(v)]) ++n_isolated;
+    else root.nodes.push_back(v);
+  }
+  progress.advance(n_isolated);
+
+  // Best-first: every community is analysed once (eigensolve, split, refinement) as soon as it
+  // exists, and the pending split with the largest gain is made next (ties: the smaller id), so
+  // max_communities keeps the most valuable splits.
+  std::vector<Candidate> pool;
+  std::vector<int64_t> leaves;  // indices into pool of final communities
+  auto by_gain = [&](int64_t a, int64_t b) {
+    const Candidate &x = pool[static_cast<size_t>(a)], &y = pool[static_cast<size_t>(b)];
+    return x.gain != y.gain ? x.gain < y.gain : x.id > y.id;
+  };
+  std::priority_queue<int64_t, std::vector<int64_t>, decltype(by_gain)> pending(by_gain);
+  std::vector<int64_t> local_of(static_cast<size_t>(g.n), -1);
+  int64_t communities = n_isolated + (root.nodes.empty() ? 0 : 1), next_id = 1;
+  const auto may_split = [&] { return o.max_communities == 0 || communities < o.max_communities; };
+  auto admit = [&](Candidate c) {
+    if (may_split()) analyse(c, g, t, o, threads, local_of);
+    pool.push_back(std::move(c));
+    const int64_t index = int64_t(pool.size()) - 1;
+    if (pool.back().side.empty()) {
+      leaves.push_back(index);
+      progress.advance(int64_t(pool.back().nodes.size()));
+    } else {
+      pending.push(index);
+      progress.advance(0);
+    }
+  };
+  if (!root.nodes.empty()) admit(std::move(root));
+  while (!pending.empty()) {
+    const int64_t index = pending.top();
+    pending.pop();
+    if (!may_split()) {  // the limit was reached: the rest stay whole
+      leaves.push_back(index);
+      progress.advance(int64_t(pool[static_cast<size_t>(index)].nodes.size()));
+      continue;
+    }
+    Candidate a, b;
+    {
+      Candidate& c = pool[static_cast<size_t>(index)];
+      a.id = next_id++;
+      b.id = next_id++;
+      for (size_t i = 0; i < c.nodes.size(); ++i) (c.side[i] > 0 ? a : b).nodes.push_back(c.nodes[i]);
+      out.splits.push_back({c.id, a.id, b.id, c.eigenvalue, c.gain, c.residual, c.iterations});
+      c.side.clear();
+      c.side.shrink_to_fit();
+      c.nodes.clear();
+      c.nodes.shrink_to_fit();
+    }
+    ++communities;
+    admit(std::move(a));
+    admit(std::move(b));
+  }
+
+  // Labels: the leaves in tree-id order, then each isolated node alone; renumbered at the end.
+  std::sort(leaves.begin(), leaves.end(), [&](int64_t x, int64_t y) { return pool[static_cast<size_t>(x)].id < pool[static_cast<size_t>(y)].id; });
+  std::vector<int64_t> label(static_cast<size_t>(g.n), -1);
+  int64_t k = 0;
+  for (int64_t index : leaves) {
+    for (int64_t v : pool[static_cast<size_t>(index)].nodes) label[static_cast<size_t>(v)] = k;
+    ++k;
+  }
+  for (int64_t v = 0; v < g.n; ++v)
+    if (isolated[static_cast<size_t>(v)]) label[static_cast<size_t>(v)] = k++;
+  if (o.refine && k > 1) final_moves(g, t, label, k, isolated, o.min_community_size, progress);
+  out.k = renumber(label, k);
+  out.labels = std::move(label);
+  out.q = modularity_of(g, t, out.labels.data(), out.k);
+  return out;
+}
+
+}  // namespace fc

@@ -1,0 +1,76 @@
+// Modules of a graph: Newman's leading-eigenvector method (Newman 2006, PNAS 103:8577) with
+// Kernighan-Lin fine-tuning, and the modularity Q of any partition. Host code, shared by every
+// backend, so CPU and CUDA contexts give the same labels by construction.
+//
+// One objective for unsigned and signed weights. With A+ = max(A, 0), A- = max(-A, 0), degrees
+// k+_i = sum_j A+_ij, k-_i = sum_j A-_ij, totals 2w+ = sum_i k+_i, 2w- = sum_i k-_i, and the
+// resolution gamma:
+//
+//   Q = (1 / s) sum_c [ c+ W+_c - c- W-_c - gamma (d+ (K+_c)^2 - d- (K-_c)^2) ]
+//
+// where W+-_c = sum_{i,j in c} A+-_ij (each edge counted from both ends) and K+-_c = sum_{i in c} k+-_i:
+//   - no negative weights: s = 2m, c+ = 1, d+ = 1 / 2m: Newman's Q with resolution
+//     (Reichardt and Bornholdt 2006), what igraph's modularity() computes;
+//   - FC_SIGNED_GOMEZ (Gomez, Jensen and Arenas 2009, Phys Rev E 80:016114):
+//     Q = (2w+ Q+ - 2w- Q-) / (2w+ + 2w-): s = 2w+ + 2w-, c+ = c- = 1, d+ = 1/2w+, d- = 1/2w-;
+//   - FC_SIGNED_RUBINOV (Rubinov and Sporns 2011, NeuroImage 56:2068), negative weights count
+//     less: Q* = Q+ - (2w- / (2w+ + 2w-)) Q-: s = 2w+, c+ = 1, c- = 2w+ / (2w+ + 2w-),
+//     d+ = 1/2w+, d- = 2w+ / ((2w+ + 2w-) 2w-).
+//     Without positive weights Q+ is undefined; the Gomez form is used then (it equals -Q-).
+// Terms whose total is 0 (d- without negative weights) are 0; a graph without weight has Q = 0.
+//
+// The modularity matrix in units of the weights is then B = c+ A+ - c- A- - gamma (d+ k+ k+^T -
+// d- k- k-^T), Q = (1/s) sum_ij B_ij delta(c_i, c_j), and splitting a group g by s in {-1, 1}^g
+// raises Q by s^T B^(g) s / 2s, with Newman's generalized matrix B^(g)_ij = B_ij - delta_ij
+// sum_{l in g} B_il (his eq. 6). B^(g) x is applied as one sparse product with the combined
+// weights plus rank-one and diagonal terms; B is never formed. The eigenvalues reported in the
+// division tree are those of B^(g) in these units (for unsigned graphs: of A - gamma k k^T / 2m).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/graph.hpp"
+#include "core/progress.hpp"
+#include "fastconn/fastconn.h"
+
+namespace fc {
+
+// The coefficients of the objective above for one graph, mode and resolution.
+struct ModularityTerms {
+  std::vector<double> k_pos, k_neg;  // k+_i, k-_i
+  double total_pos = 0, total_neg = 0;  // 2w+, 2w-
+  double s = 0, c_pos = 0, c_neg = 0, d_pos = 0, d_neg = 0, gamma = 1;
+};
+
+ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, double gamma);
+
+// Q of labels already numbered 0 .. k-1 (the one formula the algorithm and fc_modularity_score share).
+double modularity_of(const GraphData& g, const ModularityTerms& t, const int64_t* labels, int64_t k);
+
+// fc_modularity_score: any non-negative labels (FC_ERR_INVALID_ARG names the first negative one and
+// its node); gamma > 0 and finite; the Gomez form for signed graphs.
+double modularity_score(const GraphData& g, const int64_t* labels, double gamma);
+
+// fc_modularity_options_default, and the field-by-field check (FC_ERR_INVALID_ARG names the field).
+fc_modularity_options default_modularity_options();
+void validate_modularity_options(const fc_modularity_options& options);
+
+struct DivisionSplit {
+  int64_t parent = 0, child_a = 0, child_b = 0;  // child_a holds the parent's lowest node
+  double eigenvalue = 0, gain = 0, residual = 0;
+  int64_t iterations = 0;
+};
+
+struct Modules {
+  int64_t n = 0, k = 0;
+  double q = 0;
+  std::vector<int64_t> labels;  // 0 .. k-1 by first appearance
+  std::vector<DivisionSplit> splits;
+};
+
+// The whole method on the host; threads = OpenMP threads of the sparse products (0 = default).
+// `progress` counts nodes whose community is final (total n); its callback can cancel.
+Modules find_modules(const GraphData& g, const fc_modularity_options& options, int threads, Progress& progress);
+
+}  // namespace fc
