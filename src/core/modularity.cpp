@@ -236,7 +236,8 @@ struct Candidate {
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
              std::vector<int64_t>& local_of) {
   const int64_t n = int64_t(c.nodes.size());
-  if (n < 2 || n < 2 * o.min_community_size) return;
+  // min_community_size may be any int64 (up to INT64_MAX): compare without doubling it.
+  if (n < 2 || o.min_community_size > n / 2) return;
   const LocalGraph lg = induced(g, t, c.nodes, local_of);
   // r_i = sum_{l in g} B_il, the diagonal correction of B^(g).
   std::vector<double> r(static_cast<size_t>(n));

@@ -225,6 +225,17 @@ int main(void) {
   CHECK_OK(fc_modules_info(m, NULL, &k, &q, &splits));
   CHECK(k == 1 && splits == 0);
   fc_modules_destroy(m);
+  /* the largest sizes (libFuzzer found 2 * min_community_size overflowing int64): no split, no UB */
+  bad = o, bad.min_community_size = INT64_MAX;
+  REQUIRE_OK(fc_modularity(ctx, two, &bad, &m));
+  CHECK_OK(fc_modules_info(m, NULL, &k, &q, &splits));
+  CHECK(k == 1 && splits == 0);
+  fc_modules_destroy(m);
+  bad = o, bad.min_community_size = INT64_MAX / 2 + 1;
+  REQUIRE_OK(fc_modularity(ctx, two, &bad, &m));
+  CHECK_OK(fc_modules_info(m, NULL, &k, &q, &splits));
+  CHECK(k == 1 && splits == 0);
+  fc_modules_destroy(m);
   bad = o, bad.eigen_threshold = 1e6;
   REQUIRE_OK(fc_modularity(ctx, two, &bad, &m));
   CHECK_OK(fc_modules_info(m, NULL, &k, &q, &splits));
