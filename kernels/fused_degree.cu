@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/async_copy.cuh"
 #include "kernels/graph_pair.cuh"
 
 namespace fc {
@@ -30,45 +31,6 @@ constexpr int kTile = kFusedTile;  // 128 x 128 products a block
 constexpr int kK = kFusedK;        // k of one shared-memory stage
 constexpr int kStages = 3;         // stages in flight (cp.async on sm_80+)
 constexpr int kThreads = 256;      // 16 x 16 threads, 8 x 8 products each
-
-// zt (t_pad x ld, k-major) from z (n x t, series contiguous): 32 x 32 blocks through shared
-// memory, so that both the reads and the writes are coalesced; zero outside n x t.
-__global__ void transpose_pad_kernel(const float* __restrict__ z, int64_t n, int64_t t, float* __restrict__ zt,
-                                     int64_t ld, int64_t t_pad) {
-  __shared__ float block[32][33];
-  const int64_t i0 = int64_t(blockIdx.x) * 32, k0 = int64_t(blockIdx.y) * 32;
-  for (int r = threadIdx.y; r < 32; r += blockDim.y) {
-    const int64_t i = i0 + r, k = k0 + threadIdx.x;
-    block[r][threadIdx.x] = (i < n && k < t) ? z[i * t + k] : 0.0f;
-  }
-  __syncthreads();
-  for (int r = threadIdx.y; r < 32; r += blockDim.y) {
-    const int64_t k = k0 + r, i = i0 + threadIdx.x;
-    if (k < t_pad && i < ld) zt[k * ld + i] = block[threadIdx.x][r];
-  }
-}
-
-// One 16-byte piece of a stage: asynchronous on sm_80+, through registers before.
-__device__ __forceinline__ void load16(float* smem, const float* gmem) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
-#else
-  *reinterpret_cast<float4*>(smem) = __ldg(reinterpret_cast<const float4*>(gmem));
-#endif
-}
-__device__ __forceinline__ void commit_stage() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-// Waits until at most `pending` committed stages are still in flight.
-template <int pending>
-__device__ __forceinline__ void wait_stages() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
-#endif
-}
 
 // Tile row (or column) of a thread's i-th value: 4 at ty * 4 and 4 at 64 + ty * 4, so that a
 // warp's shared-memory reads are two float4 per operand and the 16 K products are covered once.
@@ -218,14 +180,6 @@ __global__ void __launch_bounds__(kThreads, 2)
 }
 
 }  // namespace
-
-cudaError_t transpose_pad(const float* z, int64_t n, int64_t t, float* zt, int64_t ld, int64_t t_pad,
-                          cudaStream_t stream) {
-  if (n <= 0 || t_pad <= 0) return cudaSuccess;
-  const dim3 grid(static_cast<unsigned>((ld + 31) / 32), static_cast<unsigned>((t_pad + 31) / 32));
-  transpose_pad_kernel<<<grid, dim3(32, 8), 0, stream>>>(z, n, t, zt, ld, t_pad);
-  return cudaGetLastError();
-}
 
 cudaError_t fused_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_t n, int64_t q0, int64_t q1,
                               const uint8_t* constant, EdgeRule rule, int scale_bits, unsigned long long* degree,

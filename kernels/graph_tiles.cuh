@@ -89,15 +89,13 @@ cudaError_t degree_finish_cols(const double* col_partial, const GraphBand& band,
 // --- degree and strength from the products themselves (fused_degree.cu) ------------------------
 // No tile: each block computes 128 x 128 float products of the triangle (one fmaf chain over k
 // per product, k ascending) and tests them in registers. The series are read from
-// zt, a k-major copy made by transpose_pad: zt[k * ld + i] = z[i * t + k], zero for i >= n or
-// k >= t, ld a multiple of kFusedTile, t_pad of kFusedK. fused_degree_band covers rows q in
+// zt, the k-major copy of pair_products.cuh (transpose_pad): zt[k * ld + i] = z[i * t + k], zero
+// for i >= n or k >= t, ld a multiple of kFusedTile, t_pad of kFusedK. fused_degree_band covers rows q in
 // [q0, q1) (q0 a multiple of kFusedTile) and their pairs p > q: degree[q], degree[p] += 1 and
 // strength[q], strength[p] += the weight (|r| or r) as 64-bit fixed point, weight * 2^scale_bits
 // rounded per tile row or column (integer atomics: exact in any order); strength may be null.
 constexpr int64_t kFusedTile = 128;
 constexpr int64_t kFusedK = 8;
-cudaError_t transpose_pad(const float* z, int64_t n, int64_t t, float* zt, int64_t ld, int64_t t_pad,
-                          cudaStream_t stream);
 cudaError_t fused_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_t n, int64_t q0, int64_t q1,
                               const uint8_t* constant, EdgeRule rule, int scale_bits, unsigned long long* degree,
                               unsigned long long* strength, cudaStream_t stream);

@@ -9,7 +9,8 @@
 # Dependencies the GPU image lacks (OpenBLAS, GoogleTest) are taken from .gpu-deps/root when
 # present: Debian packages unpacked with dpkg -x (see bench/RESULTS-gpu.md for the list).
 #
-# Environment: GPU_CHECK_STEPS (default "build gpu-tests all-tests bench graph-bench dfc-bench"),
+# Environment: GPU_CHECK_STEPS (default "build gpu-tests sanitizer all-tests bench graph-bench
+# dfc-bench"),
 # FASTCONN_GPU_BUILD_DIR. graph-bench: bench/gpu/bench_gpu_graph (networks without the N x N
 # matrix) with torch_graph_baseline.py; its section goes to $out/RESULTS-gpu-graph.md. dfc-bench:
 # bench/gpu/bench_gpu_dfc (sliding windows) with torch_dfc_baseline.py, into $out/RESULTS-gpu-dfc.md.
@@ -18,7 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${FASTCONN_GPU_BUILD_DIR:-$root/build-gpu}
 out=${OUT:-$build/gpu-check-out}
-steps=${GPU_CHECK_STEPS:-build gpu-tests all-tests bench graph-bench dfc-bench}
+steps=${GPU_CHECK_STEPS:-build gpu-tests sanitizer all-tests bench graph-bench dfc-bench}
 jobs=$(nproc 2>/dev/null || echo 4)
 mkdir -p "$out"
 summary=()
@@ -65,20 +66,60 @@ if has_step build; then
 fi
 
 status=0
+gpu_tests='^gpu\.|BackendParity|/CUDA$|/CUDA '
 if has_step gpu-tests; then
   start=$(date +%s)
-  # The gpu-labelled tests, selected by name too (gpu.* of tests/gpu, the backend parity tests of
-  # tests/cpp) so that a lost label cannot drop them.
-  (cd "$build" && FASTCONN_REQUIRE_CUDA=1 ctest -R '^gpu\.|BackendParity' --output-on-failure --timeout 600 -j1) \
+  # The gpu-labelled tests, selected by name too (gpu.* of tests/gpu, every backend-parameterized
+  # test of tests/cpp on CUDA) so that a lost label cannot drop them.
+  (cd "$build" && FASTCONN_REQUIRE_CUDA=1 ctest -R "$gpu_tests" --output-on-failure --timeout 600 -j1) \
     >"$out/ctest-gpu.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|Total Test time" "$out/ctest-gpu.log" | tail -2
   grep -E "^\s+[0-9]+ - .*(Failed|Timeout|Exception)" "$out/ctest-gpu.log" | head -20
   note "GPU tests: $(grep -E '[0-9]+% tests passed' "$out/ctest-gpu.log" | tail -1) ($(( $(date +%s) - start )) s, $(grep -c '\*\*\*Skipped' "$out/ctest-gpu.log") skipped)"
 fi
 
+if has_step sanitizer; then
+  # compute-sanitizer over the GPU test programs (issue 12): memcheck on each (leaks included),
+  # racecheck (shared memory hazards) and initcheck (reads of device memory nothing wrote) on the
+  # window and network kernels. Sizes in these tests are small, so each tool finishes in minutes.
+  # SANITIZER_TOOLS (default "memcheck racecheck initcheck") and SANITIZER_FILTER (a gtest filter
+  # for every tool) narrow it.
+  start=$(date +%s)
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  srun() { # tool, program, gtest filter, extra sanitizer flags
+    local log=$out/sanitizer-$1-$2.log
+    # shellcheck disable=SC2086
+    if FASTCONN_REQUIRE_CUDA=1 timeout 900 "$cs" --tool "$1" --error-exitcode 97 ${4:-} \
+        "$build/tests/gpu/$2" --gtest_filter="$3" >"$log" 2>&1; then
+      note "compute-sanitizer $1 $2: clean ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1 | sed 's/=* *//'))"
+    else
+      status=1
+      grep -E "ERROR SUMMARY|Invalid|Race|Uninitialized|FAILED" "$log" | head -8
+      note "compute-sanitizer $1 $2: FAILED (see sanitizer-$1-$2.log)"
+    fi
+  }
+  # racecheck and initcheck slow the kernels 100-1000x: the small and odd sizes only (every kernel
+  # still runs, with partial tiles); memcheck takes every test.
+  small_window=${SANITIZER_FILTER:-'CudaWindowLimits.*:*n1_*:*n2_*:*n3_*:*n131_t150*:*n131_t2_*'}
+  small_graph=${SANITIZER_FILTER:-'CudaGraph.FusedDegree*:CudaGraph.HistogramMatchesTriuBits:CudaGraph.TopK*:*n5_abs*:*n257_abs*'}
+  [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" memcheck "* ]] && {
+    srun memcheck test_cuda_window "${SANITIZER_FILTER:-*}" --leak-check=full
+    srun memcheck test_cuda_graph "${SANITIZER_FILTER:-*}" --leak-check=full
+  }
+  [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" racecheck "* ]] && {
+    srun racecheck test_cuda_window "$small_window"
+    srun racecheck test_cuda_graph "$small_graph"
+  }
+  [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" initcheck "* ]] && {
+    srun initcheck test_cuda_window "$small_window"
+    srun initcheck test_cuda_graph "$small_graph"
+  }
+  note "compute-sanitizer: $(( $(date +%s) - start )) s"
+fi
+
 if has_step all-tests; then
   start=$(date +%s)
-  (cd "$build" && ctest -E '^gpu\.|BackendParity' --output-on-failure --timeout 600 -j"$jobs") >"$out/ctest-all.log" 2>&1 || status=1
+  (cd "$build" && ctest -E "$gpu_tests" --output-on-failure --timeout 600 -j"$jobs") >"$out/ctest-all.log" 2>&1 || status=1
   grep -E "^\s+[0-9]+ - .*(Failed|Timeout|Exception|Not Run)" "$out/ctest-all.log" | head -20
   note "ctest (all but the GPU tests above): $(grep -E '[0-9]+% tests passed' "$out/ctest-all.log" | tail -1) ($(( $(date +%s) - start )) s)"
 fi

@@ -310,10 +310,9 @@ FC_API fc_status fc_graph_load(const char* path, fc_graph** out);
 /* Degree centrality without building a graph: degree[s] = number of edges of series s and
  * strength[s] = the sum of their weights (r under FC_EDGE_THRESHOLD, |r| otherwise), for every
  * rule. Either output may be NULL; each holds n_series values. On the CUDA backend in FP32 the
- * threshold rules compute their own products in a fused kernel (nothing of N^2 size is written):
- * a pair's r may differ from fc_pcc_graph's by a float ulp, so the degrees equal the graph's row
- * sums except through pairs within about 1e-6 of the threshold (FASTCONN_CUDA_FUSED_DEGREE=0 in
- * the environment reads fc_pcc_graph's products instead, at about 1.3 x the time). */
+ * threshold rules compute their own products in a fused kernel (nothing of N^2 size is written),
+ * in the same order as every other call's products, so the degrees are the graph's row sums
+ * (FASTCONN_CUDA_FUSED_DEGREE=0 in the environment reads fc_pcc_graph's tiles instead). */
 FC_API fc_status fc_pcc_degree(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param,
                                int64_t* degree, double* strength);
 

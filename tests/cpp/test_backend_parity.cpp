@@ -6,6 +6,7 @@
 // backend into a failure instead of a skip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -13,6 +14,7 @@
 
 #include "api_calls.hpp"
 #include "backend_test.hpp"
+#include "graph_reference.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -186,6 +188,67 @@ TEST_P(BackendParity, SmallMemoryLimitMatchesCpu) {
     EXPECT_TRUE(agree(pcc_cross(dev, a, b, c.m), pcc_cross(host, a_cpu, b_cpu, c.m), between(mode, true))) << "fc_pcc_cross";
     EXPECT_TRUE(follows_policy(pcc_triu(dev, a, FC_TRIU_ROW), triangle_of(c.dense, c.n, FC_TRIU_ROW), mode.policy,
                                tolerance_of(backend(), mode.precision, true)));
+  }
+}
+
+// One answer per pair (issue 12): a pair's r is the same bits from every entry point (row- and
+// column-order triangles, blocks of any height, the dense matrix on both sides of the diagonal,
+// the cross product of a set with itself, the weighted graph) and under any memory limit. TF32
+// is left out: cuBLAS's tensor cores choose their order from the shape (documented).
+TEST_P(BackendParity, OneAnswerPerPairFromEveryCallAndLimit) {
+  for (auto [n, t] : {std::pair<int64_t, int64_t>{3, 2}, {389, 75}, {1031, 300}}) {
+    const Case c(n, t);
+    for (const Mode& mode : {kModes[0], kModes[4]}) {
+      SCOPED_TRACE(c.name() + ", " + mode_name(mode));
+      const Context dev = tested(mode);
+      const Series a = make_series(dev, c.a);
+      const std::vector<float> row = pcc_triu(dev, a, FC_TRIU_ROW);
+      auto at = [&](int64_t i, int64_t j) { return row[static_cast<size_t>(fc_triu_offset(n, FC_TRIU_ROW, std::min(i, j), std::max(i, j)))]; };
+      auto same_as_row = [&](const std::vector<float>& values, fc_triu_order order) {
+        std::vector<float> mapped(values.size());
+        for (int64_t p = 0; p < int64_t(values.size()); ++p) {
+          int64_t i = -1, j = -1;
+          check(fc_triu_pair(n, order, p, &i, &j), "fc_triu_pair");
+          mapped[static_cast<size_t>(fc_triu_offset(n, FC_TRIU_ROW, i, j))] = values[static_cast<size_t>(p)];
+        }
+        return bit_identical(mapped, row);
+      };
+      auto matrix_is_row = [&](const std::vector<float>& m, int64_t ld) {
+        std::vector<float> upper, lower;
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = i + 1; j < n; ++j) {
+            upper.push_back(m[static_cast<size_t>(i * ld + j)]);
+            lower.push_back(m[static_cast<size_t>(j * ld + i)]);
+          }
+        return bit_identical(upper, row) && bit_identical(lower, row);
+      };
+      EXPECT_TRUE(same_as_row(pcc_triu(dev, a, FC_TRIU_COL), FC_TRIU_COL)) << "column order";
+      for (int64_t rows : {int64_t(n <= 389 ? 1 : 2), int64_t(7), int64_t(300)})
+        EXPECT_TRUE(bit_identical(pull_blocks(dev, a, rows).values, row)) << "blocks of " << rows;
+      EXPECT_TRUE(matrix_is_row(pcc_dense(dev, a, n + 3), n + 3)) << "fc_pcc_dense";
+      EXPECT_TRUE(matrix_is_row(pcc_cross(dev, a, a, n), n)) << "fc_pcc_cross(s, s)";
+      const Csr g = pcc_graph(dev, a, FC_EDGE_ABS_THRESHOLD, 0.3, FC_GRAPH_WEIGHTED);
+      int64_t mismatched = 0;
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t e = g.offsets[size_t(i)]; e < g.offsets[size_t(i + 1)]; ++e)
+          mismatched += g.weights[size_t(e)] != at(i, g.columns[size_t(e)]);
+      EXPECT_EQ(mismatched, 0) << "graph weights that are not the triangle's r";
+      // degree (the fused kernel on the CUDA backend in FP32) counts exactly the triangle's edges
+      std::vector<int64_t> degree(static_cast<size_t>(n), -1), expected(static_cast<size_t>(n), 0);
+      check(fc_pcc_degree(dev.get(), a.get(), FC_EDGE_ABS_THRESHOLD, 0.3, degree.data(), nullptr), "fc_pcc_degree");
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = i + 1; j < n; ++j)
+          if (std::fabs(at(i, j)) >= 0.3f) ++expected[size_t(i)], ++expected[size_t(j)];
+      EXPECT_EQ(degree, expected);
+      for (int64_t limit : {int64_t(64) * n * 8, int64_t(3) * n * 8 + 4096}) {
+        SCOPED_TRACE("memory limit " + std::to_string(limit));
+        const Context small = tested(mode, limit);
+        const Series as = make_series(small, c.a);
+        EXPECT_TRUE(bit_identical(pcc_triu(small, as, FC_TRIU_ROW), row));
+        EXPECT_TRUE(same_as_row(pcc_triu(small, as, FC_TRIU_COL), FC_TRIU_COL)) << "column order";
+        EXPECT_TRUE(matrix_is_row(pcc_dense(small, as, n), n)) << "fc_pcc_dense";
+      }
+    }
   }
 }
 

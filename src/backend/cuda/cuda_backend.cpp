@@ -42,7 +42,6 @@ O policy_value(fc_constant_policy policy) {
   return policy == FC_CONSTANT_ZERO ? O(0) : std::numeric_limits<O>::quiet_NaN();
 }
 
-using cuda::gemm_tn;
 
 int default_host_threads() {
   const unsigned hw = std::thread::hardware_concurrency();
@@ -139,6 +138,7 @@ class CudaBackend : public Backend {
       q = b.q1;
     }
     set_math_mode(run, st.f64);
+    const cuda::Operand z = operand(s, run);
 
     char* const out_base = static_cast<char*>(out.data);
     const bool out_f64 = out.type == ScalarType::F64;
@@ -147,7 +147,7 @@ class CudaBackend : public Backend {
       const int64_t rows = b.q1 - b.q0;
       void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(b.offset) * out_elem;
       const kernels::TriuBand kb{n, b.q0, rows, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
-      cuda::gemm_triangle_band(blas, b, s.t, st.rows.get(), st.f64, tile);
+      cuda::gemm_triangle_band(blas, b, z, tile);
       cudaError_t launched;
       if (st.f64) {
         launched = out_f64 ? kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
@@ -174,7 +174,6 @@ class CudaBackend : public Backend {
     if (ld > std::numeric_limits<int>::max())
       fail(FC_ERR_INVALID_ARG, "ld " + std::to_string(ld) + " exceeds the 32-bit leading dimension cuBLAS takes");
     const CudaSeries& sa = storage_of(a);
-    const CudaSeries& sb = storage_of(b);
     const int64_t nb = b.n, rows_total = a_end - a_begin;
     if (rows_total <= 0 || nb <= 0) return;
     const size_t span = static_cast<size_t>((rows_total - 1) * ld + nb) * sizeof(float);
@@ -203,6 +202,7 @@ class CudaBackend : public Backend {
       i = cb_.a1;
     }
     set_math_mode(run, sa.f64);
+    const cuda::Operand za = operand(a, run), zb = operand(b, run);
 
     float* const out_base = static_cast<float*>(out.data);
     const float fill = policy_value<float>(run.constant_policy);
@@ -214,14 +214,13 @@ class CudaBackend : public Backend {
       const int64_t ld_dst = packed != nullptr ? nb : ld;
       cudaError_t launched;
       if (sa.f64) {
-        gemm_tn(blas, nb, rows, a.t, sb.rows.get<double>(), sa.rows.get<double>() + band.a0 * a.t,
-                static_cast<double*>(tile), nb);
+        cuda::pair_products(blas, zb, 0, nb, za, band.a0, rows, tile, nb);
         const kernels::CrossBand kb{band.a0, rows, nb, nb, ld_dst, same_set ? 1 : 0};
         launched = kernels::cross_finish(static_cast<const double*>(tile), kb, ca, cb, fill, dst, stream);
       } else {
         float* const products = direct ? final_rows : static_cast<float*>(tile);
         const int64_t ld_products = direct ? ld : nb;
-        gemm_tn(blas, nb, rows, a.t, sb.rows.get<float>(), sa.rows.get<float>() + band.a0 * a.t, products, ld_products);
+        cuda::pair_products(blas, zb, 0, nb, za, band.a0, rows, products, ld_products);
         const kernels::CrossBand kb{band.a0, rows, nb, ld_products, ld_dst, same_set ? 1 : 0};
         launched = kernels::cross_finish(products, kb, ca, cb, fill, dst, stream);
       }
@@ -351,6 +350,7 @@ class CudaBackend : public Backend {
     job.t = s.t;
     job.f64 = st.f64;
     job.rows = st.rows.get();
+    job.z = operand(s, run);
     job.constant = constant_flags(s);
     job.user_stream = user_stream_;
     job.tile_values = tile_values;
@@ -399,6 +399,32 @@ class CudaBackend : public Backend {
       st.constant_ready = true;
     }
     return st.constant.get<uint8_t>();
+  }
+
+  // The series as the products read them (gemm.hpp): its k-major copy, made on first use and kept
+  // with the series, except under TF32 (cuBLAS reads the rows themselves).
+  cuda::Operand operand(const SeriesView& s, const RunSettings& run) {
+    const CudaSeries& st = storage_of(s);
+    cuda::Operand z;
+    z.rows = st.rows.get();
+    z.t = s.t;
+    z.t_pad = kernels::kmajor_t_pad(s.t);
+    z.ld = kernels::kmajor_ld(s.n);
+    z.f64 = st.f64;
+    if (!st.f64 && run.precision == FC_PRECISION_TF32) return z;
+    if (!st.kmajor_ready) {
+      const size_t bytes = static_cast<size_t>(z.t_pad * z.ld) * (st.f64 ? sizeof(double) : sizeof(float));
+      st.kmajor.allocate(device_, bytes, "the k-major copy of the series");
+      const cudaStream_t copy = res_->copy_stream();
+      const cudaError_t launched =
+          st.f64 ? kernels::transpose_pad(st.rows.get<double>(), s.n, s.t, st.kmajor.get<double>(), z.ld, z.t_pad, copy)
+                 : kernels::transpose_pad(st.rows.get<float>(), s.n, s.t, st.kmajor.get<float>(), z.ld, z.t_pad, copy);
+      cuda::check_cuda(launched, "transpose_pad kernel launch");
+      FC_CUDA(cudaStreamSynchronize(copy));
+      st.kmajor_ready = true;
+    }
+    z.kmajor = st.kmajor.get();
+    return z;
   }
 
   void set_math_mode(const RunSettings& run, bool f64) {

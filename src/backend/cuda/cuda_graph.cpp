@@ -149,7 +149,7 @@ kernels::GraphBand graph_band(const GraphJob& job, const TriuBand& b) {
 void run_triangle(const GraphJob& job, const std::vector<TriuBand>& bands, const Pass& pass,
                   const Complete& complete = [](size_t) { return true; }, const Recover& recover = [](size_t) {}) {
   const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) {
-    gemm_triangle_band(blas, bands[k], job.t, job.rows, job.f64, tile);
+    gemm_triangle_band(blas, bands[k], job.z, tile);
   };
   run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, gemm, pass, complete, recover);
 }
@@ -419,28 +419,31 @@ bool fused_degree_enabled(bool f64, bool tf32) {
 }
 
 int64_t fused_degree_bytes(int64_t n, int64_t t) {
-  return round_up(t, kernels::kFusedK) * round_up(n, kernels::kFusedTile) * int64_t(sizeof(float)) +
+  // the series' k-major copy (which the fused kernel shares with the products) and the sums
+  return kernels::kmajor_t_pad(t) * kernels::kmajor_ld(n) * int64_t(sizeof(float)) +
          2 * n * int64_t(sizeof(unsigned long long));
 }
 
 bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength) {
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
-  const int64_t ld = round_up(job.n, kernels::kFusedTile), t_pad = round_up(job.t, kernels::kFusedK);
-  DeviceBuffer zt, count, sums;
+  // The series' k-major copy (gemm.hpp's Operand): ld a multiple of kFusedTile, t_pad of kFusedK.
+  static_assert(kernels::kProductTile % kernels::kFusedTile == 0 && kernels::kProductK == kernels::kFusedK,
+                "the fused kernel reads the products' k-major copy");
+  if (job.z.kmajor == nullptr || job.z.f64) return false;
+  const float* zt = static_cast<const float*>(job.z.kmajor);
+  const int64_t ld = job.z.ld, t_pad = job.z.t_pad;
+  DeviceBuffer count, sums;
   const int dev = res.device();
-  if (!zt.try_allocate(dev, static_cast<size_t>(t_pad * ld) * sizeof(float)) ||
-      !count.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
+  if (!count.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
       !sums.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)))
     return false;
   DrainOnUnwind drain(res);
-  // The k-major copy and the zeroed sums, after the work the caller queued on its stream.
+  // The zeroed sums, after the work the caller queued on its stream.
   FC_CUDA(cudaEventRecord(res.start_event(), job.user_stream));
   FC_CUDA(cudaStreamWaitEvent(copy, res.start_event(), 0));
   zero_async(count, copy);
   zero_async(sums, copy);
-  launched(kernels::transpose_pad(static_cast<const float*>(job.rows), job.n, job.t, zt.get<float>(), ld, t_pad, copy),
-           "transpose_pad kernel launch");
   FC_CUDA(cudaStreamSynchronize(copy));
 
   const std::vector<RowBand> bands = fused_bands(job.n, job.tile_values);
@@ -452,7 +455,7 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   const Gemm gemm = [&](size_t k, cublasHandle_t blas, void*) {
     cudaStream_t stream = nullptr;
     FC_CUBLAS(cublasGetStream(blas, &stream));
-    launched(kernels::fused_degree_band(zt.get<float>(), ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule,
+    launched(kernels::fused_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule,
                                         bits, count.get<unsigned long long>(), strength_fixed, stream),
              "fused_degree_band kernel launch");
   };
@@ -517,14 +520,7 @@ void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values) {
   // Full rows: tile[(i - a0) * n + j] = <z_j, z_i> for every j.
   const Gemm gemm = [&](size_t b, cublasHandle_t blas, void* tile) {
     const CrossBand& band = bands[b];
-    const int64_t rows = band.a1 - band.a0;
-    if (job.f64) {
-      const double* z = static_cast<const double*>(job.rows);
-      gemm_tn(blas, job.n, rows, job.t, z, z + band.a0 * job.t, static_cast<double*>(tile), job.n);
-    } else {
-      const float* z = static_cast<const float*>(job.rows);
-      gemm_tn(blas, job.n, rows, job.t, z, z + band.a0 * job.t, static_cast<float*>(tile), job.n);
-    }
+    pair_products(blas, job.z, 0, job.n, job.z, band.a0, band.a1 - band.a0, tile, job.n);
   };
   const Pass pass = [&](size_t b, int, cudaStream_t stream, void* tile) {
     const CrossBand& band = bands[b];

@@ -17,6 +17,8 @@ class CudaSeries : public SeriesStorage {
   DeviceBuffer rows;               // n x t, row-major: series s at rows + s * t
   mutable DeviceBuffer constant;   // n flags, uploaded on the first computation that needs them
   mutable bool constant_ready = false;
+  mutable DeviceBuffer kmajor;     // the k-major copy the products read (gemm.hpp), made on first use
+  mutable bool kmajor_ready = false;
 };
 
 inline const CudaSeries& storage_of(const SeriesView& s) { return static_cast<const CudaSeries&>(*s.storage); }

@@ -1,5 +1,5 @@
-// The GEMM shapes the CUDA backend uses, shared by the PCC paths and the network primitives
-// (which must compute the same products, bit for bit, over the same tiles).
+// The products the CUDA backend computes, shared by the PCC paths and the network primitives
+// (which must compute the same products, bit for bit).
 #pragma once
 
 #include <cublas_v2.h>
@@ -8,6 +8,7 @@
 
 #include "backend/cuda/band_plan.hpp"
 #include "backend/cuda/cuda_check.hpp"
+#include "kernels/pair_products.cuh"
 
 namespace fc {
 namespace cuda {
@@ -25,19 +26,48 @@ inline void gemm_tn(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const dou
   FC_CUBLAS(cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, (int)m, (int)n, (int)k, &one, a, (int)k, b, (int)k, &zero, c, (int)ldc));
 }
 
-// The GEMM of one triangle band (band_plan.hpp): tile (ld x rows, leading dimension ld) holds
-// <z_p, z_q> for p in [p0, p0 + ld), q in [q0, q1), of the normalized rows z (n x t, float or
-// double as f64 says). fc_pcc_triu and the network primitives both call this, so that a pair's r
-// is the same bits in the triangle and in the network.
-inline void gemm_triangle_band(cublasHandle_t h, const TriuBand& b, int64_t t, const void* z, bool f64, void* tile) {
-  const int64_t rows = b.q1 - b.q0;
-  if (f64) {
-    const double* zd = static_cast<const double*>(z);
-    gemm_tn(h, b.ld, rows, t, zd + b.p0 * t, zd + b.q0 * t, static_cast<double*>(tile), b.ld);
-  } else {
-    const float* zf = static_cast<const float*>(z);
-    gemm_tn(h, b.ld, rows, t, zf + b.p0 * t, zf + b.q0 * t, static_cast<float*>(tile), b.ld);
+// The normalized rows of a series set as the products read them: the n x t rows (cuBLAS, under
+// TF32) and, in FP32 and FP64, the k-major copy of kernels/pair_products.cuh (ld, t_pad).
+struct Operand {
+  const void* rows = nullptr;
+  const void* kmajor = nullptr;  // null: TF32 tensor-core products through cuBLAS
+  int64_t t = 0, t_pad = 0, ld = 0;
+  bool f64 = false;
+};
+
+// c[(q - q0) * ldc + (p - p0)] = <z_p, z_q> for p in [p0, p0 + np) of `cols` and q in
+// [q0, q0 + nq) of `rows`, on h's stream. Every product the backend makes goes through here: in
+// FP32 and FP64 each is one fma chain over k ascending wherever it is computed (one answer per
+// pair, whatever the call, band or memory limit); under TF32, cuBLAS's tensor cores decide.
+inline void pair_products(cublasHandle_t h, const Operand& cols, int64_t p0, int64_t np, const Operand& rows, int64_t q0,
+                          int64_t nq, void* c, int64_t ldc) {
+  const int64_t t = cols.t;
+  if (cols.kmajor == nullptr || rows.kmajor == nullptr) {
+    if (cols.f64)
+      gemm_tn(h, np, nq, t, static_cast<const double*>(cols.rows) + p0 * t, static_cast<const double*>(rows.rows) + q0 * t,
+              static_cast<double*>(c), ldc);
+    else
+      gemm_tn(h, np, nq, t, static_cast<const float*>(cols.rows) + p0 * t, static_cast<const float*>(rows.rows) + q0 * t,
+              static_cast<float*>(c), ldc);
+    return;
   }
+  cudaStream_t stream = nullptr;
+  FC_CUBLAS(cublasGetStream(h, &stream));
+  const cudaError_t launched =
+      cols.f64 ? kernels::pair_products(static_cast<const double*>(cols.kmajor), cols.ld, p0, np,
+                                        static_cast<const double*>(rows.kmajor), rows.ld, q0, nq, cols.t_pad,
+                                        static_cast<double*>(c), ldc, stream)
+               : kernels::pair_products(static_cast<const float*>(cols.kmajor), cols.ld, p0, np,
+                                        static_cast<const float*>(rows.kmajor), rows.ld, q0, nq, cols.t_pad,
+                                        static_cast<float*>(c), ldc, stream);
+  check_cuda(launched, "pair_products kernel launch");
+}
+
+// The products of one triangle band (band_plan.hpp): tile (ld x rows, leading dimension ld) holds
+// <z_p, z_q> for p in [p0, p0 + ld), q in [q0, q1). fc_pcc_triu and the network primitives both
+// call this.
+inline void gemm_triangle_band(cublasHandle_t h, const TriuBand& b, const Operand& z, void* tile) {
+  pair_products(h, z, b.p0, b.ld, z, b.q0, b.q1 - b.q0, tile, b.ld);
 }
 
 }  // namespace cuda

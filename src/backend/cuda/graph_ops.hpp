@@ -10,6 +10,7 @@
 #include "backend/cuda/band_pipeline.hpp"
 #include "backend/cuda/band_plan.hpp"
 #include "backend/cuda/cuda_resources.hpp"
+#include "backend/cuda/gemm.hpp"
 
 namespace fc {
 namespace cuda {
@@ -21,6 +22,7 @@ struct GraphJob {
   int64_t n = 0, t = 0;
   bool f64 = false;
   const void* rows = nullptr;        // normalized series on the device, n x t
+  Operand z;                         // the same rows as the products read them (gemm.hpp)
   const uint8_t* constant = nullptr;  // device flags, null when no series is constant
   cudaStream_t user_stream = nullptr;
   int64_t tile_values = 0;
