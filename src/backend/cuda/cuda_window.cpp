@@ -125,6 +125,9 @@ void gram(PipelineResources& res, cudaStream_t user_stream, const CudaSeries& s,
 
   run_ordered(res, user_stream, [&](cudaStream_t stream, cublasHandle_t blas) {
     const double one = 1.0, zero = 0.0;
+    // syrk writes the lower triangle only; the whole matrix is copied back (compute-sanitizer's
+    // initcheck flags a copy of memory nothing wrote, and the host mirrors the other half anyway).
+    FC_CUDA(cudaMemsetAsync(device_gram.get(), 0, static_cast<size_t>(gram_bytes), stream));
     for (int64_t r0 = 0; r0 < n; r0 += rows) {
       const int64_t count = std::min(rows, n - r0);
       const double* z = s.f64 ? s.rows.get<double>() + r0 * t : wide[0].get<double>();
