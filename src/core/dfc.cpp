@@ -1,7 +1,10 @@
 #include "core/dfc.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <string>
 #include <vector>
@@ -183,12 +186,45 @@ void dfc_lowrank(const ContextState& ctx, const std::shared_ptr<const SeriesData
   require_capacity(capacity, checked_product(spec.count, per_window, "windows x series x rank"),
                    "values of " + std::to_string(spec.count) + " windows x " + std::to_string(n) + " series x rank " +
                        std::to_string(rank));
-  const int64_t pairs = triu_count(n);
+  const int64_t pairs = triu_count(n), t = spec.length;
   Progress progress = ctx.make_progress(saturating_product(spec.count, pairs));
-  for (int64_t k = 0; k < spec.count; ++k) {
-    const auto w = create_window_series(ctx, s, spec.begin(k), spec.length, spec.taper, spec.sigma);
-    pcc_lowrank(ctx, *w, rank, factors + k * per_window, rel_error != nullptr ? rel_error + k : nullptr);
-    progress.advance(pairs);
+  const RunSettings run = ctx.run_settings(progress);
+  // Groups of windows: each window's Gram matrix on the backend, then the group's small
+  // eigenproblems on the host threads at once (one LAPACK call each, single-threaded, so the
+  // bits are pcc_lowrank's), then each window's projection. A window costs O(N t) to make again
+  // for its projection, so only a group's windows are held at a time.
+  const int threads = run.threads > 0 ? run.threads : omp_get_max_threads();
+  const int64_t group = std::min<int64_t>(64, 4 * int64_t(threads));
+  std::vector<std::vector<double>> grams, bases;
+  std::vector<double> errors;
+  for (int64_t g0 = 0; g0 < spec.count; g0 += group) {
+    const int64_t g1 = std::min(spec.count, g0 + group), m = g1 - g0;
+    std::vector<std::shared_ptr<SeriesData>> windows;
+    grams.assign(static_cast<size_t>(m), std::vector<double>(static_cast<size_t>(t * t)));
+    bases.assign(static_cast<size_t>(m), {});
+    errors.assign(static_cast<size_t>(m), 0.0);
+    for (int64_t k = g0; k < g1; ++k) {
+      windows.push_back(create_window_series(ctx, s, spec.begin(k), spec.length, spec.taper, spec.sigma));
+      ctx.backend->gram(windows.back()->view(), grams[static_cast<size_t>(k - g0)].data(), run);
+    }
+    // Exceptions may not leave an OpenMP region: the first failure is kept and rethrown.
+    std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(static_cast<int>(std::min<int64_t>(m, threads)))
+    for (int64_t j = 0; j < m; ++j) {
+      try {
+        lowrank_basis(t, rank, grams[static_cast<size_t>(j)], bases[static_cast<size_t>(j)], &errors[static_cast<size_t>(j)]);
+      } catch (...) {
+#pragma omp critical(fastconn_lowrank_failure)
+        if (!failure) failure = std::current_exception();
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    for (int64_t k = g0; k < g1; ++k) {
+      ctx.backend->project(windows[static_cast<size_t>(k - g0)]->view(), bases[static_cast<size_t>(k - g0)].data(), rank,
+                           factors + k * per_window, run);
+      if (rel_error != nullptr) rel_error[k] = errors[static_cast<size_t>(k - g0)];
+      progress.advance(pairs);
+    }
   }
 }
 

@@ -52,27 +52,21 @@ void require_rank(int64_t rank, int64_t t) {
     fail(FC_ERR_INVALID_ARG, "rank " + std::to_string(rank) + " is outside [1, " + std::to_string(t) + "] (n_time)");
 }
 
-void pcc_lowrank(const ContextState& ctx, const SeriesData& s, int64_t rank, float* factor, double* rel_error) {
-  require_rank(rank, s.t);
-  const int64_t t = s.t;
-  Progress progress = ctx.make_progress(0);  // callers report whole windows
-  const RunSettings run = ctx.run_settings(progress);
-  std::vector<double> a(static_cast<size_t>(t * t)), lambda(static_cast<size_t>(t));
-  ctx.backend->gram(s.view(), a.data(), run);
-  symmetric_eigen(t, a, lambda);
+void lowrank_basis(int64_t t, int64_t rank, std::vector<double>& gram, std::vector<double>& basis, double* rel_error) {
+  std::vector<double> lambda(static_cast<size_t>(t));
+  symmetric_eigen(t, gram, lambda);
 
   // The leading `rank` eigenvectors (eigenvalues descending), signs fixed so that each one's
   // largest-magnitude entry (first on ties) is positive: the factor then repeats run to run.
-  std::vector<double> basis(static_cast<size_t>(t * rank));
+  basis.assign(static_cast<size_t>(t * rank), 0.0);
   for (int64_t c = 0; c < rank; ++c) {
-    const double* u = a.data() + (t - 1 - c) * t;
+    const double* u = gram.data() + (t - 1 - c) * t;
     int64_t top = 0;
     for (int64_t i = 1; i < t; ++i)
       if (std::fabs(u[i]) > std::fabs(u[top])) top = i;
     const double sign = u[top] < 0.0 ? -1.0 : 1.0;
     for (int64_t i = 0; i < t; ++i) basis[static_cast<size_t>(i * rank + c)] = sign * u[i];
   }
-  ctx.backend->project(s.view(), basis.data(), rank, factor, run);
 
   if (rel_error != nullptr) {
     // ||Z Z^T||_F^2 = sum lambda_i^2 (Z Z^T and Z^T Z share their non-zero eigenvalues), and
@@ -86,6 +80,16 @@ void pcc_lowrank(const ContextState& ctx, const SeriesData& s, int64_t rank, flo
     const double total = discarded + kept;
     *rel_error = total > 0.0 ? std::sqrt(discarded / total) : 0.0;
   }
+}
+
+void pcc_lowrank(const ContextState& ctx, const SeriesData& s, int64_t rank, float* factor, double* rel_error) {
+  require_rank(rank, s.t);
+  Progress progress = ctx.make_progress(0);  // callers report whole windows
+  const RunSettings run = ctx.run_settings(progress);
+  std::vector<double> gram(static_cast<size_t>(s.t * s.t)), basis;
+  ctx.backend->gram(s.view(), gram.data(), run);
+  lowrank_basis(s.t, rank, gram, basis, rel_error);
+  ctx.backend->project(s.view(), basis.data(), rank, factor, run);
 }
 
 }  // namespace fc
