@@ -4,9 +4,11 @@
 #   scripts/install-deps.sh test    everything the full test suite uses (bindings included)
 set -euo pipefail
 
-build_packages=(g++ cmake make pkg-config libopenblas-openmp-dev)
+build_packages=(g++ cmake make pkg-config libopenblas-openmp-dev
+  libnifti2-dev)  # the command-line program's NIfTI reader (tools/cli)
 test_packages=("${build_packages[@]}" libgtest-dev zlib1g-dev valgrind
   python3 python3-numpy python3-scipy python3-pytest python3-cffi python3-dev swig python3-igraph python3-networkx
+  python3-nibabel  # the command-line program's tests (tests/cli)
   r-base-dev r-cran-rcpp r-cran-testthat r-cran-matrix r-cran-igraph
   octave liboctave-dev
   clang libclang-rt-dev libomp-dev)  # the sanitizer builds and libFuzzer (scripts/sanitize.sh)

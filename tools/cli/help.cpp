@@ -1,0 +1,153 @@
+// help.cpp - usage texts, in the habit of AFNI and FSL programs: a usage line, what the program
+// does, its options, and examples that run on the bundled scan.
+#include <cstdio>
+#include <cstring>
+
+#include "commands.hpp"
+
+namespace fcli {
+namespace {
+
+const char* kCommon =
+    "Input and mask:\n"
+    "  INPUT, -i FILE        4D NIfTI-1 or NIfTI-2 scan (.nii or .nii.gz), x y z time\n"
+    "  -m, --mask FILE       3D mask on the scan's grid: its nonzero voxels are analysed\n"
+    "  --automask            no mask file: analyse the voxels whose time series is nonzero,\n"
+    "                        non-constant and finite (the default when --mask is not given)\n"
+    "Output:\n"
+    "  -o, --output FILE     the output (also -prefix FILE); a JSON sidecar is written beside it,\n"
+    "                        named like the output with .json for its extension (BIDS style)\n"
+    "  -q, --quiet           no progress or information on stderr (errors are still printed)\n"
+    "Computation:\n"
+    "  --backend B           auto (CUDA when a GPU is visible, else CPU; default), cpu or cuda\n"
+    "  --threads N           CPU threads (0 = all cores; default 0)\n"
+    "  --memory-limit BYTES  working memory of one computation, e.g. 4G, 512M (default: what is free)\n"
+    "  --precision P         fp32 (default; |r - r64| <= 1e-5), fp64 (<= 1e-12), tf32 (GPU, about 1e-3)\n"
+    "  -h, --help            this text\n";
+
+const char* kEdges =
+    "Edges (give one):\n"
+    "  --threshold R         an edge where |r| >= R (0 <= R <= 1)\n"
+    "  --signed              with --threshold: an edge where r >= R (positive edges for R > 0)\n"
+    "  --density D           the strongest fraction D of all pairs by |r| (0.05 = 5 %)\n"
+    "  --top-k K             each voxel's K strongest |r|, symmetrized\n";
+
+struct Help {
+  const char* name;
+  const char* summary;
+  const char* usage;
+  const char* text;
+  bool edges;
+};
+
+const Help kHelp[] = {
+    {"degree", "degree centrality maps (binary and weighted)",
+     "fastconn degree INPUT -o DEGREE.nii.gz (--threshold R | --density D | --top-k K) [options]",
+     "Degree centrality of every voxel of the mask: how many voxels it correlates with under the\n"
+     "edge rule (binary degree), and optionally the sum of those |r| (weighted degree; the sum\n"
+     "of r with --signed). Computed without forming the N x N matrix (fc_pcc_degree).\n"
+     "Own options:\n"
+     "  --weighted-output FILE  also write the weighted degree map\n"
+     "Example:\n"
+     "  fastconn degree tests/data/fmri1.nii.gz --automask --threshold 0.5 -o /tmp/degree.nii.gz\n",
+     true},
+    {"seed", "seed-to-voxel correlation maps (r and Fisher z)",
+     "fastconn seed INPUT -o R.nii.gz (--seed-voxel I,J,K | --seed-mask ROI | --seed-ts FILE) [options]",
+     "Pearson r between a seed time series and every voxel of the mask (fc_pcc_cross).\n"
+     "Own options:\n"
+     "  --seed-voxel I,J,K    the series of voxel (I, J, K), 0-based indices as in FSL and AFNI\n"
+     "  --seed-mask FILE      the mean series of the nonzero voxels of a ROI mask on the scan's grid\n"
+     "  --seed-ts FILE        a time series from a text file (.1D: one value per line, # comments)\n"
+     "  --z-output FILE       also write Fisher z = atanh(r) (r clipped to +-(1 - 1e-7))\n"
+     "Example:\n"
+     "  fastconn seed tests/data/fmri1.nii.gz --seed-voxel 5,5,9 -o /tmp/r.nii.gz --z-output /tmp/z.nii.gz\n",
+     false},
+    {"graph", "the network as a graph file and a text edge list",
+     "fastconn graph INPUT -o NET.fcg (--threshold R | --density D | --top-k K) [options]",
+     "The network of the mask's voxels (fc_pcc_graph, without the N x N matrix), saved in fastconn's\n"
+     "graph file format (fc_graph_save: magic FCGRAPH1, CSR arrays; fc_graph_load reads it).\n"
+     "Nodes are the mask's voxels in NIfTI storage order (x fastest), numbered from 0.\n"
+     "Own options:\n"
+     "  --weights W           binary (default), signed (the edge weighs r) or abs (|r|)\n"
+     "  --edge-list FILE      also write the edges as text: 'i j weight' per line, i < j\n"
+     "  --nodes FILE          also write the nodes as text: 'node i j k' (voxel indices) per line\n"
+     "Example:\n"
+     "  fastconn graph tests/data/fmri1.nii.gz --density 0.01 -o /tmp/net.fcg --edge-list /tmp/net.txt\n",
+     true},
+    {"dfc", "sliding-window degree maps (4D, one volume per window)",
+     "fastconn dfc INPUT -o DEGREE4D.nii.gz --window L [--step S] (--threshold R | --density D | --top-k K) [options]",
+     "Dynamic connectivity: the degree of every voxel in each sliding window of L time points every\n"
+     "S time points (fc_dfc_degree), as a 4D map whose volume k is window k (its 4th voxel size is\n"
+     "S x TR). Windows: W = floor((T - L) / S) + 1. Per-pair mean and sd over the windows have no\n"
+     "voxel map; --mean-degree gives each voxel's mean degree over the windows instead.\n"
+     "Own options:\n"
+     "  --window L            time points per window (>= 2, required)\n"
+     "  --step S              time points between window starts (default 1)\n"
+     "  --taper T             rectangular (default) or gaussian (Allen et al. 2014)\n"
+     "  --sigma SD            the Gaussian taper's sd in time points (default 3)\n"
+     "  --weighted-output FILE  also write the weighted degree per window (4D)\n"
+     "  --mean-degree FILE    also write the mean degree over the windows (3D)\n"
+     "Example:\n"
+     "  fastconn dfc tests/data/fmri1.nii.gz --window 20 --step 5 --threshold 0.5 -o /tmp/dfc.nii.gz\n",
+     true},
+    {"modules", "modules (Newman's leading-eigenvector modularity) as an integer label map",
+     "fastconn modules INPUT -o LABELS.nii.gz (--threshold R | --density D | --top-k K) [options]",
+     "Builds the network (fc_pcc_graph) and splits it into modules (fc_modularity). The label map\n"
+     "is int32: module 1, 2, ... inside the mask (numbered by first voxel), 0 outside. Q is in\n"
+     "the sidecar.\n"
+     "Own options:\n"
+     "  --weights W           binary (default), signed or abs: the network's edge weights\n"
+     "  --resolution G        gamma > 0 (default 1)\n"
+     "  --max-modules K       stop splitting at K modules (default: no limit)\n"
+     "  --min-size S          never make a module smaller than S voxels (default 1)\n"
+     "  --random-seed N       seed of the eigensolver's start vectors (default 1)\n"
+     "  --signed-mode M       gomez (default) or rubinov, for --weights signed\n"
+     "  --no-refine           spectral splits only, no vertex-move refinement\n"
+     "Example:\n"
+     "  fastconn modules tests/data/fmri1.nii.gz --density 0.05 -o /tmp/modules.nii.gz\n",
+     true},
+    {"triangle", "every pair's r as a raw float32 file",
+     "fastconn triangle INPUT -o R.f32 [--force] [options]",
+     "The strict upper triangle of the correlation matrix of the mask's voxels, N(N-1)/2 float32\n"
+     "values in row order ((0,1), (0,2), ..., (1,2), ...; scipy's squareform), no header,\n"
+     "streamed block by block. Its size is printed first; a triangle larger than the free disk\n"
+     "space is refused unless --force. In numpy: np.fromfile(FILE, np.float32).\n"
+     "Own options:\n"
+     "  --force               write even if the triangle is larger than the free disk space\n"
+     "Example:\n"
+     "  fastconn triangle tests/data/fmri1.nii.gz -o /tmp/r.f32\n",
+     false},
+};
+
+}  // namespace
+
+void print_main_help(bool to_stderr) {
+  FILE* out = to_stderr ? stderr : stdout;
+  std::fputs(
+      "Usage: fastconn COMMAND INPUT -o OUTPUT [options]\n"
+      "       fastconn COMMAND --help | fastconn --help | fastconn --version\n\n"
+      "Functional connectivity of a 4D NIfTI fMRI scan (Pearson correlation of voxel time series),\n"
+      "on the GPU when there is one and on the CPU otherwise.\n\n"
+      "Commands:\n",
+      out);
+  for (const Help& h : kHelp) std::fprintf(out, "  %-9s %s\n", h.name, h.summary);
+  std::fputs(
+      "\nEvery command takes the scan, a mask (--mask FILE, or --automask: nonzero non-constant\n"
+      "voxels, the default), -o OUTPUT, and --backend, --threads, --memory-limit, --precision.\n"
+      "Maps are float32 NIfTI (labels int32) with the scan's geometry; each output gets a JSON\n"
+      "sidecar. Ctrl-C cancels cleanly.\n\n"
+      "Exit status: 0 done, 1 bad input or usage, 2 library failure, 130 cancelled (Ctrl-C).\n"
+      "Example:\n"
+      "  fastconn degree tests/data/fmri1.nii.gz --automask --threshold 0.5 -o /tmp/degree.nii.gz\n",
+      out);
+}
+
+void print_command_help(const char* command) {
+  for (const Help& h : kHelp) {
+    if (std::strcmp(h.name, command) != 0) continue;
+    std::printf("Usage: %s\n\n%s: %s.\n\n%s\n%s%s", h.usage, h.name, h.summary, h.text, h.edges ? kEdges : "", kCommon);
+    return;
+  }
+}
+
+}  // namespace fcli

@@ -1,0 +1,104 @@
+// session.hpp - what every subcommand does around its one library call: parse the shared
+// options, read the scan and the mask, create the context and the series, write the maps and
+// the sidecar, and time each step (the sidecar's "timing_s", which bench/cli reads).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <fastconn/fastconn.h>
+
+#include "handles.hpp"
+#include "nifti_io.hpp"
+#include "options.hpp"
+#include "outputs.hpp"
+#include "progress.hpp"
+#include "sidecar.hpp"
+
+namespace fcli {
+
+// Options every subcommand takes (input, output, mask, backend, threads, memory, precision).
+std::vector<OptionSpec> common_specs();
+// Options that choose a network's edges (degree, graph, dfc, modules).
+std::vector<OptionSpec> edge_specs();
+// Concatenation helper for option tables.
+std::vector<OptionSpec> operator+(std::vector<OptionSpec> a, const std::vector<OptionSpec>& b);
+
+struct EdgeRule {
+  fc_edge_rule rule;
+  double param;
+  std::string text;  // "|r| >= 0.5", for messages
+};
+// Exactly one of --threshold R (|r| >= R; with --signed r >= R), --density D, --top-k K.
+EdgeRule edge_rule_from(const Args& args);
+// The rule's parameters as sidecar members.
+void describe_edge_rule(const EdgeRule& rule, Json& parameters);
+
+class Session {
+ public:
+  // Parses the shared options of `args` (the command's own ones are the command's business).
+  Session(int argc, char** argv, const Args& args);
+
+  const std::string& input() const { return input_; }
+  const std::string& output() const { return output_; }
+  Progress& progress() { return progress_; }
+  Outputs& outputs() { return outputs_; }
+  Json& parameters() { return sidecar_.member("parameters"); }
+  Json& results() { return sidecar_.member("results"); }
+  Json& output_files() { return sidecar_.member("outputs"); }
+  void set_timing(const std::string& step, double seconds) { sidecar_.member("timing_s").set(step, seconds); }
+
+  // Requires -o to end in .nii or .nii.gz (maps) and reserves it and its sidecar.
+  std::string reserve_map(const std::string& path, const std::string& what);
+  // Reserves any other output file (graph, edge list, raw triangle).
+  std::string reserve_file(const std::string& path, const std::string& what);
+
+  // Reads and checks the scan (timing "read"), then the mask or the automatic one ("mask").
+  void load_scan();
+  void select_voxels();
+  // Context with the requested backend and settings ("context"), then the voxels' series
+  // ("series"): gathered into a T x N column-major float64 buffer, uploaded, buffer freed and
+  // the scan's voxel data released (the header stays for the output geometry).
+  void open_context();
+  void make_series();
+
+  nifti_image* scan() { return scan_.get(); }
+  const std::string& scan_path() const { return input_; }
+  const std::vector<int64_t>& voxels() const { return voxels_; }
+  int64_t n_voxels() const { return static_cast<int64_t>(voxels_.size()); }
+  int64_t n_time() const { return n_time_; }
+  fc_context* context() { return context_.get(); }
+  fc_series* series() { return series_.get(); }
+
+  // Maps on the scan's grid from per-voxel values, volume-major (volume k at values + k * N);
+  // voxels outside the mask get 0.
+  void write_float_map(const std::string& tmp_path, const float* values, int64_t n_volumes, double volume_step,
+                       const std::string& description);
+  void write_int_map(const std::string& tmp_path, const int32_t* values, int intent, const std::string& description);
+
+  // Times `seconds` since the session started as "total", writes the sidecar of the main output
+  // and renames every output into place; then says what was written.
+  void finish();
+
+ private:
+  Progress progress_;
+  Outputs outputs_;
+  Json sidecar_ = Json::object();
+  double start_;
+  std::string input_, output_, mask_path_, sidecar_tmp_;
+  bool automask_ = false;
+  bool automask_explicit_ = false;
+  int threads_ = 0;
+  fc_backend backend_ = FC_BACKEND_AUTO;
+  int64_t memory_limit_ = 0;
+  fc_precision precision_ = FC_PRECISION_FP32;
+  std::string precision_name_;
+  NiftiPtr scan_;
+  int64_t n_time_ = 0;
+  std::vector<int64_t> voxels_;
+  ContextPtr context_;
+  SeriesPtr series_;
+};
+
+}  // namespace fcli
