@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "errors.hpp"
 
@@ -196,22 +197,26 @@ void gather_series(const nifti_image* scan, const std::string& path, const std::
                    double* out) {
   const int64_t nv = volume_voxels(scan), nt = time_points(scan), n = static_cast<int64_t>(voxels.size());
   const Scaling sc = scaling_of(scan);
-  // Voxels are contiguous within a volume and the series are contiguous within `out`, so one of
-  // the two is read or written with a stride. Tiles of 8 time points make each series' writes
-  // one 64-byte line while the 8 volumes are read in order.
-  constexpr int64_t kTile = 8;
+  // Time-major (out[t * n + s]): each volume is read once, where its voxels lie, and the output
+  // is written in order; series-major writes stride by T for every value (the whole-brain gather
+  // took 0.6 s that way on the GPU machine). The library takes this layout as it is
+  // (series_stride 1, time_stride N). Volumes are split over the host's threads.
+  const int64_t threads = std::max<int64_t>(1, std::min<int64_t>(nt, std::thread::hardware_concurrency()));
   with_voxels(scan, [&](auto* data) {
-    for (int64_t t0 = 0; t0 < nt; t0 += kTile) {
-      const int64_t t1 = std::min(nt, t0 + kTile);
-      for (int64_t s = 0; s < n; ++s) {
-        const auto* src = data + voxels[static_cast<size_t>(s)];
-        double* dst = out + s * nt;
-        for (int64_t t = t0; t < t1; ++t) {
-          const double x = static_cast<double>(src[t * nv]);
-          dst[t] = sc.on ? x * sc.slope + sc.inter : x;
+    auto gather = [&](int64_t t0, int64_t t1) {
+      for (int64_t t = t0; t < t1; ++t) {
+        const auto* vol = data + t * nv;
+        double* dst = out + t * n;
+        for (int64_t s = 0; s < n; ++s) {
+          const double x = static_cast<double>(vol[voxels[static_cast<size_t>(s)]]);
+          dst[s] = sc.on ? x * sc.slope + sc.inter : x;
         }
       }
-    }
+    };
+    std::vector<std::thread> pool;
+    for (int64_t k = 1; k < threads; ++k) pool.emplace_back(gather, nt * k / threads, nt * (k + 1) / threads);
+    gather(0, nt / threads);
+    for (std::thread& th : pool) th.join();
   });
   // Non-finite values are named by voxel, which fastconn's series index would not tell the user.
   // (libnifti2 itself sets NaN and Inf of float data to 0 while reading, as AFNI does, so this
@@ -219,9 +224,9 @@ void gather_series(const nifti_image* scan, const std::string& path, const std::
   if (scan->datatype == DT_FLOAT32 || scan->datatype == DT_FLOAT64 || scan->datatype == DT_FLOAT128 || sc.on) {
     for (int64_t s = 0; s < n; ++s)
       for (int64_t t = 0; t < nt; ++t)
-        if (!std::isfinite(out[s * nt + t]))
+        if (!std::isfinite(out[t * n + s]))
           fail("scan " + path + ": voxel " + voxel_text(scan, voxels[static_cast<size_t>(s)]) + " of the mask is " +
-               (std::isnan(out[s * nt + t]) ? "NaN" : "infinite") + " at time point " + std::to_string(t) +
+               (std::isnan(out[t * n + s]) ? "NaN" : "infinite") + " at time point " + std::to_string(t) +
                ": leave it out of the mask (or use --automask)");
   }
 }

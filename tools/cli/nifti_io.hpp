@@ -50,7 +50,8 @@ std::array<double, 16> world_affine(const nifti_image* image);
 // The first volume as float64, scaled (for masks: a voxel is in when its value is nonzero).
 std::vector<double> first_volume(const nifti_image* image);
 
-// T x N column-major float64 series of the given voxels (series s at out + s * T), scaled.
+// The given voxels' series as float64, scaled, time-major: value (s, t) at out[t * N + s]
+// (numpy's (T, N) layout: fc_series_create_f64 with series_stride 1 and time_stride N).
 // Throws (exit 1) naming the voxel and time point if a value is NaN or infinite.
 void gather_series(const nifti_image* scan, const std::string& path, const std::vector<int64_t>& voxels,
                    double* out);

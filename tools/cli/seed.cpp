@@ -48,7 +48,7 @@ Seed seed_from_roi(const nifti_image* scan, const std::string& scan_path, const 
   Seed seed;
   seed.series.assign(static_cast<size_t>(nt), 0.0);
   for (size_t s = 0; s < voxels.size(); ++s)
-    for (int64_t t = 0; t < nt; ++t) seed.series[static_cast<size_t>(t)] += all[s * static_cast<size_t>(nt) + static_cast<size_t>(t)];
+    for (int64_t t = 0; t < nt; ++t) seed.series[static_cast<size_t>(t)] += all[static_cast<size_t>(t) * voxels.size() + s];
   for (double& x : seed.series) x /= static_cast<double>(voxels.size());
   seed.kind = "roi";
   seed.description = "mean of " + std::to_string(voxels.size()) + " voxels of " + roi_path;

@@ -239,8 +239,8 @@ void Session::make_series() {
     check_cancel();
     const double t1 = now_seconds();
     fc_series* s = nullptr;
-    // T x N column-major: series s at buffer + s * T (series_stride = T, time_stride = 1)
-    check(fc_series_create_f64(context_.get(), buffer.data(), n, n_time_, n_time_, 1, &s), "fc_series_create_f64");
+    // time-major, as gather_series writes it: value (s, t) at buffer[t * N + s]
+    check(fc_series_create_f64(context_.get(), buffer.data(), n, n_time_, 1, n, &s), "fc_series_create_f64");
     series_.reset(s);
     set_timing("series", now_seconds() - t1);
   }
