@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/lowrank.hpp"
+#include "core/parallel_errors.hpp"
 #include "core/pcc.hpp"
 #include "core/triangle_index.hpp"
 
@@ -207,18 +207,13 @@ void dfc_lowrank(const ContextState& ctx, const std::shared_ptr<const SeriesData
       windows.push_back(create_window_series(ctx, s, spec.begin(k), spec.length, spec.taper, spec.sigma));
       ctx.backend->gram(windows.back()->view(), grams[static_cast<size_t>(k - g0)].data(), run);
     }
-    // Exceptions may not leave an OpenMP region: the first failure is kept and rethrown.
-    std::exception_ptr failure;
+    ParallelErrors failures;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(static_cast<int>(std::min<int64_t>(m, threads)))
-    for (int64_t j = 0; j < m; ++j) {
-      try {
+    for (int64_t j = 0; j < m; ++j)
+      failures.capture([&] {
         lowrank_basis(t, rank, grams[static_cast<size_t>(j)], bases[static_cast<size_t>(j)], &errors[static_cast<size_t>(j)]);
-      } catch (...) {
-#pragma omp critical(fastconn_lowrank_failure)
-        if (!failure) failure = std::current_exception();
-      }
-    }
-    if (failure) std::rethrow_exception(failure);
+      });
+    failures.rethrow();
     for (int64_t k = g0; k < g1; ++k) {
       ctx.backend->project(windows[static_cast<size_t>(k - g0)]->view(), bases[static_cast<size_t>(k - g0)].data(), rank,
                            factors + k * per_window, run);

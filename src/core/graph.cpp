@@ -241,6 +241,9 @@ std::shared_ptr<GraphData> csr_of(int64_t n, const UpperEdges& e, int weights, i
   float* const w = g->weights.data();
   const int64_t* const offsets = g->offsets.data();
   const int team = threads > 0 ? threads : omp_get_max_threads();
+  // Write positions of the lower halves, made here: nothing in the region below may allocate
+  // (an exception cannot leave it).
+  std::vector<int64_t> next(offsets, offsets + n);
 
 #pragma omp parallel num_threads(team)
   {
@@ -257,14 +260,12 @@ std::shared_ptr<GraphData> csr_of(int64_t n, const UpperEdges& e, int weights, i
     // lower halves: this thread's columns [v0, v1), filled in edge order (ascending u)
     const int parts = omp_get_num_threads(), part = omp_get_thread_num();
     const int64_t v0 = n * part / parts, v1 = n * (part + 1) / parts;
-    std::vector<int64_t> next(static_cast<size_t>(v1 - v0));
-    for (int64_t v = v0; v < v1; ++v) next[static_cast<size_t>(v - v0)] = offsets[v];
     int64_t x = 0;
     for (int64_t u = 0; u < n; ++u)
       for (const int64_t end = first_edge[static_cast<size_t>(u) + 1]; x < end; ++x) {
         const int64_t v = e.columns[static_cast<size_t>(x)];
         if (v < v0 || v >= v1) continue;
-        const int64_t at = next[static_cast<size_t>(v - v0)]++;
+        const int64_t at = next[static_cast<size_t>(v)]++;
         columns[at] = u;
         w[at] = weight_of(e.values[static_cast<size_t>(x)], weights);
       }

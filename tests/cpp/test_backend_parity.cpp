@@ -196,8 +196,9 @@ TEST_P(BackendParity, SmallMemoryLimitMatchesCpu) {
 // the cross product of a set with itself, the weighted graph) and under any memory limit. TF32
 // is left out: cuBLAS's tensor cores choose their order from the shape (documented).
 TEST_P(BackendParity, OneAnswerPerPairFromEveryCallAndLimit) {
-  for (auto [n, t] : {std::pair<int64_t, int64_t>{3, 2}, {389, 75}, {1031, 300}}) {
-    const Case c(n, t);
+  for (const auto& shape : {std::pair<int64_t, int64_t>{3, 2}, {389, 75}, {1031, 300}}) {
+    const int64_t n = shape.first;  // a plain variable: lambdas below capture it (C++17)
+    const Case c(n, shape.second);
     for (const Mode& mode : {kModes[0], kModes[4]}) {
       SCOPED_TRACE(c.name() + ", " + mode_name(mode));
       const Context dev = tested(mode);

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "backend/cpu/cpu_tiles.hpp"
+#include "core/parallel_errors.hpp"
 #include "core/triangle_index.hpp"
 
 namespace fc {
@@ -114,30 +115,25 @@ void threshold_edges_typed(const SeriesView& s, float threshold, UpperEdges& out
   std::vector<int64_t> first_item(static_cast<size_t>(row_tiles + 1), 0);
   for (int64_t g = 0; g < row_tiles; ++g) first_item[g + 1] = first_item[g] + grid.column_tiles(g);
   std::vector<TileEdges> found(static_cast<size_t>(first_item.back()));
-  std::atomic<bool> out_of_memory{false};
 
+  // An out-of-memory while keeping edges stops the tiles and is rethrown (run_tiles).
   auto visit = [&](int, int64_t g, int64_t k, int64_t rows_end, int64_t c0, int64_t c1, const C* tile) {
     TileEdges& e = found[static_cast<size_t>(first_item[g] + k)];
     const int64_t g_row = g * kTileRows, ld = c1 - c0;
-    try {
-      e.row_count.assign(static_cast<size_t>(rows_end - g_row), 0);
-      for (int64_t r = g_row; r < rows_end; ++r) {
-        const int64_t j0 = std::max(c0, r + 1);
-        if (j0 >= c1 || constant[r] != 0) continue;
-        const size_t before = e.column.size();
-        scan_run<Absolute>(tile + (r - g_row) * ld + (j0 - c0), c1 - j0, threshold, any_constant ? constant + j0 : nullptr,
-                           [&](int64_t x, float v) {
-                             e.column.push_back(static_cast<uint16_t>(j0 - c0 + x));
-                             e.value.push_back(v);
-                           });
-        e.row_count[static_cast<size_t>(r - g_row)] = static_cast<uint16_t>(e.column.size() - before);
-      }
-    } catch (const std::bad_alloc&) {
-      out_of_memory.store(true);
+    e.row_count.assign(static_cast<size_t>(rows_end - g_row), 0);
+    for (int64_t r = g_row; r < rows_end; ++r) {
+      const int64_t j0 = std::max(c0, r + 1);
+      if (j0 >= c1 || constant[r] != 0) continue;
+      const size_t before = e.column.size();
+      scan_run<Absolute>(tile + (r - g_row) * ld + (j0 - c0), c1 - j0, threshold, any_constant ? constant + j0 : nullptr,
+                         [&](int64_t x, float v) {
+                           e.column.push_back(static_cast<uint16_t>(j0 - c0 + x));
+                           e.value.push_back(v);
+                         });
+      e.row_count[static_cast<size_t>(r - g_row)] = static_cast<uint16_t>(e.column.size() - before);
     }
   };
   for_each_triangle_tile<C>(s, grid_threads<C>(0, run), run, visit);
-  if (out_of_memory.load()) throw std::bad_alloc();
 
   // Row i's edges are the runs of its row tile's items in column order: count, then copy.
   out.row_count.assign(static_cast<size_t>(n), 0);
@@ -150,22 +146,26 @@ void threshold_edges_typed(const SeriesView& s, float threshold, UpperEdges& out
   for (int64_t i = 0; i < n; ++i) row_first[i + 1] = row_first[i] + out.row_count[i];
   out.columns.resize(static_cast<size_t>(row_first[n]));
   out.values.resize(static_cast<size_t>(row_first[n]));
+  ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic)
   for (int64_t g = 0; g < row_tiles; ++g) {
-    std::vector<int64_t> next(row_first.begin() + g * kTileRows,
-                              row_first.begin() + std::min(n, (g + 1) * kTileRows));  // write position per row
-    for (int64_t it = first_item[g]; it < first_item[g + 1]; ++it) {
-      TileEdges& e = found[static_cast<size_t>(it)];
-      const int64_t c0 = grid.cols_begin(g) + (it - first_item[g]) * kTileCols;
-      size_t at = 0;
-      for (size_t a = 0; a < e.row_count.size(); ++a)
-        for (int64_t m = 0; m < e.row_count[a]; ++m, ++at) {
-          out.columns[static_cast<size_t>(next[a])] = c0 + e.column[at];
-          out.values[static_cast<size_t>(next[a]++)] = e.value[at];
-        }
-      e = TileEdges();  // release as we go
-    }
+    errors.capture([&] {
+      std::vector<int64_t> next(row_first.begin() + g * kTileRows,
+                                row_first.begin() + std::min(n, (g + 1) * kTileRows));  // write position per row
+      for (int64_t it = first_item[g]; it < first_item[g + 1]; ++it) {
+        TileEdges& e = found[static_cast<size_t>(it)];
+        const int64_t c0 = grid.cols_begin(g) + (it - first_item[g]) * kTileCols;
+        size_t at = 0;
+        for (size_t a = 0; a < e.row_count.size(); ++a)
+          for (int64_t m = 0; m < e.row_count[a]; ++m, ++at) {
+            out.columns[static_cast<size_t>(next[a])] = c0 + e.column[at];
+            out.values[static_cast<size_t>(next[a]++)] = e.value[at];
+          }
+        e = TileEdges();  // release as we go
+      }
+    });
   }
+  errors.rethrow();
 }
 
 // --- threshold_degree ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 
 #include "backend/backend.hpp"
 #include "core/error.hpp"
+#include "core/parallel_errors.hpp"
 #include "core/tile_plan.hpp"
 
 namespace fc {
@@ -123,8 +124,9 @@ class BandReporter {
 };
 
 // Runs the items (row tile g, column tile k) of the row tiles covering [row_begin, row_end) on
-// `threads` threads, items handed out in row-tile order. item(slot, g, k) must not throw; slot
-// is the thread's index (its scratch). The caller's thread (OpenMP's thread 0) reports progress
+// `threads` threads, items handed out in row-tile order. If item(slot, g, k) throws (an
+// out-of-memory while it keeps edges), the threads stop after their current item and the first
+// exception is rethrown here; slot is the thread's index (its scratch). The caller's thread (OpenMP's thread 0) reports progress
 // as row tiles complete, so callbacks run on it, in order; a cancel stops the other threads
 // after their current item and is rethrown here.
 template <class ColumnTiles, class Item, class Reporter>
@@ -136,8 +138,7 @@ void run_tiles(int64_t row_begin, int64_t row_end, int threads, ColumnTiles colu
   std::vector<std::atomic<int64_t>> left(static_cast<size_t>(g1 - g0));
   for (int64_t g = g0; g < g1; ++g) left[g - g0].store(first_item[g - g0 + 1] - first_item[g - g0]);
   std::atomic<int64_t> next_item{0};
-  std::atomic<bool> stop{false};
-  std::exception_ptr error;
+  ParallelErrors errors;
   int64_t tiles_done = 0;  // complete prefix of row tiles; touched by thread 0 only
   auto rows_done = [&](int64_t tiles) { return tiles == 0 ? row_begin : std::min(row_end, (g0 + tiles) * kTileRows); };
 
@@ -148,24 +149,21 @@ void run_tiles(int64_t row_begin, int64_t row_end, int threads, ColumnTiles colu
     omp_set_num_threads(1);
     const int slot = omp_get_thread_num();
     int64_t g = g0;  // items rise in every thread, so its row tile only moves forward
-    while (!stop.load(std::memory_order_relaxed)) {
+    while (!errors.failed()) {
       const int64_t it = next_item.fetch_add(1, std::memory_order_relaxed);
       if (it >= items) break;
       while (first_item[g - g0 + 1] <= it) ++g;
-      item(slot, g, it - first_item[g - g0]);
+      if (!errors.capture([&] { item(slot, g, it - first_item[g - g0]); })) break;
       left[g - g0].fetch_sub(1, std::memory_order_release);
       if (slot == 0) {
-        try {
+        errors.capture([&] {
           while (tiles_done < g1 - g0 && left[tiles_done].load(std::memory_order_acquire) == 0) ++tiles_done;
           reporter.report_upto(rows_done(tiles_done));
-        } catch (...) {
-          error = std::current_exception();
-          stop.store(true, std::memory_order_relaxed);
-        }
+        });
       }
     }
   }
-  if (error) std::rethrow_exception(error);
+  errors.rethrow();
   reporter.report_upto(row_end);
 }
 
