@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -102,6 +103,7 @@ long fail_each_allocation(const char* what, const std::function<fc_status()>& ca
     EXPECT_EQ(again, reference) << "after failing allocation " << k;
     if (::testing::Test::HasFailure() || k > 100000) break;
   }
+  std::printf("  %-24s %5ld allocations failed in turn\n", what, k - 1);
   return k - 1;
 }
 

@@ -49,24 +49,23 @@ int64_t chunk_rows(int64_t n, int64_t fixed, int64_t per_row, const WorkBudget& 
   return std::min({rows, n, int64_t(std::numeric_limits<int>::max())});
 }
 
-// Allocates each buffer as per_row[i] * rows bytes, halving rows on failure down to one row,
-// then FC_ERR_OUT_OF_MEMORY. Returns the rows the buffers hold.
+// Allocates each buffer as per_row[i] * rows bytes, or FC_ERR_OUT_OF_MEMORY. No smaller retry:
+// the chunk's rows decide how the float64 sums are split, and so their bits, which must depend
+// only on the memory limit (or its fixed default), never on what happens to be free.
 template <size_t K>
 int64_t allocate_chunks(int device, int64_t rows, DeviceBuffer (&buffers)[K], const int64_t (&per_row)[K],
                         const std::string& what) {
-  for (;;) {
-    bool ok = true;
-    for (size_t i = 0; i < K && ok; ++i) ok = buffers[i].try_allocate(device, static_cast<size_t>(rows * per_row[i]));
-    if (ok) return rows;
+  for (size_t i = 0; i < K; ++i) {
+    if (buffers[i].try_allocate(device, static_cast<size_t>(rows * per_row[i]))) continue;
     for (DeviceBuffer& b : buffers) b.release();
-    if (rows == 1) {
-      int64_t bytes = 0;
-      for (int64_t p : per_row) bytes += p;
-      fail(FC_ERR_OUT_OF_MEMORY, "cudaMalloc failed for the GPU working memory of " + what + " even with one row per chunk (" +
-                                     std::to_string(bytes) + " bytes): the device is out of memory");
-    }
-    rows = std::max<int64_t>(1, rows / 2);
+    int64_t bytes = 0;
+    for (int64_t p : per_row) bytes += p * rows;
+    fail(FC_ERR_OUT_OF_MEMORY, "cudaMalloc failed for the " + std::to_string(bytes) + " bytes of GPU working memory of " +
+                                   what + " (" + std::to_string(rows) +
+                                   " rows a chunk): the device is out of memory; a smaller fc_context_set_memory_limit "
+                                   "makes smaller chunks");
   }
+  return rows;
 }
 
 void allocate_or_fail(DeviceBuffer& buffer, int device, int64_t bytes, const std::string& what) {
