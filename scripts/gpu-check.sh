@@ -10,7 +10,7 @@
 # present: Debian packages unpacked with dpkg -x (see bench/RESULTS-gpu.md for the list).
 #
 # Environment: GPU_CHECK_STEPS (default "build gpu-tests sanitizer all-tests bench graph-bench
-# dfc-bench"),
+# dfc-bench cli-bench"),
 # FASTCONN_GPU_BUILD_DIR. graph-bench: bench/gpu/bench_gpu_graph (networks without the N x N
 # matrix) with torch_graph_baseline.py; its section goes to $out/RESULTS-gpu-graph.md. dfc-bench:
 # bench/gpu/bench_gpu_dfc (sliding windows) with torch_dfc_baseline.py, into $out/RESULTS-gpu-dfc.md.
@@ -19,7 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${FASTCONN_GPU_BUILD_DIR:-$root/build-gpu}
 out=${OUT:-$build/gpu-check-out}
-steps=${GPU_CHECK_STEPS:-build gpu-tests sanitizer all-tests bench graph-bench dfc-bench}
+steps=${GPU_CHECK_STEPS:-build gpu-tests sanitizer all-tests bench graph-bench dfc-bench cli-bench}
 jobs=$(nproc 2>/dev/null || echo 4)
 mkdir -p "$out"
 summary=()
@@ -44,6 +44,11 @@ if [ -d "$deps" ]; then
     export LD_LIBRARY_PATH=$multiarch/openblas-openmp:$multiarch${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     echo "using carried OpenBLAS from $deps"
   fi
+fi
+# The command-line program's NIfTI reader (libnifti2), system or carried: build it on purpose, so
+# that a build folder first configured without it does not keep it off (cli-bench needs it).
+if [ -e /usr/include/nifti/nifti2_io.h ] || [ -e "$deps/include/nifti/nifti2_io.h" ]; then
+  cmake_args+=(-DFASTCONN_BUILD_CLI=ON)
 fi
 command -v ninja >/dev/null && cmake_args+=(-G Ninja)
 
@@ -183,6 +188,15 @@ if has_step dfc-bench; then
   } >"$out/bench-dfc.log" 2>&1 || status=1
   rm -rf "$ddir"
   note "dfc benchmark: $([ -s "$out/RESULTS-gpu-dfc.md" ] && echo ok || echo FAILED) ($(( $(date +%s) - start )) s)"
+fi
+
+if has_step cli-bench; then
+  # The command line's overhead over the library call (issue 13): a whole-brain degree map
+  # (230,000 voxels, T = 200, synthetic, uncompressed int16 NIfTI) on the GPU.
+  start=$(date +%s)
+  python3 "$root/bench/cli/bench_cli.py" --build-dir "$build" --backend cuda ${CLI_BENCH_ARGS:-} \
+    >"$out/bench-cli.log" 2>&1 || status=1
+  note "cli benchmark: $(grep -E '^CLI / library alone' "$out/bench-cli.log" || echo FAILED) ($(( $(date +%s) - start )) s)"
 fi
 
 echo

@@ -8,8 +8,9 @@
  *    and the version / string getters. FC_OK and FC_DONE are not errors; any value >= 100 is.
  *  - After a failure fc_last_error() returns a thread-local text naming what was wrong (the
  *    argument, the offending value, the series index). Outputs are not written on failure,
- *    except after FC_ERR_ABORTED (cancelled by the progress callback) or a device failure in
- *    the middle of a computation, where the contents of the output are unspecified.
+ *    except after FC_ERR_ABORTED (cancelled by the progress callback), or an out-of-memory or
+ *    device failure in the middle of a computation, where the contents of the output are
+ *    unspecified. Handles passed in stay valid after any failure.
  *  - Sizes and indices are int64_t: N(N-1)/2 passes 2^31 at N = 65,537 and 2^32 at N = 92,683.
  *  - A context is used by one thread at a time; different contexts may run concurrently.
  *  - Series, iterators and contexts are reference counted internally: destroying a context
