@@ -11,9 +11,20 @@
 namespace fc {
 namespace {
 
+constexpr int64_t kMaxSeries = 2147483647;  // 2^31 - 1
+
 void validate_shape(int64_t n, int64_t t, int64_t ss, int64_t ts) {
   if (n < 1) fail(FC_ERR_INVALID_ARG, "n_series is " + std::to_string(n) + "; at least 1 series is needed");
   if (t < 2) fail(FC_ERR_INVALID_ARG, "n_time is " + std::to_string(t) + "; a correlation needs at least 2 time points");
+  // Before anything is read or allocated: series indices are int32 on the GPU (cuBLAS) and the
+  // normalized rows (n x t float64 while they are made) must be addressable.
+  if (n > kMaxSeries)
+    fail(FC_ERR_INVALID_ARG, "n_series " + std::to_string(n) + " exceeds " + std::to_string(kMaxSeries) +
+                                 ", the most series fastconn takes in one set (split the set: fc_pcc_cross of two sets "
+                                 "gives the pairs between them)");
+  if (static_cast<long double>(n) * static_cast<long double>(t) * 8.0L >= 9.2e18L)
+    fail(FC_ERR_INVALID_ARG, "n_series x n_time = " + std::to_string(n) + " x " + std::to_string(t) +
+                                 " values exceed what can be addressed");
   if (ss < 1 || ts < 1)
     fail(FC_ERR_INVALID_ARG, "strides must be >= 1 (series_stride " + std::to_string(ss) + ", time_stride " +
                                  std::to_string(ts) + ")");
