@@ -16,35 +16,35 @@ __device__ __forceinline__ In clamp_unit(In v) {
   return v > In(1) ? In(1) : (v < In(-1) ? In(-1) : v);
 }
 
-template <class In>
+template <class In, class Out>
 __global__ void __launch_bounds__(kThreads) cross_finish_kernel(const In* tile, CrossBand b,
                                                                 const uint8_t* __restrict__ constant_a,
-                                                                const uint8_t* __restrict__ constant_b, float fill,
-                                                                float* out) {
+                                                                const uint8_t* __restrict__ constant_b, Out fill,
+                                                                Out* out) {
   for (int64_t il = blockIdx.y; il < b.rows; il += gridDim.y) {
     const int64_t i = b.a0 + il;
     const In* src = tile + il * b.ld_tile;
-    float* dst = out + il * b.ld_out;
+    Out* dst = out + il * b.ld_out;
     const bool row_constant = constant_a != nullptr && constant_a[i] != 0;
     const int64_t stride = int64_t(gridDim.x) * blockDim.x;
     for (int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; j < b.cols; j += stride) {
-      float v;
+      Out v;
       if (row_constant || (constant_b != nullptr && constant_b[j] != 0)) v = fill;
-      else v = static_cast<float>(clamp_unit(src[j]));
-      if (b.same_set && j == i) v = row_constant ? fill : 1.0f;  // the diagonal is exactly 1
+      else v = static_cast<Out>(clamp_unit(src[j]));
+      if (b.same_set && j == i) v = row_constant ? fill : Out(1);  // the diagonal is exactly 1
       dst[j] = v;
     }
   }
 }
 
-template <class In>
-cudaError_t launch(const In* tile, const CrossBand& b, const uint8_t* constant_a, const uint8_t* constant_b, float fill,
-                   float* out, cudaStream_t stream) {
+template <class In, class Out>
+cudaError_t launch(const In* tile, const CrossBand& b, const uint8_t* constant_a, const uint8_t* constant_b, Out fill,
+                   Out* out, cudaStream_t stream) {
   if (b.rows <= 0 || b.cols <= 0) return cudaSuccess;
   const int64_t x_blocks =
       std::min<int64_t>((b.cols + kThreads * kValuesPerThread - 1) / (kThreads * kValuesPerThread), int64_t(1) << 20);
   const dim3 grid(static_cast<unsigned>(x_blocks), static_cast<unsigned>(std::min<int64_t>(b.rows, 65535)));
-  cross_finish_kernel<In><<<grid, kThreads, 0, stream>>>(tile, b, constant_a, constant_b, fill, out);
+  cross_finish_kernel<In, Out><<<grid, kThreads, 0, stream>>>(tile, b, constant_a, constant_b, fill, out);
   return cudaGetLastError();
 }
 
@@ -56,6 +56,14 @@ cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t
 }
 cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
                          const uint8_t* constant_b, float fill, float* out, cudaStream_t stream) {
+  return launch(tile, band, constant_a, constant_b, fill, out, stream);
+}
+cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, double fill, double* out, cudaStream_t stream) {
+  return launch(tile, band, constant_a, constant_b, fill, out, stream);
+}
+cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, double fill, double* out, cudaStream_t stream) {
   return launch(tile, band, constant_a, constant_b, fill, out, stream);
 }
 

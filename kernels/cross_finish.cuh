@@ -28,6 +28,11 @@ cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t
                          const uint8_t* constant_b, float fill, float* out, cudaStream_t stream);
 cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
                          const uint8_t* constant_b, float fill, float* out, cudaStream_t stream);
+// Double outputs (fc_pcc_dense_f64, fc_pcc_cross_f64): a float product is widened exactly.
+cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, double fill, double* out, cudaStream_t stream);
+cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, double fill, double* out, cudaStream_t stream);
 
 }  // namespace kernels
 }  // namespace fc

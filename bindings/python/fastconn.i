@@ -9,7 +9,7 @@
  *    is thread-local and overwritten by the next fastconn call): FastconnError (a RuntimeError),
  *    InvalidArgumentError (also a ValueError) for the 2xx range, OutOfMemoryError (also a
  *    MemoryError), BackendUnavailableError, AbortedError. Each carries .status. A function whose
- *    only result is its status returns None; the iterators' FC_OK / FC_DONE (fc_blocks_next,
+ *    only result is its status returns None; the iterators' FC_OK / FC_DONE (fc_blocks_next(_f64),
  *    fc_dfc_next_triu, fc_dfc_next_graph) is returned as an int.
  *  - The GIL is released around every C call (%exception below), so other Python threads run
  *    while fastconn computes. The only path back into Python is the progress trampoline, which
@@ -109,7 +109,7 @@ static void fcpy_raise(fc_status status) {
   }
 }
 /* ... except for the iterators, whose FC_OK / FC_DONE is the answer. */
-%typemap(out) fc_status fc_blocks_next, fc_status fc_dfc_next_triu, fc_status fc_dfc_next_graph {
+%typemap(out) fc_status fc_blocks_next, fc_status fc_blocks_next_f64, fc_status fc_dfc_next_triu, fc_status fc_dfc_next_graph {
   if ((int)$1 >= 100) {
     fcpy_raise($1);
     SWIG_fail;
@@ -271,21 +271,24 @@ static PyArrayObject* fcpy_vector(PyObject* input, int typecode, int writable) {
 FCPY_VECTOR_OUT(float, NPY_FLOAT, out, capacity)
 FCPY_VECTOR_OUT(double, NPY_DOUBLE, out, capacity)
 FCPY_VECTOR_OUT(float, NPY_FLOAT, buf, capacity)
+FCPY_VECTOR_OUT(double, NPY_DOUBLE, buf, capacity)         /* fc_blocks_next_f64 */
 FCPY_VECTOR_OUT(float, NPY_FLOAT, factor, capacity)         /* fc_pcc_lowrank */
 FCPY_VECTOR_OUT(float, NPY_FLOAT, factors, capacity)        /* fc_dfc_lowrank */
 FCPY_VECTOR_OUT(int64_t, NPY_INT64, labels, capacity)       /* fc_modules_labels */
 
-/* A 2-D float32 array with unit column stride (it may be a view into a larger matrix):
- * (pointer, leading dimension). The C API has no rows / columns to check against, so the shape
- * is kept in locals and compared with the series by the function-specific checks below. */
-%typemap(in, fragment="fcpy_strided,fcpy_vector") (float* out, int64_t ld)
+/* A 2-D float32 (float64 for the _f64 calls) array with unit column stride (it may be a view
+ * into a larger matrix): (pointer, leading dimension). The C API has no rows / columns to check
+ * against, so the shape is kept in locals and compared with the series by the function-specific
+ * checks below. */
+%define FCPY_MATRIX_OUT(CTYPE, TYPECODE)
+%typemap(in, fragment="fcpy_strided,fcpy_vector") (CTYPE* out, int64_t ld)
   (PyArrayObject* array = NULL, int64_t out_rows = 0, int64_t out_cols = 0)
 {
-  array = fcpy_matrix($input, NPY_FLOAT);
+  array = fcpy_matrix($input, TYPECODE);
   if (array == NULL || !fcpy_require_writeable(array)) SWIG_fail;
   out_rows = (int64_t)PyArray_DIM(array, 0);
   out_cols = (int64_t)PyArray_DIM(array, 1);
-  if (out_cols > 1 && PyArray_STRIDE(array, 1) != (npy_intp)sizeof(float)) {
+  if (out_cols > 1 && PyArray_STRIDE(array, 1) != (npy_intp)sizeof(CTYPE)) {
     PyErr_SetString(PyExc_ValueError, "the output matrix needs contiguous rows (row-major, unit column stride)");
     SWIG_fail;
   }
@@ -295,8 +298,11 @@ FCPY_VECTOR_OUT(int64_t, NPY_INT64, labels, capacity)       /* fc_modules_labels
     PyErr_SetString(PyExc_ValueError, "the output matrix rows overlap");
     SWIG_fail;
   }
-  $1 = (float*)PyArray_DATA(array);
+  $1 = (CTYPE*)PyArray_DATA(array);
 }
+%enddef
+FCPY_MATRIX_OUT(float, NPY_FLOAT)
+FCPY_MATRIX_OUT(double, NPY_DOUBLE)
 
 %{
 /* 1 if an out_rows x out_cols output holds the rows x cols result of series a and b. */
@@ -319,6 +325,18 @@ static int fcpy_require_matrix_shape(const fc_series* a, const fc_series* b, int
   Py_END_ALLOW_THREADS
 }
 %exception fc_pcc_cross {
+  if (!fcpy_require_matrix_shape(arg2, arg3, out_rows4, out_cols4)) SWIG_fail;
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+%exception fc_pcc_dense_f64 {
+  if (!fcpy_require_matrix_shape(arg2, arg2, out_rows3, out_cols3)) SWIG_fail;
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}
+%exception fc_pcc_cross_f64 {
   if (!fcpy_require_matrix_shape(arg2, arg3, out_rows4, out_cols4)) SWIG_fail;
   Py_BEGIN_ALLOW_THREADS
   $action

@@ -71,9 +71,9 @@
  * Ctrl-C: the MEX API common to MATLAB and Octave has no way to see an interrupt, so a running
  * call finishes before MATLAB/Octave responds (as for every entry here).
  *
- * Precision: with 'fp64', 'cor' and 'triu' of double input are accurate to about 1e-12. 'cross'
- * has only a float output in the C API (fc_pcc_cross), so its values carry float rounding
- * (about 6e-8) whatever the precision; so do the edge weights of 'graph' (float in fc_graph).
+ * Precision: with 'fp64', 'cor', 'cross' and 'triu' of double input are accurate to about 1e-12
+ * (fc_pcc_dense_f64, fc_pcc_cross_f64, fc_pcc_triu_f64); the edge weights of 'graph' carry float
+ * rounding (about 6e-8) whatever the precision (float in fc_graph).
  *
  * Build: MATLAB  mex -I<prefix>/include -L<prefix>/lib -lfastconn fastconn_mex.c
  *        Octave  mkoctfile --mex -I<prefix>/include -L<prefix>/lib -lfastconn fastconn_mex.c
@@ -256,41 +256,19 @@ static fc_series* upload(fc_context* ctx, const mxArray* a, const char* name, ca
   return s;
 }
 
-/* R = corr(X). Single output: fc_pcc_dense writes straight into the result (its row-major
- * matrix is symmetric, so MATLAB's column-major reading sees the same matrix). Double output:
- * the float64 triangle (fc_pcc_triu_f64, full FP64 accuracy when asked) mirrored into R. */
+/* R = corr(X): fc_pcc_dense (single) or fc_pcc_dense_f64 (double) writes straight into the
+ * result (its row-major matrix is symmetric, so MATLAB's column-major reading sees the same
+ * matrix); the diagonal is 1, or NaN for a constant series. */
 static mxArray* correlation_matrix(fc_context* ctx, call_state* call, int single_output) {
-  int64_t n = 0, i, j, k;
+  int64_t n = 0;
   mxArray* r;
   check(fc_series_info(call->x, &n, NULL, NULL), call, "reading the series shape");
   if (single_output) {
     r = mxCreateNumericMatrix((mwSize)n, (mwSize)n, mxSINGLE_CLASS, mxREAL);
     check(fc_pcc_dense(ctx, call->x, (float*)mxGetData(r), n), call, "computing the correlations");
-    return r;
-  }
-  r = mxCreateDoubleMatrix((mwSize)n, (mwSize)n, mxREAL);
-  {
-    double* out = mxGetPr(r);
-    const int64_t pairs = fc_triu_size(n);
-    const double* tri;
-    if (pairs > 0) {
-      call->scratch = mxMalloc((size_t)pairs * sizeof(double));
-      /* Column order lists pair (i, j), i < j, grouped by j: column j of R's upper half is
-       * contiguous in both the triangle and R. */
-      check(fc_pcc_triu_f64(ctx, call->x, FC_TRIU_COL, (double*)call->scratch, pairs), call,
-            "computing the correlations");
-    }
-    tri = (const double*)call->scratch;
-    for (j = 0, k = 0; j < n; ++j) {
-      int constant = 0;
-      for (i = 0; i < j; ++i, ++k) {
-        out[i + j * n] = tri[k];
-        out[j + i * n] = tri[k];
-      }
-      check(fc_series_is_constant(call->x, j, &constant), call, "reading constant series");
-      /* The diagonal follows fc_pcc_dense: 1, or NaN for a constant series (its r(j, j) is 0/0). */
-      out[j + j * n] = constant ? mxGetNaN() : 1.0;
-    }
+  } else {
+    r = mxCreateDoubleMatrix((mwSize)n, (mwSize)n, mxREAL);
+    check(fc_pcc_dense_f64(ctx, call->x, mxGetPr(r), n), call, "computing the correlations");
   }
   return r;
 }
@@ -313,23 +291,15 @@ static mxArray* correlation_triangle(fc_context* ctx, call_state* call, int sing
 /* C = corr(X, Y), Nx x Ny column-major. fc_pcc_cross(a, b) is row-major n_a x n_b, so asking
  * for r(Y, X) with ld = Nx lays out column j of C (series j of Y) contiguously: no transpose. */
 static mxArray* cross_correlation(fc_context* ctx, call_state* call, int single_output) {
-  int64_t nx = 0, ny = 0, i;
+  int64_t nx = 0, ny = 0;
   mxArray* c;
-  float* values;
   check(fc_series_info(call->x, &nx, NULL, NULL), call, "reading the shape of X");
   check(fc_series_info(call->y, &ny, NULL, NULL), call, "reading the shape of Y");
   c = mxCreateNumericMatrix((mwSize)nx, (mwSize)ny, single_output ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
-  if (single_output) {
-    values = (float*)mxGetData(c);
-  } else {
-    call->scratch = mxMalloc((size_t)(nx * ny) * sizeof(float));
-    values = (float*)call->scratch;
-  }
-  check(fc_pcc_cross(ctx, call->y, call->x, values, nx), call, "computing the cross correlations");
-  if (!single_output) {
-    double* out = mxGetPr(c);
-    for (i = 0; i < nx * ny; ++i) out[i] = values[i];
-  }
+  if (single_output)
+    check(fc_pcc_cross(ctx, call->y, call->x, (float*)mxGetData(c), nx), call, "computing the cross correlations");
+  else
+    check(fc_pcc_cross_f64(ctx, call->y, call->x, mxGetPr(c), nx), call, "computing the cross correlations");
   return c;
 }
 

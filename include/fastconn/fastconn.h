@@ -208,11 +208,16 @@ FC_API fc_status fc_pcc_triu_f64(fc_context* ctx, const fc_series* series, fc_tr
  * readers get the same matrix). The diagonal is exactly 1, except for constant series, whose
  * whole row and column, diagonal included, follow the constant policy. */
 FC_API fc_status fc_pcc_dense(fc_context* ctx, const fc_series* series, float* out, int64_t ld);
+/* The same matrix as double: FP64 precision's values unrounded (in FP32 the float values
+ * widened, bit for bit). Every *_f64 output has the same pairs and layout as its float twin. */
+FC_API fc_status fc_pcc_dense_f64(fc_context* ctx, const fc_series* series, double* out, int64_t ld);
 
 /* r(a_i, b_j) for every series i of a and j of b, row-major n_a x n_b with ld >= n_b
  * (seed-to-voxel maps). a and b must come from this context and have the same n_time. */
 FC_API fc_status fc_pcc_cross(fc_context* ctx, const fc_series* a, const fc_series* b, float* out,
                               int64_t ld);
+FC_API fc_status fc_pcc_cross_f64(fc_context* ctx, const fc_series* a, const fc_series* b, double* out,
+                                  int64_t ld);
 
 /* ---------------------------------------------------------------------------------------------
  * Blocks: the row-ordered triangle in slices, for outputs too large to hold at once.
@@ -241,6 +246,9 @@ FC_API fc_status fc_blocks_max_count(const fc_blocks* blocks, int64_t* out);
  * advance, so the call can be repeated with a larger buffer. */
 FC_API fc_status fc_blocks_next(fc_blocks* blocks, float* buf, int64_t capacity,
                                 fc_block_info* info);
+/* fc_blocks_next into doubles (capacity in doubles); the two may be mixed on one iterator. */
+FC_API fc_status fc_blocks_next_f64(fc_blocks* blocks, double* buf, int64_t capacity,
+                                    fc_block_info* info);
 FC_API void fc_blocks_destroy(fc_blocks* blocks);
 
 /* Push form of the same iterator: fn is called once per block, in order, from the calling

@@ -36,7 +36,15 @@ FC_API fc_status fc_blocks_next(fc_blocks* blocks, float* buf, int64_t capacity,
   return fc::api_guard(__func__, [&] {
     fc::require_not_null(blocks, "blocks");
     const fc::ContextUse use(blocks->iterator->context());
-    return blocks->iterator->next(buf, capacity, info);
+    return blocks->iterator->next(buf, fc::ScalarType::F32, capacity, info);
+  });
+}
+
+FC_API fc_status fc_blocks_next_f64(fc_blocks* blocks, double* buf, int64_t capacity, fc_block_info* info) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(blocks, "blocks");
+    const fc::ContextUse use(blocks->iterator->context());
+    return blocks->iterator->next(buf, fc::ScalarType::F64, capacity, info);
   });
 }
 
@@ -58,7 +66,7 @@ FC_API fc_status fc_pcc_blocks_foreach(fc_context* ctx, const fc_series* series,
     std::unique_ptr<fc_blocks, void (*)(fc_blocks*)> owner(blocks, fc_blocks_destroy);
     std::vector<float> buf(static_cast<size_t>(blocks->iterator->max_count()));
     fc_block_info info;
-    while (blocks->iterator->next(buf.data(), static_cast<int64_t>(buf.size()), &info) == FC_OK) {
+    while (blocks->iterator->next(buf.data(), fc::ScalarType::F32, static_cast<int64_t>(buf.size()), &info) == FC_OK) {
       if (fn(&info, buf.data(), user) != 0)
         fc::fail(FC_ERR_ABORTED, "stopped by the block callback after the block of rows [" +
                                      std::to_string(info.row_begin) + ", " + std::to_string(info.row_end) + ")");

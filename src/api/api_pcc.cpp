@@ -87,6 +87,15 @@ FC_API fc_status fc_pcc_dense(fc_context* ctx, const fc_series* series, float* o
   });
 }
 
+FC_API fc_status fc_pcc_dense_f64(fc_context* ctx, const fc_series* series, double* out, int64_t ld) {
+  return fc::api_guard(__func__, [&] {
+    require_pair(ctx, series, "series");
+    const fc::ContextUse use(*ctx->state);
+    fc::pcc_cross(*ctx->state, *series->data, *series->data, true, host_output(out, fc::ScalarType::F64), ld);
+    return FC_OK;
+  });
+}
+
 FC_API fc_status fc_pcc_cross(fc_context* ctx, const fc_series* a, const fc_series* b, float* out, int64_t ld) {
   return fc::api_guard(__func__, [&] {
     require_pair(ctx, a, "a");
@@ -96,6 +105,16 @@ FC_API fc_status fc_pcc_cross(fc_context* ctx, const fc_series* a, const fc_seri
     // symmetric, so the product of a series set with itself is computed as one, see cpu_backend.cpp).
     const bool same_set = a->data == b->data;
     fc::pcc_cross(*ctx->state, *a->data, *b->data, same_set, host_output(out, fc::ScalarType::F32), ld);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_pcc_cross_f64(fc_context* ctx, const fc_series* a, const fc_series* b, double* out, int64_t ld) {
+  return fc::api_guard(__func__, [&] {
+    require_pair(ctx, a, "a");
+    require_pair(ctx, b, "b");
+    const fc::ContextUse use(*ctx->state);
+    fc::pcc_cross(*ctx->state, *a->data, *b->data, a->data == b->data, host_output(out, fc::ScalarType::F64), ld);
     return FC_OK;
   });
 }

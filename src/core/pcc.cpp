@@ -89,7 +89,7 @@ fc_block_info BlockIterator::block_at(int64_t row_begin) const {
 
 int64_t BlockIterator::max_count() const { return series_->n < 2 ? 0 : block_at(0).count; }
 
-fc_status BlockIterator::next(float* buf, int64_t capacity, fc_block_info* info) {
+fc_status BlockIterator::next(void* buf, ScalarType type, int64_t capacity, fc_block_info* info) {
   require_not_null(info, "info");
   const int64_t n = series_->n;
   if (next_row_ >= n - 1) {
@@ -109,6 +109,7 @@ fc_status BlockIterator::next(float* buf, int64_t capacity, fc_block_info* info)
   Progress progress = ctx_->make_progress(triu_count(n), block.triu_offset);
   Output out;
   out.data = buf;
+  out.type = type;
   ctx_->backend->triu(series_->view(), FC_TRIU_ROW, block.row_begin, block.row_end, out, ctx_->run_settings(progress));
   next_row_ = block.row_end;
   return FC_OK;

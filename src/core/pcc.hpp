@@ -31,9 +31,9 @@ class BlockIterator {
 
   int64_t max_count() const;  // values in the largest block
   const ContextState& context() const { return *ctx_; }
-  // FC_OK with the block in buf, or FC_DONE. Throws FC_ERR_BUFFER_TOO_SMALL (info filled, state
-  // unchanged) when capacity is short.
-  fc_status next(float* buf, int64_t capacity, fc_block_info* info);
+  // FC_OK with the block in buf (values of `type`), or FC_DONE. Throws FC_ERR_BUFFER_TOO_SMALL
+  // (info filled, state unchanged) when capacity is short.
+  fc_status next(void* buf, ScalarType type, int64_t capacity, fc_block_info* info);
 
  private:
   fc_block_info block_at(int64_t row_begin) const;

@@ -91,6 +91,13 @@ int main(void) {
   CHECK_ERROR_MENTIONS("b");
   CHECK_STATUS(fc_pcc_cross(ctx, s, s, NULL, N), FC_ERR_NULL_ARG);
   CHECK(check_all_sentinel(buf, N * N));
+  CHECK_STATUS(fc_pcc_dense_f64(NULL, s, buf64, N), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_pcc_dense_f64(ctx, NULL, buf64, N), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_pcc_dense_f64(ctx, s, NULL, N), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_pcc_cross_f64(NULL, s, s, buf64, N), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_pcc_cross_f64(ctx, NULL, s, buf64, N), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_pcc_cross_f64(ctx, s, NULL, buf64, N), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_pcc_cross_f64(ctx, s, s, NULL, N), FC_ERR_NULL_ARG);
 
   /* blocks */
   {
@@ -108,6 +115,9 @@ int main(void) {
   CHECK_ERROR_MENTIONS("buf");
   CHECK_STATUS(fc_blocks_next(blocks, buf, N * N, NULL), FC_ERR_NULL_ARG);
   CHECK_ERROR_MENTIONS("info");
+  CHECK_STATUS(fc_blocks_next_f64(NULL, buf64, N * N, &info), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_blocks_next_f64(blocks, NULL, N * N, &info), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_blocks_next_f64(blocks, buf64, N * N, NULL), FC_ERR_NULL_ARG);
   CHECK(check_all_sentinel(buf, N * N));
   /* the failed calls did not advance the iterator: the first block still comes first */
   CHECK_OK(fc_blocks_next(blocks, buf, N * N, &info));

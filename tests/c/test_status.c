@@ -116,6 +116,13 @@ static void short_outputs(fc_context* ctx, fc_series* s) {
   CHECK_ERROR_MENTIONS("ld");
   CHECK_STATUS(fc_pcc_cross(ctx, s, s, buf, N - 1), FC_ERR_INVALID_ARG);
   CHECK(check_all_sentinel(buf, N * N + 8));
+  for (k = 0; k < N * N + 8; ++k) buf64[k] = sentinel64;
+  CHECK_STATUS(fc_pcc_dense_f64(ctx, s, buf64, N - 1), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("ld");
+  CHECK_STATUS(fc_pcc_cross_f64(ctx, s, s, buf64, N - 1), FC_ERR_INVALID_ARG);
+  ok64 = 1;
+  for (k = 0; k < N * N + 8; ++k) ok64 = ok64 && memcmp(&buf64[k], &sentinel64, sizeof sentinel64) == 0;
+  CHECK(ok64);
 }
 
 static void series_queries(fc_series* s) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -248,6 +249,58 @@ TEST_P(BackendParity, OneAnswerPerPairFromEveryCallAndLimit) {
         EXPECT_TRUE(bit_identical(pcc_triu(small, as, FC_TRIU_ROW), row));
         EXPECT_TRUE(same_as_row(pcc_triu(small, as, FC_TRIU_COL), FC_TRIU_COL)) << "column order";
         EXPECT_TRUE(matrix_is_row(pcc_dense(small, as, n), n)) << "fc_pcc_dense";
+      }
+    }
+  }
+}
+
+// The float64 outputs (issue 12): fc_pcc_dense_f64, fc_pcc_cross_f64 and fc_blocks_next_f64 give
+// the pairs of their float twins, widened bit for bit in FP32, and fc_pcc_triu_f64's bits in
+// FP64 (one answer per pair), within the FP64 contract of the float64 reference.
+TEST_P(BackendParity, Float64OutputsOfDenseCrossAndBlocks) {
+  for (const auto& shape : {std::pair<int64_t, int64_t>{2, 2}, {389, 75}}) {
+    const int64_t n = shape.first;
+    const Case c(n, shape.second);
+    for (const Mode& mode : {kModes[0], kModes[1], kModes[4]}) {
+      SCOPED_TRACE(c.name() + ", " + mode_name(mode));
+      const Context dev = tested(mode);
+      const Series a = make_series(dev, c.a), b = make_series(dev, c.b);
+      const int64_t ld = n + 3;
+      std::vector<double> dense(static_cast<size_t>(n * ld), -9.0), cross(static_cast<size_t>(n * c.m), -9.0);
+      check(fc_pcc_dense_f64(dev.get(), a.get(), dense.data(), ld), "fc_pcc_dense_f64");
+      check(fc_pcc_cross_f64(dev.get(), a.get(), b.get(), cross.data(), c.m), "fc_pcc_cross_f64");
+      std::vector<double> blocks;
+      fc_blocks* it = nullptr;
+      check(fc_pcc_blocks_begin(dev.get(), a.get(), 7, &it), "fc_pcc_blocks_begin");
+      int64_t max_count = 0;
+      check(fc_blocks_max_count(it, &max_count), "fc_blocks_max_count");
+      std::vector<double> buf(static_cast<size_t>(std::max<int64_t>(1, max_count)));
+      fc_block_info info;
+      while (fc_blocks_next_f64(it, buf.data(), max_count, &info) == FC_OK) blocks.insert(blocks.end(), buf.begin(), buf.begin() + info.count);
+      fc_blocks_destroy(it);
+      if (mode.precision == FC_PRECISION_FP32) {  // the float calls' values, widened
+        auto widened = [](const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); };
+        auto square = [&](const auto& m) {  // the n x n values, without the padding past n in each row
+          std::vector<double> v;
+          for (int64_t i = 0; i < n; ++i) v.insert(v.end(), m.begin() + i * ld, m.begin() + i * ld + n);
+          return v;
+        };
+        EXPECT_TRUE(bit_identical(square(dense), square(widened(pcc_dense(dev, a, ld))))) << "fc_pcc_dense_f64";
+        EXPECT_TRUE(bit_identical(cross, widened(pcc_cross(dev, a, b, c.m)))) << "fc_pcc_cross_f64";
+        EXPECT_TRUE(bit_identical(blocks, widened(pcc_triu(dev, a, FC_TRIU_ROW)))) << "fc_blocks_next_f64";
+      } else {  // FP64: fc_pcc_triu_f64's bits, and the reference within the contract
+        const std::vector<double> row = pcc_triu_f64(dev, a, FC_TRIU_ROW);
+        EXPECT_TRUE(bit_identical(blocks, row)) << "fc_blocks_next_f64";
+        std::vector<double> upper;
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = i + 1; j < n; ++j) {
+            upper.push_back(dense[static_cast<size_t>(i * ld + j)]);
+            EXPECT_EQ(std::memcmp(&dense[static_cast<size_t>(i * ld + j)], &dense[static_cast<size_t>(j * ld + i)], sizeof(double)), 0)
+                << "not symmetric at " << i << ", " << j;
+          }
+        EXPECT_TRUE(bit_identical(upper, row)) << "fc_pcc_dense_f64's upper triangle";
+        EXPECT_TRUE(follows_policy(dense.data(), n, n, ld, c.dense, mode.policy, tolerance(mode.precision, false)));
+        EXPECT_TRUE(follows_policy(cross.data(), n, c.m, c.m, c.cross, mode.policy, tolerance(mode.precision, false)));
       }
     }
   }

@@ -201,30 +201,9 @@ class Context(DynamicMethods, ModuleMethods):
             out[nx:, :nx] = out[:nx, nx:].T
 
     def _dense_f64(self, series, n):
-        """The dense float64 matrix from the float64 row-ordered triangle."""
-        triangle = np.empty(_fc.fc_triu_size(n), dtype=np.float64)
-        _fc.fc_pcc_triu_f64(self._handle, series, _fc.FC_TRIU_ROW, triangle)
+        """The dense float64 matrix, straight from fc_pcc_dense_f64."""
         out = np.empty((n, n), dtype=np.float64)
-        offset = 0
-        for i in range(n - 1):
-            out[i, i + 1:] = triangle[offset:offset + n - 1 - i]
-            offset += n - 1 - i
-        del triangle
-        # Mirror the upper triangle in square tiles, so no N x N temporary is needed.
-        tile = 512
-        for begin in range(0, n, tile):
-            end = min(n, begin + tile)
-            out[begin:end, :begin] = out[:begin, begin:end].T
-            square = out[begin:end, begin:end]
-            lower = np.tril_indices(end - begin, -1)
-            square[lower] = square.T[lower]
-        np.fill_diagonal(out, 1.0)
-        _, _, n_constant = _fc.fc_series_info(series)
-        if n_constant:
-            fill = np.nan if self._constant == "nan" else 0.0
-            for i in range(n):
-                if _fc.fc_series_is_constant(series, i):
-                    out[i, i] = fill
+        _fc.fc_pcc_dense_f64(self._handle, series, out)
         return out
 
     def cross(self, x, y, rowvar=True):

@@ -315,8 +315,8 @@ SEXP fcr_release(SEXP handle) {
   END_RCPP
 }
 
-// The dense N x N matrix. fc_pcc_dense writes float; in FP64 mode the float64 triangle is
-// expanded instead, so that FP64 results are not rounded to float.
+// The dense N x N matrix, straight into R's doubles (fc_pcc_dense_f64: FP64 values unrounded,
+// FP32 values widened; symmetric, so R's column-major reading sees the same matrix).
 SEXP fcr_pcc_dense(SEXP context, SEXP series) {
   BEGIN_RCPP
   fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
@@ -324,21 +324,8 @@ SEXP fcr_pcc_dense(SEXP context, SEXP series) {
   const int64_t n = series_count(s);
   Rcpp::NumericVector result(alloc_matrix(n, n));
   double* out = result.begin();
-  if (precision_of(ctx) == FC_PRECISION_FP64) {
-    std::vector<double> triangle(static_cast<size_t>(fc_triu_size(n)));
-    run_interruptible(ctx, [&] {
-      return fc_pcc_triu_f64(ctx, s, FC_TRIU_ROW, triangle.data(), static_cast<int64_t>(triangle.size()));
-    });
-    // Row-ordered pair (i, j), i < j, sits at offset i*n - i*(i+1)/2 + (j - i - 1).
-    for (int64_t i = 0; i < n; ++i) {
-      const double* row = triangle.data() + (i * n - i * (i + 1) / 2);
-      for (int64_t j = i + 1; j < n; ++j) out[i + j * n] = out[j + i * n] = row[j - i - 1];
-    }
-    nan_to_na(out, result.size());
-  } else {
-    run_interruptible(ctx, [&] { return fc_pcc_dense(ctx, s, as_float_buffer(result), n); });
-    widen_floats_in_place(out, result.size());
-  }
+  run_interruptible(ctx, [&] { return fc_pcc_dense_f64(ctx, s, out, n); });
+  nan_to_na(out, result.size());
   set_unit_diagonal(out, n);
   return result;
   END_RCPP
@@ -353,8 +340,8 @@ SEXP fcr_pcc_cross(SEXP context, SEXP series_x, SEXP series_y) {
   const fc_series* y = unwrap_handle<fc_series>(series_y, kSeriesTag);
   const int64_t n_x = series_count(x), n_y = series_count(y);
   Rcpp::NumericVector result(alloc_matrix(n_x, n_y));
-  run_interruptible(ctx, [&] { return fc_pcc_cross(ctx, y, x, as_float_buffer(result), n_x); });
-  widen_floats_in_place(result.begin(), result.size());
+  run_interruptible(ctx, [&] { return fc_pcc_cross_f64(ctx, y, x, result.begin(), n_x); });
+  nan_to_na(result.begin(), result.size());
   return result;
   END_RCPP
 }

@@ -170,7 +170,8 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
 }
 
 // out[i][j] = out[j][i] for j < i < n, in 64 x 64 blocks (rows of a block row in parallel).
-inline void mirror_lower(float* out, int64_t n, int64_t ld, int threads) {
+template <class O>
+void mirror_lower(O* out, int64_t n, int64_t ld, int threads) {
   constexpr int64_t kBlock = 64;
   const int64_t blocks = ceil_div(n, kBlock);
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
@@ -183,8 +184,9 @@ inline void mirror_lower(float* out, int64_t n, int64_t ld, int threads) {
 // Rows [a_begin, a_end) of a against every series of b, on the same fixed grid (row tiles of a,
 // column tiles of b from 0). A float tile lying wholly inside the requested rows is written by
 // the GEMM straight into `out`; otherwise it goes through the thread's tile.
-template <class C>
-void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, float* out,
+// C: the storage's type; O: the output's (float, or double for the _f64 calls).
+template <class C, class O>
+void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, O* out,
                  int64_t ld, const RunSettings& run) {
   const int64_t t = a.t, nb = b.n;
   const C* za = rows_of<C>(a);
@@ -192,7 +194,7 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
   const uint8_t* ca = a.constant->data();
   const uint8_t* cb = b.constant->data();
   const bool any_constant = a.n_constant > 0 || b.n_constant > 0;
-  const float fill = policy_value<float>(run.constant_policy);
+  const O fill = policy_value<O>(run.constant_policy);
   const int64_t band = band_rows(nb, sizeof(C), run, nb);
   const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run);
   auto tiles = thread_tiles<C>(threads);
@@ -212,10 +214,10 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
       C* tile = tiles[static_cast<size_t>(slot)].data();
       gemm_nt(g_end - g_row, w, t, za + g_row * t, za + c0 * t, tile, w);
       for (int64_t i = g_row; i < g_end; ++i) {
-        float* row = out + i * ld;
+        O* row = out + i * ld;
         const int64_t j0 = std::max(c0, i + 1);
         if (j0 < c1) finish_run(tile + (i - g_row) * w + (j0 - c0), row + j0, c1 - j0, ca[i] != 0, ca + j0, any_constant, fill);
-        if (i >= c0 && i < c1) row[i] = ca[i] ? fill : 1.0f;  // the diagonal is exactly 1
+        if (i >= c0 && i < c1) row[i] = ca[i] ? fill : O(1);  // the diagonal is exactly 1
       }
     };
     run_tiles(a_begin, a_end, threads, [&](int64_t g) { return grid.column_tiles(g); }, upper, reporter);
@@ -226,7 +228,7 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
     const int64_t g_row = g * kTileRows, g_end = std::min(a.n, g_row + kTileRows);
     const int64_t c0 = k * kTileCols, c1 = std::min(nb, c0 + kTileCols), width = c1 - c0;
     const int64_t r0 = std::max(g_row, a_begin), r1 = std::min(g_end, a_end);
-    if constexpr (std::is_same<C, float>::value) {
+    if constexpr (std::is_same<C, float>::value && std::is_same<O, float>::value) {
       // In place: the GEMM writes the output rows (ld must fit CBLAS's int), then they are clamped.
       if (r0 == g_row && r1 == g_end && ld <= std::numeric_limits<int>::max()) {
         float* dst = out + (g_row - a_begin) * ld + c0;
@@ -242,9 +244,9 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
     C* tile = tiles[static_cast<size_t>(slot)].data();
     gemm_nt(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, tile, width);
     for (int64_t i = r0; i < r1; ++i) {
-      float* row = out + (i - a_begin) * ld + c0;
+      O* row = out + (i - a_begin) * ld + c0;
       finish_run(tile + (i - g_row) * width, row, width, ca[i] != 0, cb + c0, any_constant, fill);
-      if (same_set && i >= c0 && i < c1) row[i - c0] = ca[i] ? fill : 1.0f;
+      if (same_set && i >= c0 && i < c1) row[i - c0] = ca[i] ? fill : O(1);
     }
   };
   run_tiles(a_begin, a_end, threads, [&](int64_t) { return ceil_div(nb, kTileCols); }, item, reporter);
@@ -293,14 +295,17 @@ class CpuBackend : public Backend {
   void cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, const Output& out,
              int64_t ld, const RunSettings& run) override {
     require_host(out);
-    if (out.type != ScalarType::F32) fail(FC_ERR_INTERNAL, "CPU cross product supports float output only");
     check_int_range(a);
     check_int_range(b);
     ThreadScope threads(run.threads);
-    if (a.precision == FC_PRECISION_FP64)
-      cross_typed<double>(a, b, a_begin, a_end, same_set, static_cast<float*>(out.data), ld, run);
-    else
-      cross_typed<float>(a, b, a_begin, a_end, same_set, static_cast<float*>(out.data), ld, run);
+    const bool f64 = a.precision == FC_PRECISION_FP64;
+    if (out.type == ScalarType::F32) {
+      if (f64) cross_typed<double>(a, b, a_begin, a_end, same_set, static_cast<float*>(out.data), ld, run);
+      else cross_typed<float>(a, b, a_begin, a_end, same_set, static_cast<float*>(out.data), ld, run);
+    } else {
+      if (f64) cross_typed<double>(a, b, a_begin, a_end, same_set, static_cast<double*>(out.data), ld, run);
+      else cross_typed<float>(a, b, a_begin, a_end, same_set, static_cast<double*>(out.data), ld, run);
+    }
   }
 
   // Networks: cpu_graph.cpp.

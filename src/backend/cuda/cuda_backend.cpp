@@ -168,7 +168,6 @@ class CudaBackend : public Backend {
   void cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, const Output& out,
              int64_t ld, const RunSettings& run) override {
     DeviceScope scope(device_);
-    if (out.type != ScalarType::F32) fail(FC_ERR_INTERNAL, "CUDA cross product supports float output only");
     check_int_range(a);
     check_int_range(b);
     if (ld > std::numeric_limits<int>::max())
@@ -176,15 +175,17 @@ class CudaBackend : public Backend {
     const CudaSeries& sa = storage_of(a);
     const int64_t nb = b.n, rows_total = a_end - a_begin;
     if (rows_total <= 0 || nb <= 0) return;
-    const size_t span = static_cast<size_t>((rows_total - 1) * ld + nb) * sizeof(float);
+    const bool out_f64 = out.type == ScalarType::F64;
+    const size_t out_elem = out_f64 ? sizeof(double) : sizeof(float);
+    const size_t span = static_cast<size_t>((rows_total - 1) * ld + nb) * out_elem;
     const Destination dest = destination(out, span);
     const uint8_t* ca = constant_flags(a);
     const uint8_t* cb = constant_flags(b);
 
-    // A float device output takes the GEMM directly and is finished in place: no tile at all.
-    const bool direct = dest == Destination::Device && !sa.f64;
+    // A float device output of float products takes them directly and is finished in place: no tile.
+    const bool direct = dest == Destination::Device && !sa.f64 && !out_f64;
     const size_t tile_elem = direct ? 0 : (sa.f64 ? 8 : 4);
-    const int64_t tile_values = plan_tiles(run, nb, tile_elem, dest == Destination::Device ? 0 : sizeof(float),
+    const int64_t tile_values = plan_tiles(run, nb, tile_elem, dest == Destination::Device ? 0 : out_elem,
                                            "cross PCC against " + std::to_string(nb) + " series");
 
     std::vector<cuda::CrossBand> bands;
@@ -204,30 +205,31 @@ class CudaBackend : public Backend {
     set_math_mode(run, sa.f64);
     const cuda::Operand za = operand(a, run), zb = operand(b, run);
 
-    float* const out_base = static_cast<float*>(out.data);
-    const float fill = policy_value<float>(run.constant_policy);
+    char* const out_base = static_cast<char*>(out.data);
     const cuda::ComputeBand compute = [&](size_t k, cudaStream_t stream, cublasHandle_t blas, void* tile, void* packed) {
       const cuda::CrossBand& band = bands[k];
       const int64_t rows = band.a1 - band.a0;
-      float* const final_rows = out_base + (band.a0 - a_begin) * ld;
-      float* const dst = packed != nullptr ? static_cast<float*>(packed) : final_rows;
+      char* const final_rows = out_base + static_cast<size_t>((band.a0 - a_begin) * ld) * out_elem;
+      void* const dst = packed != nullptr ? packed : final_rows;
       const int64_t ld_dst = packed != nullptr ? nb : ld;
+      // the products: in the tile, or (direct) in the output rows themselves
+      void* const products = direct ? final_rows : tile;
+      const int64_t ld_products = direct ? ld : nb;
+      cuda::pair_products(blas, zb, 0, nb, za, band.a0, rows, products, ld_products);
+      const kernels::CrossBand kb{band.a0, rows, nb, ld_products, ld_dst, same_set ? 1 : 0};
       cudaError_t launched;
-      if (sa.f64) {
-        cuda::pair_products(blas, zb, 0, nb, za, band.a0, rows, tile, nb);
-        const kernels::CrossBand kb{band.a0, rows, nb, nb, ld_dst, same_set ? 1 : 0};
-        launched = kernels::cross_finish(static_cast<const double*>(tile), kb, ca, cb, fill, dst, stream);
+      if (out_f64) {
+        const double fill = policy_value<double>(run.constant_policy);
+        launched = sa.f64 ? kernels::cross_finish(static_cast<const double*>(products), kb, ca, cb, fill, static_cast<double*>(dst), stream)
+                          : kernels::cross_finish(static_cast<const float*>(products), kb, ca, cb, fill, static_cast<double*>(dst), stream);
       } else {
-        float* const products = direct ? final_rows : static_cast<float*>(tile);
-        const int64_t ld_products = direct ? ld : nb;
-        cuda::pair_products(blas, zb, 0, nb, za, band.a0, rows, products, ld_products);
-        const kernels::CrossBand kb{band.a0, rows, nb, ld_products, ld_dst, same_set ? 1 : 0};
-        launched = kernels::cross_finish(products, kb, ca, cb, fill, dst, stream);
+        const float fill = policy_value<float>(run.constant_policy);
+        launched = sa.f64 ? kernels::cross_finish(static_cast<const double*>(products), kb, ca, cb, fill, static_cast<float*>(dst), stream)
+                          : kernels::cross_finish(static_cast<const float*>(products), kb, ca, cb, fill, static_cast<float*>(dst), stream);
       }
       cuda::check_cuda(launched, "cross_finish kernel launch");
     };
-    cuda::run_bands(*res_, dest, reinterpret_cast<char*>(out_base), sizeof(float), user_stream_, host_threads(run),
-                    transfers, compute, *run.progress);
+    cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
   }
 
   // --- networks (cuda_graph.cpp does the work; here: validation, tile planning, buffers) --------
