@@ -1,26 +1,13 @@
-// Products <z_p, z_q> in a fixed summation order (see pair_products.cuh for why). A block makes
-// a Tile x Tile block of products from k-major operands staged through shared memory (3 stages,
-// cp.async on sm_80+); 256 threads, each R x R products held in registers: float 128 x 128 with
-// 8 x 8 a thread (the layout of fused_degree.cu), double 64 x 64 with 4 x 4.
-#include <type_traits>
-
-#include "kernels/async_copy.cuh"
+// Products <z_p, z_q> in a fixed summation order (see pair_products.cuh for why): each block
+// runs the main loop of pair_tile.cuh (shared with fused_degree.cu) and writes its products.
 #include "kernels/pair_products.cuh"
+#include "kernels/pair_tile.cuh"
 
 namespace fc {
 namespace kernels {
 namespace {
 
-constexpr int kThreads = 256;  // 16 x 16
-constexpr int kStages = 3;
-constexpr int kK = static_cast<int>(kProductK);
-
-template <class T>
-struct Shape {
-  static constexpr int V = 16 / sizeof(T);  // values of a 16-byte piece
-  static constexpr int R = 2 * V;           // products a thread per row and column
-  static constexpr int Tile = 16 * R;       // 128 (float), 64 (double)
-};
+static_assert(kProductK == kTileK && kProductTile == TileShape<float>::Tile, "pair_products.cuh describes pair_tile.cuh");
 
 // zt (t_pad x ld, k-major) from z (n x t, series contiguous): 32 x 32 blocks through shared
 // memory, so that both the reads and the writes are coalesced; zero outside n x t.
@@ -40,87 +27,20 @@ __global__ void transpose_pad_kernel(const T* __restrict__ z, int64_t n, int64_t
   }
 }
 
-__device__ __forceinline__ float fma_of(float a, float b, float c) { return fmaf(a, b, c); }
-__device__ __forceinline__ double fma_of(double a, double b, double c) { return fma(a, b, c); }
-
-// Tile index of a thread's i-th value: V at base * V and V at Tile / 2 + base * V, so that a
-// warp's shared-memory reads are two 16-byte pieces per operand.
-template <class T>
-__device__ __forceinline__ int lane_index(int base, int i) {
-  using S = Shape<T>;
-  return (i < S::V ? 0 : S::Tile / 2) + base * S::V + (i % S::V);
-}
-
-// The R values of a thread's rows (or columns) at one k: two 16-byte shared-memory reads.
-template <class T>
-__device__ __forceinline__ void load_lanes(const T* stage_row, int base, T* v) {
-  using S = Shape<T>;
-  using Piece = typename std::conditional<sizeof(T) == 4, float4, double2>::type;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const Piece piece = *reinterpret_cast<const Piece*>(stage_row + h * (S::Tile / 2) + base * S::V);
-    const T* e = reinterpret_cast<const T*>(&piece);
-#pragma unroll
-    for (int i = 0; i < S::V; ++i) v[h * S::V + i] = e[i];
-  }
-}
-
 // Block (x, y): q in [qa + Tile y, + Tile), p in [pa + Tile x, + Tile), where qa and pa are q0 and
 // p0 rounded down to whole 16-byte pieces; only q in [q0, q0 + nq) and p in [p0, p0 + np) are
 // written. The operands are zero past their series and time points (transpose_pad).
 template <class T>
-__global__ void __launch_bounds__(kThreads, 2)
+__global__ void __launch_bounds__(kTileThreads, 2)
     pair_products_kernel(const T* __restrict__ zp, int64_t ldp, int64_t p0, int64_t np, const T* __restrict__ zq,
                          int64_t ldq, int64_t q0, int64_t nq, int k_steps, T* __restrict__ c, int64_t ldc) {
-  using S = Shape<T>;
+  using S = TileShape<T>;
   constexpr int Tile = S::Tile, V = S::V, R = S::R;
-  __shared__ __align__(16) T smem[kStages * 2 * kK * Tile];
-  const int64_t qa = q0 / V * V, pa = p0 / V * V;
-  const int64_t rs = qa + int64_t(blockIdx.y) * Tile, cs = pa + int64_t(blockIdx.x) * Tile;
-  const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
-
-  auto a_stage = [&](int s) { return smem + s * 2 * kK * Tile; };  // rows q
-  auto b_stage = [&](int s) { return smem + s * 2 * kK * Tile + kK * Tile; };  // columns p
-  // This thread's 16 bytes of each operand of a stage: row lk of k, values [lc, lc + V).
-  const int lk = tid / (Tile / V), lc = (tid % (Tile / V)) * V;
-  const T* ga = zq + lk * ldq + rs + lc;
-  const T* gb = zp + lk * ldp + cs + lc;
-  auto load_stage = [&](int s, int kk) {
-    load16(a_stage(s) + lk * Tile + lc, ga + int64_t(kk) * kK * ldq);
-    load16(b_stage(s) + lk * Tile + lc, gb + int64_t(kk) * kK * ldp);
-  };
-
+  __shared__ __align__(16) T smem[S::SharedValues];
+  const int64_t rs = q0 / V * V + int64_t(blockIdx.y) * Tile, cs = p0 / V * V + int64_t(blockIdx.x) * Tile;
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
   T acc[R][R];
-#pragma unroll
-  for (int i = 0; i < R; ++i)
-#pragma unroll
-    for (int j = 0; j < R; ++j) acc[i][j] = T(0);
-
-#pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < k_steps) load_stage(s, s);
-    commit_stage();
-  }
-  for (int kk = 0; kk < k_steps; ++kk) {
-    wait_stages<kStages - 2>();
-    __syncthreads();  // stage kk is in; every thread is done with stage kk - 1, refilled next
-    const int next = kk + kStages - 1;
-    if (next < k_steps) load_stage(next % kStages, next);
-    commit_stage();
-    const T* a = a_stage(kk % kStages);
-    const T* b = b_stage(kk % kStages);
-#pragma unroll
-    for (int k = 0; k < kK; ++k) {
-      T av[R], bv[R];
-      load_lanes<T>(a + k * Tile, ty, av);
-      load_lanes<T>(b + k * Tile, tx, bv);
-#pragma unroll
-      for (int i = 0; i < R; ++i)
-#pragma unroll
-        for (int j = 0; j < R; ++j) acc[i][j] = fma_of(bv[j], av[i], acc[i][j]);
-    }
-  }
-
+  tile_products<T>(zq, ldq, rs, zp, ldp, cs, k_steps, smem, acc);
 #pragma unroll
   for (int i = 0; i < R; ++i) {
     const int64_t q = rs + lane_index<T>(ty, i);
@@ -146,13 +66,13 @@ template <class T>
 cudaError_t launch_products(const T* zp, int64_t ldp, int64_t p0, int64_t np, const T* zq, int64_t ldq, int64_t q0,
                             int64_t nq, int64_t t_pad, T* c, int64_t ldc, cudaStream_t stream) {
   if (np <= 0 || nq <= 0) return cudaSuccess;
-  constexpr int64_t Tile = Shape<T>::Tile, V = Shape<T>::V;
+  constexpr int64_t Tile = TileShape<T>::Tile, V = TileShape<T>::V;
   const int64_t wide = p0 + np - p0 / V * V, tall = q0 + nq - q0 / V * V;
   const int64_t grid_y = (tall + Tile - 1) / Tile;
   if (grid_y > 65535) return cudaErrorInvalidConfiguration;  // the callers' bands are far smaller
   const dim3 grid(static_cast<unsigned>((wide + Tile - 1) / Tile), static_cast<unsigned>(grid_y));
-  pair_products_kernel<T><<<grid, kThreads, 0, stream>>>(zp, ldp, p0, np, zq, ldq, q0, nq,
-                                                         static_cast<int>(t_pad / kProductK), c, ldc);
+  pair_products_kernel<T><<<grid, kTileThreads, 0, stream>>>(zp, ldp, p0, np, zq, ldq, q0, nq,
+                                                         static_cast<int>(t_pad / kTileK), c, ldc);
   return cudaGetLastError();
 }
 
