@@ -2,6 +2,7 @@
 // fc_status and the thread-local text returned by fc_last_error().
 #pragma once
 
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,14 @@ class Error : public std::runtime_error {
 };
 
 [[noreturn]] inline void fail(fc_status status, const std::string& message) { throw Error(status, message); }
+
+// A double as messages quote it: every digit it has (%.17g), so that the value the caller passed
+// can be recognized exactly (0.1 is 0.10000000000000001), and nan / inf as such.
+inline std::string exact_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
 
 // Throws FC_ERR_NULL_ARG naming the argument when p is NULL.
 template <class Pointer>

@@ -15,12 +15,6 @@
 namespace fc {
 namespace {
 
-std::string number(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  return b;
-}
-
 // The rule and its parameter, validated.
 struct Rule {
   fc_edge_rule rule;
@@ -38,15 +32,15 @@ Rule validate_rule(const fc_edge_rule& rule, double param) {
   switch (r) {
     case FC_EDGE_ABS_THRESHOLD:
     case FC_EDGE_THRESHOLD:
-      if (!std::isfinite(param)) fail(FC_ERR_INVALID_ARG, "threshold param " + number(param) + " is not finite");
+      if (!std::isfinite(param)) fail(FC_ERR_INVALID_ARG, "threshold param " + exact_text(param) + " is not finite");
       break;
     case FC_EDGE_DENSITY:
       if (!(param >= 0.0 && param <= 1.0))
-        fail(FC_ERR_INVALID_ARG, "density param " + number(param) + " is outside [0, 1]");
+        fail(FC_ERR_INVALID_ARG, "density param " + exact_text(param) + " is outside [0, 1]");
       break;
     case FC_EDGE_TOP_K:
       if (!(param >= 1.0) || param != std::floor(param) || param > 9.0e15)
-        fail(FC_ERR_INVALID_ARG, "top-k param " + number(param) + " is not an integer >= 1");
+        fail(FC_ERR_INVALID_ARG, "top-k param " + exact_text(param) + " is not an integer >= 1");
       out.k = static_cast<int64_t>(param);
       break;
   }
@@ -368,7 +362,7 @@ std::shared_ptr<GraphData> graph_from_csr(int64_t n, const int64_t* offsets, con
                                      std::to_string(j) + ") has no mirror (" + std::to_string(j) + ", " + std::to_string(i) + ")");
       if (weights != nullptr && weights[at - columns] != weights[x])
         fail(FC_ERR_INVALID_ARG, "weights[" + std::to_string(x) + "] of the entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                                     ") is " + number(weights[x]) + " but its mirror's weight is " + number(weights[at - columns]));
+                                     ") is " + exact_text(weights[x]) + " but its mirror's weight is " + exact_text(weights[at - columns]));
     }
   auto g = std::make_shared<GraphData>();
   g->n = n;

@@ -42,12 +42,6 @@ constexpr int kMaxFinalSweeps = 1000;
 
 int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
-std::string str(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
 // One group's induced subgraph with the combined weights c+ A+ - c- A-, in local indices.
 struct LocalGraph {
   int64_t n = 0;
@@ -439,7 +433,7 @@ double modularity_of(const GraphData& g, const ModularityTerms& t, const int64_t
 }
 
 double modularity_score(const GraphData& g, const int64_t* labels, double gamma) {
-  if (!(gamma > 0) || !std::isfinite(gamma)) fail(FC_ERR_INVALID_ARG, "gamma " + str(gamma) + " is not a finite number > 0");
+  if (!(gamma > 0) || !std::isfinite(gamma)) fail(FC_ERR_INVALID_ARG, "gamma " + exact_text(gamma) + " is not a finite number > 0");
   std::vector<int64_t> compact(static_cast<size_t>(g.n));
   std::unordered_map<int64_t, int64_t> id;
   id.reserve(static_cast<size_t>(std::min<int64_t>(g.n, 1 << 20)));
@@ -466,9 +460,9 @@ fc_modularity_options default_modularity_options() {
 
 void validate_modularity_options(const fc_modularity_options& o) {
   if (!(o.resolution > 0) || !std::isfinite(o.resolution))
-    fail(FC_ERR_INVALID_ARG, "options->resolution " + str(o.resolution) + " is not a finite number > 0");
+    fail(FC_ERR_INVALID_ARG, "options->resolution " + exact_text(o.resolution) + " is not a finite number > 0");
   if (!(o.eigen_threshold >= 0) || !std::isfinite(o.eigen_threshold))
-    fail(FC_ERR_INVALID_ARG, "options->eigen_threshold " + str(o.eigen_threshold) + " is not a finite number >= 0");
+    fail(FC_ERR_INVALID_ARG, "options->eigen_threshold " + exact_text(o.eigen_threshold) + " is not a finite number >= 0");
   if (o.max_communities < 0)
     fail(FC_ERR_INVALID_ARG, "options->max_communities " + std::to_string(o.max_communities) + " is negative (0 = no limit)");
   if (o.min_community_size < 1)

@@ -10,12 +10,6 @@
 namespace fc {
 namespace {
 
-std::string number(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  return b;
-}
-
 // Where a window came from. SeriesData has no field for it, so the window's shared_ptr carries
 // it as its deleter (std::get_deleter finds it again); holding the root also keeps the root's
 // storage alive for windows of this window.
@@ -43,7 +37,7 @@ void require_taper(int taper, double sigma) {
     fail(FC_ERR_INVALID_ARG,
          "taper " + std::to_string(taper) + " is not FC_TAPER_RECTANGULAR (0) or FC_TAPER_GAUSSIAN (1)");
   if (taper == FC_TAPER_GAUSSIAN && !(sigma > 0.0 && std::isfinite(sigma)))
-    fail(FC_ERR_INVALID_ARG, "sigma " + number(sigma) + " of the Gaussian taper must be > 0 and finite (in samples)");
+    fail(FC_ERR_INVALID_ARG, "sigma " + exact_text(sigma) + " of the Gaussian taper must be > 0 and finite (in samples)");
 }
 
 void require_window_shape(int64_t n_time, int64_t length, int64_t step) {
