@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
 #include "core/handles.hpp"
@@ -11,10 +12,8 @@ extern "C" {
 
 FC_API fc_status fc_pcc_blocks_begin(fc_context* ctx, const fc_series* series, int64_t rows_per_block, fc_blocks** out) {
   return fc::api_guard(__func__, [&] {
-    fc::require_not_null(ctx, "ctx");
-    fc::require_not_null(series, "series");
+    fc::require_pair(ctx, series);
     fc::require_not_null(out, "out");
-    fc::require_same_backend(*ctx->state, *series->data, "series");
     const fc::ContextUse use(*ctx->state);
     auto blocks = std::make_unique<fc_blocks>();
     blocks->iterator = std::make_unique<fc::BlockIterator>(ctx->state, series->data, rows_per_block);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
 #include "core/dfc.hpp"
@@ -17,9 +18,7 @@ namespace {
 // ctx and series present and of one backend; the window spec checked against the series.
 fc::WindowSpec checked_spec(const fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
                             double sigma) {
-  fc::require_not_null(ctx, "ctx");
-  fc::require_not_null(series, "series");
-  fc::require_same_backend(*ctx->state, *series->data, "series");
+  fc::require_pair(ctx, series);
   return fc::WindowSpec(series->data->t, length, step, taper, sigma);
 }
 

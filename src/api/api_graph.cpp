@@ -1,18 +1,12 @@
 // extern "C" entry points for networks: graphs built from correlations or given by the caller,
 // their copy-out accessors, and degree centrality.
+#include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
 #include "core/graph.hpp"
 #include "core/graph_file.hpp"
 #include "core/handles.hpp"
-
 namespace {
-
-void require_pair(const fc_context* ctx, const fc_series* series) {
-  fc::require_not_null(ctx, "ctx");
-  fc::require_not_null(series, "series");
-  fc::require_same_backend(*ctx->state, *series->data, "series");
-}
 
 fc_graph* wrap(std::shared_ptr<const fc::GraphData> data) {
   auto g = std::make_unique<fc_graph>();
@@ -27,7 +21,7 @@ extern "C" {
 FC_API fc_status fc_pcc_graph(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param, int weights,
                               fc_graph** out) {
   return fc::api_guard(__func__, [&] {
-    require_pair(ctx, series);
+    fc::require_pair(ctx, series);
     const fc::ContextUse use(*ctx->state);
     fc::require_not_null(out, "out");
     *out = wrap(fc::pcc_graph(*ctx->state, *series->data, rule, param, weights));
@@ -93,7 +87,7 @@ FC_API fc_status fc_graph_load(const char* path, fc_graph** out) {
 FC_API fc_status fc_pcc_degree(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param, int64_t* degree,
                                double* strength) {
   return fc::api_guard(__func__, [&] {
-    require_pair(ctx, series);
+    fc::require_pair(ctx, series);
     const fc::ContextUse use(*ctx->state);
     fc::pcc_degree(*ctx->state, *series->data, rule, param, degree, strength);
     return FC_OK;

@@ -1,17 +1,11 @@
 // extern "C" entry points for the triangle arithmetic and the full-array PCC calls.
+#include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
 #include "core/handles.hpp"
 #include "core/triangle_index.hpp"
 
 namespace {
-
-// ctx and series must be non-NULL and belong together.
-void require_pair(const fc_context* ctx, const fc_series* series, const char* name) {
-  fc::require_not_null(ctx, "ctx");
-  fc::require_not_null(series, name);
-  fc::require_same_backend(*ctx->state, *series->data, name);
-}
 
 fc::Output host_output(void* data, fc::ScalarType type) {
   fc::Output out;
@@ -61,7 +55,7 @@ FC_API fc_status fc_triu_pair(int64_t n, fc_triu_order order, int64_t offset, in
 
 FC_API fc_status fc_pcc_triu(fc_context* ctx, const fc_series* series, fc_triu_order order, float* out, int64_t capacity) {
   return fc::api_guard(__func__, [&] {
-    require_pair(ctx, series, "series");
+    fc::require_pair(ctx, series, "series");
     const fc::ContextUse use(*ctx->state);
     fc::pcc_triu(*ctx->state, *series->data, order, host_output(out, fc::ScalarType::F32), capacity);
     return FC_OK;
@@ -71,7 +65,7 @@ FC_API fc_status fc_pcc_triu(fc_context* ctx, const fc_series* series, fc_triu_o
 FC_API fc_status fc_pcc_triu_f64(fc_context* ctx, const fc_series* series, fc_triu_order order, double* out,
                                  int64_t capacity) {
   return fc::api_guard(__func__, [&] {
-    require_pair(ctx, series, "series");
+    fc::require_pair(ctx, series, "series");
     const fc::ContextUse use(*ctx->state);
     fc::pcc_triu(*ctx->state, *series->data, order, host_output(out, fc::ScalarType::F64), capacity);
     return FC_OK;
@@ -80,7 +74,7 @@ FC_API fc_status fc_pcc_triu_f64(fc_context* ctx, const fc_series* series, fc_tr
 
 FC_API fc_status fc_pcc_dense(fc_context* ctx, const fc_series* series, float* out, int64_t ld) {
   return fc::api_guard(__func__, [&] {
-    require_pair(ctx, series, "series");
+    fc::require_pair(ctx, series, "series");
     const fc::ContextUse use(*ctx->state);
     fc::pcc_cross(*ctx->state, *series->data, *series->data, true, host_output(out, fc::ScalarType::F32), ld);
     return FC_OK;
@@ -89,7 +83,7 @@ FC_API fc_status fc_pcc_dense(fc_context* ctx, const fc_series* series, float* o
 
 FC_API fc_status fc_pcc_dense_f64(fc_context* ctx, const fc_series* series, double* out, int64_t ld) {
   return fc::api_guard(__func__, [&] {
-    require_pair(ctx, series, "series");
+    fc::require_pair(ctx, series, "series");
     const fc::ContextUse use(*ctx->state);
     fc::pcc_cross(*ctx->state, *series->data, *series->data, true, host_output(out, fc::ScalarType::F64), ld);
     return FC_OK;
@@ -98,8 +92,8 @@ FC_API fc_status fc_pcc_dense_f64(fc_context* ctx, const fc_series* series, doub
 
 FC_API fc_status fc_pcc_cross(fc_context* ctx, const fc_series* a, const fc_series* b, float* out, int64_t ld) {
   return fc::api_guard(__func__, [&] {
-    require_pair(ctx, a, "a");
-    require_pair(ctx, b, "b");
+    fc::require_pair(ctx, a, "a");
+    fc::require_pair(ctx, b, "b");
     const fc::ContextUse use(*ctx->state);
     // r(s, s) is fc_pcc_dense's matrix: the same symmetric values (BLAS kernels are not
     // symmetric, so the product of a series set with itself is computed as one, see cpu_backend.cpp).
@@ -111,8 +105,8 @@ FC_API fc_status fc_pcc_cross(fc_context* ctx, const fc_series* a, const fc_seri
 
 FC_API fc_status fc_pcc_cross_f64(fc_context* ctx, const fc_series* a, const fc_series* b, double* out, int64_t ld) {
   return fc::api_guard(__func__, [&] {
-    require_pair(ctx, a, "a");
-    require_pair(ctx, b, "b");
+    fc::require_pair(ctx, a, "a");
+    fc::require_pair(ctx, b, "b");
     const fc::ContextUse use(*ctx->state);
     fc::pcc_cross(*ctx->state, *a->data, *b->data, a->data == b->data, host_output(out, fc::ScalarType::F64), ld);
     return FC_OK;

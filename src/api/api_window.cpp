@@ -2,6 +2,7 @@
 // and the low-rank factor of any series set.
 #include <string>
 
+#include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
 #include "core/handles.hpp"
@@ -19,10 +20,8 @@ FC_API int64_t fc_window_begin(int64_t n_time, int64_t length, int64_t step, int
 FC_API fc_status fc_series_window(fc_context* ctx, const fc_series* series, int64_t begin, int64_t length, int taper,
                                   double sigma, fc_series** out) {
   return fc::api_guard(__func__, [&] {
-    fc::require_not_null(ctx, "ctx");
-    fc::require_not_null(series, "series");
+    fc::require_pair(ctx, series);
     fc::require_not_null(out, "out");
-    fc::require_same_backend(*ctx->state, *series->data, "series");
     const fc::ContextUse use(*ctx->state);
     auto window = std::make_unique<fc_series>();
     window->data = fc::create_window_series(*ctx->state, series->data, begin, length, taper, sigma);
@@ -34,9 +33,7 @@ FC_API fc_status fc_series_window(fc_context* ctx, const fc_series* series, int6
 FC_API fc_status fc_pcc_lowrank(fc_context* ctx, const fc_series* series, int64_t rank, float* factor, int64_t capacity,
                                 double* rel_error) {
   return fc::api_guard(__func__, [&] {
-    fc::require_not_null(ctx, "ctx");
-    fc::require_not_null(series, "series");
-    fc::require_same_backend(*ctx->state, *series->data, "series");
+    fc::require_pair(ctx, series);
     const fc::ContextUse use(*ctx->state);
     const fc::SeriesData& s = *series->data;
     fc::require_rank(rank, s.t);

@@ -1,0 +1,17 @@
+// Argument checks shared by the extern "C" entry points.
+#pragma once
+
+#include "core/error.hpp"
+#include "core/handles.hpp"
+#include "core/series.hpp"
+
+namespace fc {
+
+// ctx and series must be non-NULL and belong together (series named `name` in the message).
+inline void require_pair(const fc_context* ctx, const fc_series* series, const char* name = "series") {
+  require_not_null(ctx, "ctx");
+  require_not_null(series, name);
+  require_same_backend(*ctx->state, *series->data, name);
+}
+
+}  // namespace fc
