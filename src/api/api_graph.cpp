@@ -6,6 +6,7 @@
 #include "core/graph.hpp"
 #include "core/graph_file.hpp"
 #include "core/handles.hpp"
+
 namespace {
 
 fc_graph* wrap(std::shared_ptr<const fc::GraphData> data) {
