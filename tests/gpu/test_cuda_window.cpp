@@ -126,24 +126,8 @@ Reference reference_window(const Dataset& d, const Spec& spec) {
   return r;
 }
 
-// A window made by a backend, with the flags it wrote.
-struct Window {
-  std::unique_ptr<fc::SeriesStorage> storage;
-  std::vector<uint8_t> constant;
-  int64_t n = 0, t = 0, n_constant = 0;
-  fc_precision precision = FC_PRECISION_FP32;
-
-  fc::SeriesView view() const {
-    fc::SeriesView v;
-    v.n = n;
-    v.t = t;
-    v.precision = precision;
-    v.constant = &constant;
-    v.n_constant = n_constant;
-    v.storage = storage.get();
-    return v;
-  }
-};
+// A window made by a backend, kept as the library keeps a series, with the flags it wrote.
+using Window = fc::SeriesData;
 
 std::unique_ptr<Window> make_window(const Context& c, const Series& s, const Spec& spec) {
   const fc::SeriesView parent = view_of(s);
