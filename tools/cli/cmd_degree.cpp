@@ -26,7 +26,6 @@ int run_degree(int argc, char** argv, int first) {
 
   s.load_scan();
   s.select_voxels();
-  s.open_context();
   s.make_series();
 
   const int64_t n = s.n_voxels();

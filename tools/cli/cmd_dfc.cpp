@@ -52,7 +52,6 @@ int run_dfc(int argc, char** argv, int first) {
     fail("--window " + std::to_string(length) + " is longer than the scan's " + std::to_string(s.n_time()) +
          " time points");
   s.select_voxels();
-  s.open_context();
   s.make_series();
 
   const int64_t n = s.n_voxels();

@@ -102,7 +102,6 @@ int run_graph(int argc, char** argv, int first) {
 
   s.load_scan();
   s.select_voxels();
-  s.open_context();
   s.make_series();
   GraphPtr g = build_graph(s, rule, weights);
   int64_t n_nodes = 0, n_edges = 0;
@@ -164,7 +163,6 @@ int run_modules(int argc, char** argv, int first) {
 
   s.load_scan();
   s.select_voxels();
-  s.open_context();
   s.make_series();
   GraphPtr g = build_graph(s, rule, weights);
   int64_t n_edges = 0;

@@ -30,7 +30,7 @@ int run_seed(int argc, char** argv, int first) {
   // The seed comes from the scan's voxels, before make_series() releases them.
   Seed seed;
   if (args.has("seed-voxel")) seed = seed_from_voxel(s.scan(), s.scan_path(), args.text("seed-voxel"));
-  else if (args.has("seed-mask")) seed = seed_from_roi(s.scan(), s.scan_path(), args.text("seed-mask"));
+  else if (args.has("seed-mask")) seed = seed_from_roi(s.scan(), s.scan_path(), args.text("seed-mask"), s.io_threads());
   else seed = seed_from_file(args.text("seed-ts"), s.n_time());
   require_varying(seed);
   s.parameters().set("seed_kind", seed.kind);
@@ -40,12 +40,11 @@ int run_seed(int argc, char** argv, int first) {
   s.progress().note("seed: " + seed.description);
 
   s.select_voxels();
-  s.open_context();
+  s.make_series();
   fc_series* seed_raw = nullptr;
   check(fc_series_create_f64(s.context(), seed.series.data(), 1, s.n_time(), s.n_time(), 1, &seed_raw),
         "fc_series_create_f64 (seed)");
   SeriesPtr seed_series(seed_raw);
-  s.make_series();
 
   const int64_t n = s.n_voxels();
   std::vector<float> r(static_cast<size_t>(n));

@@ -43,7 +43,6 @@ int run_triangle(int argc, char** argv, int first) {
   s.results().set("n_pairs", pairs);
   s.results().set("bytes", bytes);
 
-  s.open_context();
   s.make_series();
   fc_blocks* raw = nullptr;
   check(fc_pcc_blocks_begin(s.context(), s.series(), 0, &raw), "fc_pcc_blocks_begin");

@@ -11,7 +11,10 @@ void cancelled() { throw Error(kExitCancelled, "cancelled (Ctrl-C): no output wr
 
 void check(fc_status status, const std::string& what) {
   if (status == FC_OK || status == FC_DONE) return;
-  std::string detail = fc_last_error();
+  fail_status(status, what, fc_last_error());
+}
+
+void fail_status(fc_status status, const std::string& what, std::string detail) {
   if (detail.empty()) detail = fc_status_string(status);
   if (status == FC_ERR_ABORTED) cancelled();
   const int code = (status == FC_ERR_INVALID_ARG || status == FC_ERR_NONFINITE_INPUT) ? kExitBadInput : kExitLibrary;

@@ -34,6 +34,9 @@ class Error : public std::runtime_error {
 // callback saw Ctrl-C) exits 130; invalid arguments and non-finite input are the user's input
 // (exit 1); anything else (memory, device, I/O, internal) is a library failure (exit 2).
 void check(fc_status status, const std::string& what);
+// The same for a status and fc_last_error() text captured earlier, on another thread (the text is
+// thread-local): the context started on its own thread (context_start.hpp).
+[[noreturn]] void fail_status(fc_status status, const std::string& what, std::string detail);
 
 // strerror(errnum) as a std::string (the system's reason for a failed file operation).
 std::string system_reason(int errnum);

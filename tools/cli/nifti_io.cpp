@@ -9,33 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 
 #include "errors.hpp"
 
 namespace fcli {
 namespace {
-
-// Calls f(const T* data) with the image's voxels as their C type. The datatypes accepted by
-// read_header; the others never get here.
-template <class F>
-void with_voxels(const nifti_image* im, F&& f) {
-  const void* d = im->data;
-  switch (im->datatype) {
-    case DT_UINT8: f(static_cast<const uint8_t*>(d)); break;
-    case DT_INT8: f(static_cast<const int8_t*>(d)); break;
-    case DT_INT16: f(static_cast<const int16_t*>(d)); break;
-    case DT_UINT16: f(static_cast<const uint16_t*>(d)); break;
-    case DT_INT32: f(static_cast<const int32_t*>(d)); break;
-    case DT_UINT32: f(static_cast<const uint32_t*>(d)); break;
-    case DT_INT64: f(static_cast<const int64_t*>(d)); break;
-    case DT_UINT64: f(static_cast<const uint64_t*>(d)); break;
-    case DT_FLOAT32: f(static_cast<const float*>(d)); break;
-    case DT_FLOAT64: f(static_cast<const double*>(d)); break;
-    case DT_FLOAT128: f(static_cast<const long double*>(d)); break;
-    default: fail(std::string("unsupported NIfTI datatype ") + nifti_datatype_string(im->datatype));
-  }
-}
 
 bool real_datatype(int dt) {
   switch (dt) {
@@ -45,18 +23,6 @@ bool real_datatype(int dt) {
     default:
       return false;
   }
-}
-
-// The header's linear scaling, as nibabel applies it: only a finite, nonzero slope scales.
-struct Scaling {
-  bool on;
-  double slope, inter;
-};
-
-Scaling scaling_of(const nifti_image* im) {
-  const double s = im->scl_slope, b = im->scl_inter;
-  if (s != 0.0 && std::isfinite(s)) return {true, s, std::isfinite(b) ? b : 0.0};
-  return {false, 1.0, 0.0};
 }
 
 int64_t dim(const nifti_image* im, int k) { return k <= im->dim[0] ? im->dim[k] : 1; }
@@ -84,22 +50,6 @@ NiftiPtr read_header(const std::string& path, const std::string& role) {
     fail(role + " " + path + ": voxels of type " + nifti_datatype_string(im->datatype) +
          " are not supported (real-valued data is needed)");
   return im;
-}
-
-void load_data(nifti_image* image, const std::string& path, const std::string& role) {
-  const int64_t bytes = static_cast<int64_t>(image->nvox) * image->nbyper;
-  if (!nifti_is_gzfile(path.c_str())) {
-    // Uncompressed: the file size says exactly how much is missing.
-    struct stat st;
-    if (stat(image->iname ? image->iname : path.c_str(), &st) == 0 &&
-        static_cast<int64_t>(st.st_size) < image->iname_offset + bytes)
-      fail(role + " " + path + ": truncated file: " + std::to_string(bytes) + " bytes of image data expected, " +
-           std::to_string(std::max<int64_t>(0, static_cast<int64_t>(st.st_size) - image->iname_offset)) +
-           " present");
-  }
-  if (nifti_image_load(image) != 0)
-    fail(role + " " + path + ": cannot read the image data (truncated or corrupt file, or out of memory for " +
-         std::to_string(bytes) + " bytes)");
 }
 
 void require_scan_shape(const nifti_image* scan, const std::string& path) {
@@ -180,84 +130,6 @@ std::array<double, 16> world_affine(const nifti_image* image) {
   return a;
 }
 
-std::vector<double> first_volume(const nifti_image* image) {
-  const int64_t nv = volume_voxels(image);
-  const Scaling sc = scaling_of(image);
-  std::vector<double> out(static_cast<size_t>(nv));
-  with_voxels(image, [&](auto* data) {
-    for (int64_t v = 0; v < nv; ++v) {
-      const double x = static_cast<double>(data[v]);
-      out[static_cast<size_t>(v)] = sc.on ? x * sc.slope + sc.inter : x;
-    }
-  });
-  return out;
-}
-
-void gather_series(const nifti_image* scan, const std::string& path, const std::vector<int64_t>& voxels,
-                   double* out) {
-  const int64_t nv = volume_voxels(scan), nt = time_points(scan), n = static_cast<int64_t>(voxels.size());
-  const Scaling sc = scaling_of(scan);
-  // Time-major (out[t * n + s]): each volume is read once, where its voxels lie, and the output
-  // is written in order; series-major writes stride by T for every value (the whole-brain gather
-  // took 0.6 s that way on the GPU machine). The library takes this layout as it is
-  // (series_stride 1, time_stride N). Volumes are split over the host's threads.
-  const int64_t threads = std::max<int64_t>(1, std::min<int64_t>(nt, std::thread::hardware_concurrency()));
-  with_voxels(scan, [&](auto* data) {
-    auto gather = [&](int64_t t0, int64_t t1) {
-      for (int64_t t = t0; t < t1; ++t) {
-        const auto* vol = data + t * nv;
-        double* dst = out + t * n;
-        for (int64_t s = 0; s < n; ++s) {
-          const double x = static_cast<double>(vol[voxels[static_cast<size_t>(s)]]);
-          dst[s] = sc.on ? x * sc.slope + sc.inter : x;
-        }
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int64_t k = 1; k < threads; ++k) pool.emplace_back(gather, nt * k / threads, nt * (k + 1) / threads);
-    gather(0, nt / threads);
-    for (std::thread& th : pool) th.join();
-  });
-  // Non-finite values are named by voxel, which fastconn's series index would not tell the user.
-  // (libnifti2 itself sets NaN and Inf of float data to 0 while reading, as AFNI does, so this
-  // catches what the scaling makes non-finite.)
-  if (scan->datatype == DT_FLOAT32 || scan->datatype == DT_FLOAT64 || scan->datatype == DT_FLOAT128 || sc.on) {
-    for (int64_t s = 0; s < n; ++s)
-      for (int64_t t = 0; t < nt; ++t)
-        if (!std::isfinite(out[t * n + s]))
-          fail("scan " + path + ": voxel " + voxel_text(scan, voxels[static_cast<size_t>(s)]) + " of the mask is " +
-               (std::isnan(out[t * n + s]) ? "NaN" : "infinite") + " at time point " + std::to_string(t) +
-               ": leave it out of the mask (or use --automask)");
-  }
-}
-
-std::vector<int64_t> automatic_mask(const nifti_image* scan, int64_t* n_nonfinite) {
-  const int64_t nv = volume_voxels(scan), nt = time_points(scan);
-  const Scaling sc = scaling_of(scan);
-  std::vector<double> first(static_cast<size_t>(nv));
-  std::vector<unsigned char> varies(static_cast<size_t>(nv), 0), bad(static_cast<size_t>(nv), 0);
-  with_voxels(scan, [&](auto* data) {
-    for (int64_t t = 0; t < nt; ++t) {  // volume by volume: the file's order
-      const auto* vol = data + t * nv;
-      for (int64_t v = 0; v < nv; ++v) {
-        const double raw = static_cast<double>(vol[v]);
-        const double x = sc.on ? raw * sc.slope + sc.inter : raw;
-        if (!std::isfinite(x)) bad[static_cast<size_t>(v)] = 1;
-        if (t == 0) first[static_cast<size_t>(v)] = x;
-        else if (x != first[static_cast<size_t>(v)]) varies[static_cast<size_t>(v)] = 1;
-      }
-    }
-  });
-  std::vector<int64_t> voxels;
-  int64_t nonfinite = 0;
-  for (int64_t v = 0; v < nv; ++v) {
-    if (bad[static_cast<size_t>(v)]) ++nonfinite;
-    else if (varies[static_cast<size_t>(v)]) voxels.push_back(v);
-  }
-  if (n_nonfinite) *n_nonfinite = nonfinite;
-  return voxels;
-}
-
 void write_map(const nifti_image* scan, const std::string& path, int datatype, int64_t n_volumes,
                double volume_step, int intent, const void* data, const std::string& description) {
   NiftiPtr out(nifti_copy_nim_info(scan));
@@ -290,7 +162,11 @@ void write_map(const nifti_image* scan, const std::string& path, int datatype, i
   // nifti_image_write() returns nothing and ignores failed data writes, so: the header through
   // libnifti2 with the file left open (write_opts 2), then the data and the close, each checked
   // (a .nii.gz reports a full disk only when it is closed).
-  znzFile fp = nifti_image_write_hdr_img2(out.get(), 2, "wb", nullptr, nullptr);
+  // A .nii.gz is compressed at zlib level 1, nibabel's default: a map on an fMRI grid is mostly
+  // the zeros outside the mask, which level 1 packs nearly as well as zlib's default 6, in a
+  // fraction of the time (the mode reaches gzopen through libnifti2's znzopen).
+  const char* mode = nifti_is_gzfile(path.c_str()) ? "wb1" : "wb";
+  znzFile fp = nifti_image_write_hdr_img2(out.get(), 2, mode, nullptr, nullptr);
   if (znz_isnull(fp)) throw Error(kExitLibrary, "cannot write " + path + ": the header could not be written");
   const int64_t bytes = static_cast<int64_t>(out->nvox) * out->nbyper;
   errno = 0;

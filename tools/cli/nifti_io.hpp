@@ -1,8 +1,7 @@
 // nifti_io.hpp - NIfTI-1 and NIfTI-2 files through Debian's libnifti2 (nifti2_io.h), which reads
 // both versions, compressed or not, into one nifti_image with 64-bit dimensions. This file
-// checks what fastconn needs of a scan or a mask (with one clear message per problem), converts
-// voxels of any real datatype to float64 with the header's scaling, and writes float32 / int32
-// maps with the scan's geometry.
+// checks what fastconn needs of a scan or a mask (with one clear message per problem) and
+// writes float32 / int32 maps with the scan's geometry; scan_voxels.hpp reads the voxels.
 #pragma once
 
 #include <array>
@@ -25,9 +24,6 @@ using NiftiPtr = std::unique_ptr<nifti_image, NiftiFree>;
 // not real numbers (complex, RGB).
 NiftiPtr read_header(const std::string& path, const std::string& role);
 
-// Loads the image data; throws (exit 1) on a truncated or corrupt file.
-void load_data(nifti_image* image, const std::string& path, const std::string& role);
-
 // The scan must be 4D (x, y, z, time) with at least 2 time points.
 void require_scan_shape(const nifti_image* scan, const std::string& path);
 
@@ -46,19 +42,6 @@ int nifti_version(const nifti_image* image);            // 1 or 2 (ANALYZE count
 // The voxel-to-world transform nibabel reports as img.affine: the sform when its code is set,
 // else the qform, else the voxel sizes.
 std::array<double, 16> world_affine(const nifti_image* image);
-
-// The first volume as float64, scaled (for masks: a voxel is in when its value is nonzero).
-std::vector<double> first_volume(const nifti_image* image);
-
-// The given voxels' series as float64, scaled, time-major: value (s, t) at out[t * N + s]
-// (numpy's (T, N) layout: fc_series_create_f64 with series_stride 1 and time_stride N).
-// Throws (exit 1) naming the voxel and time point if a value is NaN or infinite.
-void gather_series(const nifti_image* scan, const std::string& path, const std::vector<int64_t>& voxels,
-                   double* out);
-
-// The automatic mask: voxels whose series are finite and not constant (so not all zero).
-// `n_nonfinite` counts voxels left out for NaN or Inf values.
-std::vector<int64_t> automatic_mask(const nifti_image* scan, int64_t* n_nonfinite);
 
 // Writes a map of `n_volumes` volumes on the scan's grid: `data` holds nx*ny*nz*n_volumes values
 // of `datatype` (DT_FLOAT32 or DT_INT32). The header is the scan's (qform, sform, voxel size,

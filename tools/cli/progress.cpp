@@ -1,6 +1,7 @@
 // progress.cpp - see progress.hpp.
 #include "progress.hpp"
 
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -24,6 +25,13 @@ void install_cancel_handler() {
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C takes the default action: kill at once
   sigaction(SIGINT, &sa, nullptr);
+}
+
+void block_cancel_signal() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
 bool cancel_requested() { return g_cancel != 0; }

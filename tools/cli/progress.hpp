@@ -15,6 +15,10 @@
 namespace fcli {
 
 void install_cancel_handler();
+// Blocks SIGINT in the calling thread (the program's helper threads call it first thing), so
+// that Ctrl-C always reaches the main thread, which polls the flag, and never interrupts a
+// helper inside a system call (a read, the CUDA driver's start).
+void block_cancel_signal();
 bool cancel_requested();
 // Throws (exit 130) if Ctrl-C was pressed.
 void check_cancel();

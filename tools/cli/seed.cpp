@@ -26,17 +26,17 @@ Seed seed_from_voxel(const nifti_image* scan, const std::string& scan_path, cons
   const int64_t index = i + dims[0] * (j + dims[1] * k);
   Seed seed;
   seed.series.resize(static_cast<size_t>(time_points(scan)));
-  gather_series(scan, scan_path, {index}, seed.series.data());
+  gather_series(scan, scan_path, {index}, seed.series.data(), 1);
   seed.kind = "voxel";
   seed.description = "voxel " + voxel_text(scan, index);
   seed.n_voxels = 1;
   return seed;
 }
 
-Seed seed_from_roi(const nifti_image* scan, const std::string& scan_path, const std::string& roi_path) {
+Seed seed_from_roi(const nifti_image* scan, const std::string& scan_path, const std::string& roi_path, int threads) {
   NiftiPtr roi = read_header(roi_path, "seed mask");
   require_mask_on_grid(roi.get(), roi_path, "seed mask", scan, scan_path);
-  load_data(roi.get(), roi_path, "seed mask");
+  load_data(roi.get(), roi_path, "seed mask", threads);
   const std::vector<double> values = first_volume(roi.get());
   std::vector<int64_t> voxels;
   for (size_t v = 0; v < values.size(); ++v)
@@ -44,7 +44,7 @@ Seed seed_from_roi(const nifti_image* scan, const std::string& scan_path, const 
   if (voxels.empty()) fail("seed mask " + roi_path + " is empty (no nonzero voxel)");
   const int64_t nt = time_points(scan);
   std::vector<double> all(voxels.size() * static_cast<size_t>(nt));
-  gather_series(scan, scan_path, voxels, all.data());
+  gather_series(scan, scan_path, voxels, all.data(), threads);
   Seed seed;
   seed.series.assign(static_cast<size_t>(nt), 0.0);
   for (size_t s = 0; s < voxels.size(); ++s)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "nifti_io.hpp"
+#include "scan_voxels.hpp"
 
 namespace fcli {
 
@@ -18,8 +19,9 @@ struct Seed {
 
 // "I,J,K" (0-based voxel indices, as FSL's and AFNI's ijk) of the scan, whose data is loaded.
 Seed seed_from_voxel(const nifti_image* scan, const std::string& scan_path, const std::string& ijk);
-// The mean series of the nonzero voxels of a ROI mask on the scan's grid.
-Seed seed_from_roi(const nifti_image* scan, const std::string& scan_path, const std::string& roi_path);
+// The mean series of the nonzero voxels of a ROI mask on the scan's grid (read and gathered on
+// `threads` threads).
+Seed seed_from_roi(const nifti_image* scan, const std::string& scan_path, const std::string& roi_path, int threads);
 // T numbers from a text file.
 Seed seed_from_file(const std::string& path, int64_t n_time);
 

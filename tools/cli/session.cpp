@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "errors.hpp"
+#include "scan_voxels.hpp"
+#include "thread_split.hpp"
 
 namespace fcli {
 namespace {
@@ -28,6 +30,18 @@ std::string format(const char* fmt, double v) {
   std::snprintf(buf, sizeof buf, fmt, v);
   return buf;
 }
+
+// fc_series_create_f32 or _f64, after the gather's element type.
+fc_status create_series(fc_context* ctx, const float* data, int64_t n, int64_t t, fc_series** out) {
+  return fc_series_create_f32(ctx, data, n, t, 1, n, out);  // time-major: series_stride 1, time_stride N
+}
+fc_status create_series(fc_context* ctx, const double* data, int64_t n, int64_t t, fc_series** out) {
+  return fc_series_create_f64(ctx, data, n, t, 1, n, out);
+}
+const char* series_function(const float*) { return "fc_series_create_f32"; }
+const char* series_function(const double*) { return "fc_series_create_f64"; }
+const char* element_name(const float*) { return "float32"; }
+const char* element_name(const double*) { return "float64"; }
 
 }  // namespace
 
@@ -99,6 +113,7 @@ Session::Session(int argc, char** argv, const Args& args) : progress_(args.has("
   automask_ = !args.has("mask");
   automask_explicit_ = args.has("automask");
   if (args.has("threads")) threads_ = static_cast<int>(args.integer("threads", 0, 1 << 20));
+  io_threads_ = host_threads(threads_);
   const std::string backend = args.choice("backend", {"auto", "cpu", "cuda"}, "auto");
   backend_ = backend == "cpu" ? FC_BACKEND_CPU : backend == "cuda" ? FC_BACKEND_CUDA : FC_BACKEND_AUTO;
   if (args.has("memory-limit")) memory_limit_ = args.bytes("memory-limit");
@@ -147,7 +162,10 @@ void Session::load_scan() {
     require_mask_on_grid(mask.get(), mask_path_, "mask", scan_.get(), input_);
   }
   check_cancel();
-  load_data(scan_.get(), input_, "scan");
+  // Every check that needs no voxel has passed: start the backend now, so that its start (CUDA:
+  // about 0.2 s) runs while the voxels are read, masked and gathered.
+  context_start_ = std::make_unique<ContextStart>(backend_);
+  load_data(scan_.get(), input_, "scan", io_threads_);
   check_cancel();
   n_time_ = time_points(scan_.get());
   const double tr = repetition_time_s(scan_.get());
@@ -176,7 +194,7 @@ void Session::select_voxels() {
   const int64_t nv = volume_voxels(scan_.get());
   if (automask_) {
     int64_t nonfinite = 0;
-    voxels_ = automatic_mask(scan_.get(), &nonfinite);
+    voxels_ = automatic_mask(scan_.get(), &nonfinite, io_threads_);
     m.set("source", "automatic");
     m.set("rule", "voxels whose time series is nonzero, non-constant and finite");
     m.set("n_left_out_nonfinite", nonfinite);
@@ -187,7 +205,7 @@ void Session::select_voxels() {
   } else {
     NiftiPtr mask = read_header(mask_path_, "mask");
     require_mask_on_grid(mask.get(), mask_path_, "mask", scan_.get(), input_);
-    load_data(mask.get(), mask_path_, "mask");
+    load_data(mask.get(), mask_path_, "mask", io_threads_);
     const std::vector<double> values = first_volume(mask.get());
     for (int64_t v = 0; v < nv; ++v)
       if (values[static_cast<size_t>(v)] != 0.0) voxels_.push_back(v);  // NaN counts as in: gather names it
@@ -205,11 +223,18 @@ void Session::select_voxels() {
   check_cancel();
 }
 
+void Session::set_timing(const std::string& step, double seconds) {
+  sidecar_.member("timing_s").set(step, seconds);
+  if (context_start_) overlapped_.push(step);
+}
+
 void Session::open_context() {
   const double t0 = now_seconds();
-  fc_context* ctx = nullptr;
-  check(fc_context_create(backend_, -1, &ctx), std::string("cannot create a context on the ") + backend_name(backend_) + " backend");
-  context_.reset(ctx);
+  context_ = context_start_->join(std::string("cannot create a context on the ") + backend_name(backend_) + " backend");
+  const double created = context_start_->create_seconds();
+  context_start_.reset();
+  fc_context* ctx = context_.get();
+  const double t1 = now_seconds();
   check(fc_context_set_threads(ctx, threads_), "--threads");
   check(fc_context_set_memory_limit(ctx, memory_limit_), "--memory-limit");
   check(fc_context_set_precision(ctx, precision_), "--precision");
@@ -225,26 +250,20 @@ void Session::open_context() {
   sidecar_.set("precision", precision_name_);
   sidecar_.set("memory_limit_bytes", memory_limit_);
   sidecar_.set("constant_voxels", "r = 0, no edges");
-  set_timing("context", now_seconds() - t0);
+  const double t2 = now_seconds();
+  // "context": the library's own time (the create on its thread, the settings here), what a
+  // program holding the matrix would spend too; "context_wait": what the main thread spent in
+  // this step, waiting for the create included.
+  set_timing("context", created + (t2 - t1));
+  set_timing("context_wait", t2 - t0);
+  sidecar_.member("timing_overlap").set("context", overlapped_);
 }
 
 void Session::make_series() {
-  const double t0 = now_seconds();
-  const int64_t n = n_voxels();
-  {
-    std::vector<double> buffer(static_cast<size_t>(n * n_time_));
-    gather_series(scan_.get(), input_, voxels_, buffer.data());
-    set_timing("gather", now_seconds() - t0);
-    progress_.release_notes();  // the input is valid: say what was read
-    check_cancel();
-    const double t1 = now_seconds();
-    fc_series* s = nullptr;
-    // time-major, as gather_series writes it: value (s, t) at buffer[t * N + s]
-    check(fc_series_create_f64(context_.get(), buffer.data(), n, n_time_, 1, n, &s), "fc_series_create_f64");
-    series_.reset(s);
-    set_timing("series", now_seconds() - t1);
-  }
+  if (precision_ != FC_PRECISION_FP64 && float32_exact(scan_.get())) gather_and_create_series<float>();
+  else gather_and_create_series<double>();
   nifti_image_unload(scan_.get());  // the voxels are in the series now; keep only the header
+  const int64_t n = n_voxels();
   int64_t n_constant = 0;
   check(fc_series_info(series_.get(), nullptr, nullptr, &n_constant), "fc_series_info");
   sidecar_.set("n_constant", n_constant);
@@ -255,6 +274,27 @@ void Session::make_series() {
   if (n_constant > 0)
     progress_.note(std::to_string(n_constant) + " voxels of the mask are constant over time: r = 0 and no edges for them");
   check_cancel();
+}
+
+template <class T>
+void Session::gather_and_create_series() {
+  const double t0 = now_seconds();
+  const int64_t n = n_voxels();
+  // new T[] leaves the values uninitialized: the gather threads first-touch their own rows (a
+  // zero-fill on one thread cost more than the gather itself).
+  std::unique_ptr<T[]> buffer(new T[static_cast<size_t>(n * n_time_)]);
+  gather_series(scan_.get(), input_, voxels_, buffer.get(), io_threads_);
+  set_timing("gather", now_seconds() - t0);
+  check_cancel();
+  open_context();
+  progress_.release_notes();  // the input is valid and the backend started: say what was read
+  check_cancel();
+  const double t1 = now_seconds();
+  fc_series* s = nullptr;
+  check(create_series(context_.get(), buffer.get(), n, n_time_, &s), series_function(buffer.get()));
+  series_.reset(s);
+  set_timing("series", now_seconds() - t1);
+  sidecar_.set("series_input", element_name(buffer.get()));
 }
 
 void Session::write_float_map(const std::string& tmp_path, const float* values, int64_t n_volumes, double volume_step,

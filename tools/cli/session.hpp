@@ -1,14 +1,21 @@
 // session.hpp - what every subcommand does around its one library call: parse the shared
 // options, read the scan and the mask, create the context and the series, write the maps and
 // the sidecar, and time each step (the sidecar's "timing_s", which bench/cli reads).
+//
+// The context is created on a thread of its own (context_start.hpp) from the moment the scan's
+// header has passed its checks, while the voxels are read, masked and gathered; make_series()
+// joins it. Its timing is then the create's own duration ("context"), beside the part the main
+// thread waited for it ("context_wait"), and "timing_overlap" lists the steps it overlapped.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <fastconn/fastconn.h>
 
+#include "context_start.hpp"
 #include "handles.hpp"
 #include "nifti_io.hpp"
 #include "options.hpp"
@@ -47,20 +54,23 @@ class Session {
   Json& parameters() { return sidecar_.member("parameters"); }
   Json& results() { return sidecar_.member("results"); }
   Json& output_files() { return sidecar_.member("outputs"); }
-  void set_timing(const std::string& step, double seconds) { sidecar_.member("timing_s").set(step, seconds); }
+  // Records a step's seconds; a step timed while the context is still starting is listed as
+  // overlapped with it.
+  void set_timing(const std::string& step, double seconds);
 
   // Requires -o to end in .nii or .nii.gz (maps) and reserves it and its sidecar.
   std::string reserve_map(const std::string& path, const std::string& what);
   // Reserves any other output file (graph, edge list, raw triangle).
   std::string reserve_file(const std::string& path, const std::string& what);
 
-  // Reads and checks the scan (timing "read"), then the mask or the automatic one ("mask").
+  // Reads and checks the scan's header, starts the context (on its own thread) and reads the
+  // voxels (timing "read"); then the mask or the automatic one ("mask").
   void load_scan();
   void select_voxels();
-  // Context with the requested backend and settings ("context"), then the voxels' series
-  // ("series"): gathered into a T x N column-major float64 buffer, uploaded, buffer freed and
-  // the scan's voxel data released (the header stays for the output geometry).
-  void open_context();
+  // The voxels' series: gathered ("gather") time-major into float32 when every value of the scan
+  // is exact in float32 (and --precision is not fp64), else float64; then the context is joined
+  // and configured ("context", "context_wait"), the series created ("series"), the buffer freed
+  // and the scan's voxel data released (the header stays for the output geometry).
   void make_series();
 
   nifti_image* scan() { return scan_.get(); }
@@ -69,6 +79,7 @@ class Session {
   int64_t n_voxels() const { return static_cast<int64_t>(voxels_.size()); }
   int64_t n_time() const { return n_time_; }
   fc_context* context() { return context_.get(); }
+  int io_threads() const { return io_threads_; }  // the program's own reading and gathering threads
   fc_series* series() { return series_.get(); }
 
   // Maps on the scan's grid from per-voxel values, volume-major (volume k at values + k * N);
@@ -89,7 +100,8 @@ class Session {
   std::string input_, output_, mask_path_, sidecar_tmp_;
   bool automask_ = false;
   bool automask_explicit_ = false;
-  int threads_ = 0;
+  int threads_ = 0;       // --threads, for the library (0: every core)
+  int io_threads_ = 1;  // the program's own reading and gathering threads
   fc_backend backend_ = FC_BACKEND_AUTO;
   int64_t memory_limit_ = 0;
   fc_precision precision_ = FC_PRECISION_FP32;
@@ -97,8 +109,15 @@ class Session {
   NiftiPtr scan_;
   int64_t n_time_ = 0;
   std::vector<int64_t> voxels_;
+  std::unique_ptr<ContextStart> context_start_;  // until make_series() joins it
+  Json overlapped_ = Json::array();               // steps timed while the context started
   ContextPtr context_;
   SeriesPtr series_;
+
+  // Joins the context started by load_scan() and applies the options to it.
+  void open_context();
+  template <class T>
+  void gather_and_create_series();
 };
 
 }  // namespace fcli
