@@ -193,14 +193,19 @@ def main():
             "context_wait": "context_wait (main thread waited for it)",
             "series": f"series (fc_series_create, {meta.get('series_input', 'float64')})",
             "compute": "compute (fc_pcc_degree)",
+            "release": "release (destroy series, context **)",
             "wall": "wall (whole process)",
         }
-        for key in ("read", "mask", "gather", "context", "context_wait", "series", "compute", "write", "total", "wall"):
-            if key in med:  # context_wait: only when the context started on its own thread
+        for key in ("read", "mask", "gather", "context", "context_wait", "series", "compute", "write", "release",
+                    "total", "wall"):
+            if key in med:  # context_wait, release: only where they ran on their own threads
                 print(f"  {labels.get(key, key):44s} {med[key]:9.3f}")
         print(f"  {'process start and exit (wall - total)':44s} {med['wall'] - med['total']:9.3f}")
         if overlap:
             print(f"  *) overlapped with {', '.join(overlap)} (the main thread's steps meanwhile)")
+        released = meta.get("timing_overlap", {}).get("release", [])
+        if released:
+            print(f"  **) overlapped with {', '.join(released)}")
         ratio = med["wall"] / library
         print(f"\nlibrary alone (context + series + fc_pcc_degree): {library:.3f} s")
         print(f"CLI overhead (wall - library alone): {med['wall'] - library:.3f} s")

@@ -38,6 +38,7 @@ int run_degree(int argc, char** argv, int first) {
         "fc_pcc_degree");
   s.set_timing("compute", now_seconds() - t0);
   s.progress().end();
+  s.release_library();
 
   const double t1 = now_seconds();
   std::vector<float> values(degree.begin(), degree.end());

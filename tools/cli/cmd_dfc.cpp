@@ -64,6 +64,7 @@ int run_dfc(int argc, char** argv, int first) {
         "fc_dfc_degree");
   s.set_timing("compute", now_seconds() - t0);
   s.progress().end();
+  s.release_library();
 
   // Window k is volume k (degree[k * N + s] is already volume-major); the 4th voxel size is the
   // time between window starts.

@@ -53,6 +53,8 @@ int run_seed(int argc, char** argv, int first) {
   check(fc_pcc_cross(s.context(), seed_series.get(), s.series(), r.data(), n), "fc_pcc_cross");
   s.set_timing("compute", now_seconds() - t0);
   s.progress().end();
+  seed_series.reset();
+  s.release_library();
 
   const double t1 = now_seconds();
   s.write_float_map(r_tmp, r.data(), 1, 0.0, "fastconn seed r, " + seed.description);

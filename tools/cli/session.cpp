@@ -223,9 +223,14 @@ void Session::select_voxels() {
   check_cancel();
 }
 
+Session::~Session() {
+  if (release_.joinable()) release_.join();
+}
+
 void Session::set_timing(const std::string& step, double seconds) {
   sidecar_.member("timing_s").set(step, seconds);
   if (context_start_) overlapped_.push(step);
+  if (release_.joinable()) released_overlap_.push(step);
 }
 
 void Session::open_context() {
@@ -313,8 +318,23 @@ void Session::write_int_map(const std::string& tmp_path, const int32_t* values, 
   write_map(scan_.get(), tmp_path, DT_INT32, 1, 0.0, intent, grid.data(), description);
 }
 
+void Session::release_library() {
+  release_ = std::thread([this, series = std::move(series_), context = std::move(context_)]() mutable {
+    block_cancel_signal();
+    const double t0 = now_seconds();
+    series.reset();  // before the context that made it
+    context.reset();
+    release_seconds_ = now_seconds() - t0;
+  });
+}
+
 void Session::finish() {
   check_cancel();
+  if (release_.joinable()) {
+    release_.join();
+    set_timing("release", release_seconds_);
+    sidecar_.member("timing_overlap").set("release", released_overlap_);
+  }
   set_timing("total", now_seconds() - start_);
   if (!sidecar_tmp_.empty()) write_json(sidecar_, sidecar_tmp_);
   outputs_.commit();

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fastconn/fastconn.h>
@@ -46,6 +47,9 @@ class Session {
  public:
   // Parses the shared options of `args` (the command's own ones are the command's business).
   Session(int argc, char** argv, const Args& args);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  ~Session();  // waits for release_library()'s thread
 
   const std::string& input() const { return input_; }
   const std::string& output() const { return output_; }
@@ -88,6 +92,12 @@ class Session {
                        const std::string& description);
   void write_int_map(const std::string& tmp_path, const int32_t* values, int intent, const std::string& description);
 
+  // After the command's last library call: the series and the context are destroyed on a thread
+  // of their own (CUDA: device memory, streams, cuBLAS), which used to follow "total", while
+  // the outputs are written; finish() waits for it ("release", with the steps it overlapped in
+  // "timing_overlap"). context() and series() are null afterwards.
+  void release_library();
+
   // Times `seconds` since the session started as "total", writes the sidecar of the main output
   // and renames every output into place; then says what was written.
   void finish();
@@ -113,6 +123,9 @@ class Session {
   Json overlapped_ = Json::array();               // steps timed while the context started
   ContextPtr context_;
   SeriesPtr series_;
+  std::thread release_;            // release_library()'s thread, until finish() joins it
+  double release_seconds_ = 0;     // written by that thread
+  Json released_overlap_ = Json::array();  // steps timed while it ran
 
   // Joins the context started by load_scan() and applies the options to it.
   void open_context();
