@@ -10,9 +10,10 @@
 # present: Debian packages unpacked with dpkg -x (see bench/RESULTS-gpu.md for the list).
 #
 # Environment: GPU_CHECK_STEPS (default "build gpu-tests sanitizer all-tests bench graph-bench
-# dfc-bench cli-bench"),
+# dfc-bench cli-bench"), GPU_TESTS (a ctest regex narrowing gpu-tests),
 # FASTCONN_GPU_BUILD_DIR. graph-bench: bench/gpu/bench_gpu_graph (networks without the N x N
-# matrix) with torch_graph_baseline.py; its section goes to $out/RESULTS-gpu-graph.md. dfc-bench:
+# matrix) with torch_graph_baseline.py, then its --large case (GRAPH_LARGE="N T EDGES", default
+# "200000 200 10000000"); its section goes to $out/RESULTS-gpu-graph.md. dfc-bench:
 # bench/gpu/bench_gpu_dfc (sliding windows) with torch_dfc_baseline.py, into $out/RESULTS-gpu-dfc.md.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,7 +77,7 @@ if has_step gpu-tests; then
   start=$(date +%s)
   # The gpu-labelled tests, selected by name too (gpu.* of tests/gpu, every backend-parameterized
   # test of tests/cpp on CUDA) so that a lost label cannot drop them.
-  (cd "$build" && FASTCONN_REQUIRE_CUDA=1 ctest -R "$gpu_tests" --output-on-failure --timeout 600 -j1) \
+  (cd "$build" && FASTCONN_REQUIRE_CUDA=1 ctest -R "${GPU_TESTS:-$gpu_tests}" --output-on-failure --timeout 600 -j1) \
     >"$out/ctest-gpu.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|Total Test time" "$out/ctest-gpu.log" | tail -2
   grep -E "^\s+[0-9]+ - .*(Failed|Timeout|Exception)" "$out/ctest-gpu.log" | head -20
@@ -165,7 +166,9 @@ if has_step graph-bench; then
       echo "torch not importable: PyTorch graph baseline skipped"
     fi
     gtorch=(); [ -s "$out/torch-graph.json" ] && gtorch=(--torch "$out/torch-graph.json")
-    "$gbench" "${gtorch[@]}" --markdown "$out/RESULTS-gpu-graph.md"
+    "$gbench" "${gtorch[@]}" --markdown "$out/RESULTS-gpu-graph.md" &&
+    # issue 11's case: fc_pcc_graph end to end at N = 200,000, T = 200, about 10 M edges
+    "$gbench" --large ${GRAPH_LARGE:-200000 200 10000000} --markdown "$out/RESULTS-gpu-graph.md"
   } >"$out/bench-graph.log" 2>&1 || status=1
   rm -f "$data"
   note "graph benchmark: $([ -s "$out/RESULTS-gpu-graph.md" ] && echo ok || echo FAILED) ($(( $(date +%s) - start )) s)"

@@ -15,6 +15,7 @@
 //   bench_gpu_graph [--torch JSON] [--markdown FILE] [--reps R]
 //   bench_gpu_graph --threshold-only FILE    writes the chosen t (for the PyTorch baseline) and exits
 //   bench_gpu_graph --profile degree|edges   two calls of one primitive, for ncu (profile_graph.sh)
+//   bench_gpu_graph --large N T EDGES [--markdown FILE]   fc_pcc_graph end to end vs the GEMMs (issue 11)
 // FC_BENCH_TRACE=1 also prints the seconds of 8 consecutive graph builds into fresh output and
 // 12 into one reused output (how host memory behaves under repeated 0.5 GB allocations).
 #include <cublas_v2.h>
@@ -53,10 +54,74 @@ constexpr double kDensity = 0.01;
 // (a band's pass on a high-priority stream) first, then both steps on one stream.
 const std::vector<std::string> modes = {"1", "0"};
 
+// --large N T EDGES: issue 11's case, fc_pcc_graph end to end (symmetric CSR included) at a
+// threshold keeping about EDGES edges, against the same run's cuBLAS SGEMMs alone over the
+// triangle (target <= 2 x). Prints a table; appends it to `markdown` when given.
+int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::string& markdown) {
+  const std::vector<float> x = fcbench::structured_data(n, t, 20261124);
+  const int64_t pairs = fc_triu_size(n);
+  cudaDeviceProp prop;
+  cuda_ok(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  fc_context* ctx = nullptr;
+  fc_ok(fc_context_create(FC_BACKEND_CUDA, 0, &ctx), "fc_context_create(CUDA)");
+  fc_series* s = nullptr;
+  fc_ok(fc_series_create_f32(ctx, x.data(), n, t, t, 1, &s), "fc_series_create_f32");
+  std::vector<int64_t> hist;
+  {
+    fc::Progress progress(nullptr, nullptr, pairs);
+    ctx->state->backend->abs_histogram(s->data->view(), hist, ctx->state->run_settings(progress));
+  }
+  int64_t above = 0, bin = fc::kAbsHistogramBins - 1;
+  for (; bin > 0 && above < want_edges; --bin) above += hist[static_cast<size_t>(bin)];
+  const uint32_t bits = static_cast<uint32_t>(bin + 1) << fc::kAbsHistogramShift;
+  float threshold;
+  std::memcpy(&threshold, &bits, 4);
+  int64_t edges = 0;
+  auto graph = [&] {
+    fc_graph* g = nullptr;
+    fc_ok(fc_pcc_graph(ctx, s, FC_EDGE_ABS_THRESHOLD, threshold, FC_GRAPH_WEIGHTED, &g), "fc_pcc_graph");
+    fc_ok(fc_graph_info(g, nullptr, &edges), "fc_graph_info");
+    fc_graph_destroy(g);
+  };
+  const double t0 = now();
+  graph();
+  const double first = now() - t0;
+  const double api = timed(reps, graph);
+  double gemm_s = 0;
+  {
+    GemmAlone gemm(x, n, t, fc::cuda::max_tile_values());
+    gemm.once();
+    std::vector<double> g;
+    for (int k = 0; k < reps; ++k) g.push_back(gemm.once());
+    gemm_s = median(g);
+  }
+  fc_series_destroy(s);
+  fc_context_destroy(ctx);
+  std::ostringstream tab;
+  char line[320];
+  tab << "| N = " << n << ", T = " << t << ", |r| >= " << std::setprecision(7) << threshold << ": " << edges
+      << " edges | seconds | ratio | target |\n|---|---:|---:|---|\n";
+  std::snprintf(line, sizeof line, "| cuBLAS SGEMMs alone, the triangle's tiles | %.4f | | |\n", gemm_s);
+  tab << line;
+  std::snprintf(line, sizeof line, "| fc_pcc_graph, symmetric CSR in host memory (median of %d) | %.4f | %.2f x GEMMs | <= 2 x GEMMs: %s |\n",
+                reps, api, api / gemm_s, api <= 2 * gemm_s ? "met" : "MISSED");
+  tab << line;
+  std::snprintf(line, sizeof line, "| fc_pcc_graph, first call | %.4f | %.2f x GEMMs | |\n", first, first / gemm_s);
+  tab << line;
+  std::cout << "device: " << prop.name << "\n" << tab.str();
+  if (!markdown.empty()) {
+    std::ofstream md(markdown, std::ios::app);
+    md << "\n### fc_pcc_graph at N = " << n << " (issue 11; bench_gpu_graph --large)\n\n- device: " << prop.name
+       << "\n\n" << tab.str();
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string torch_json, markdown, threshold_out, profile;
+  std::vector<int64_t> large;
   int reps = 3;
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
@@ -66,8 +131,12 @@ int main(int argc, char** argv) {
     else if (a == "--threshold-only") threshold_out = value();
     else if (a == "--reps") reps = std::atoi(value().c_str());
     else if (a == "--profile") profile = value();
-    else die("unknown argument " + a);
+    else if (a == "--large") {
+      const int64_t n = std::atoll(value().c_str()), t = std::atoll(value().c_str()), e = std::atoll(value().c_str());
+      large = {n, t, e};
+    } else die("unknown argument " + a);
   }
+  if (!large.empty()) return large_case(large[0], large[1], large[2], reps, markdown);
   const std::vector<float> x = fcbench::structured_data(kN, kT, 20251122);
   const int64_t pairs = fc_triu_size(kN);
   cudaDeviceProp prop;
@@ -293,7 +362,7 @@ int main(int argc, char** argv) {
   row("degree + strength (threshold_degree)", r["degree_s"], ratio(r["degree_s"], g, 1.3) + " GEMMs", "<= 1.3 x GEMMs");
   row("|r| histogram (abs_histogram)", r["histogram_s"], ratio(r["histogram_s"], g, 0) + " GEMMs", "");
   if (r.count("api_graph_s")) {
-    row("fc_pcc_graph (symmetric CSR on the host)", r["api_graph_s"], ratio(r["api_graph_s"], g, 0) + " GEMMs", "");
+    row("fc_pcc_graph (symmetric CSR, host memory)", r["api_graph_s"], ratio(r["api_graph_s"], g, 0) + " GEMMs", "");
     row("fc_pcc_degree", r["api_degree_s"], ratio(r["api_degree_s"], g, 0) + " GEMMs", "");
   }
   if (!std::isnan(torch_s)) {

@@ -306,6 +306,11 @@ FC_API fc_status fc_graph_edges(const fc_graph* graph, int64_t* i, int64_t* j, f
  * FC_ERR_INVALID_ARG names the first entry that breaks a rule. */
 FC_API fc_status fc_graph_create_csr(int64_t n_nodes, const int64_t* row_offsets, const int64_t* columns,
                                      const float* weights, fc_graph** out);
+/* Frees a graph. The memory of a graph built by fc_pcc_graph or fc_dfc_next_graph (of at least
+ * 2^20 stored entries) goes back to its context while the context lives: the context keeps the
+ * arrays of up to two destroyed graphs, the largest, and builds its next graphs in them, so that
+ * a loop over windows does not pay for fresh pages each time. fc_context_destroy frees them
+ * (once no window iterator of the context is alive). */
 FC_API void fc_graph_destroy(fc_graph* graph);
 
 /* Save a graph to a file, and load it back (same nodes, edges and weights). The format is

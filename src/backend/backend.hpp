@@ -82,6 +82,16 @@ struct UpperEdges {
   EdgeArray<float> values;
 };
 
+// An undirected graph as symmetric CSR (core/graph.hpp's GraphData holds one): row u holds its
+// lower neighbours (the w < u with an edge (w, u), ascending) and then its upper ones
+// (ascending), so columns come out sorted; each edge's weight is fc_graph_weights's of its r
+// (1, r or |r|) in both rows.
+struct SymmetricCsr {
+  std::vector<int64_t> offsets;  // n + 1 entries
+  EdgeArray<int64_t> columns;
+  EdgeArray<float> weights;
+};
+
 // Histogram of |r| over every pair of non-constant series, bins by the float bit pattern of |r|:
 // bin = bits(|r|) >> kAbsHistogramShift (|r| in [0, 1], so bits <= 0x3F800000). Pairs with a
 // constant series are not counted. The bit pattern of a non-negative float orders like its value,
@@ -126,6 +136,18 @@ class Backend {
 
   // Every pair (i < j) passing `test`, in row order, into `out` (replaced).
   virtual void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) = 0;
+
+  // The graph of every pair passing `test` with fc_graph_weights `weights`. A backend that can
+  // assemble the symmetric CSR itself (CUDA: on the device, copied to the host once) fills `csr`
+  // and returns true; otherwise it fills `edges` as threshold_edges does and returns false, and
+  // the caller assembles the CSR on the host. Both give the same graph, bit for bit.
+  virtual bool threshold_graph(const SeriesView& s, const EdgeTest& test, int weights, SymmetricCsr& csr,
+                               UpperEdges& edges, const RunSettings& run) {
+    (void)weights;
+    (void)csr;
+    threshold_edges(s, test, edges, run);
+    return false;
+  }
 
   // degree[i] = number of j != i with (i, j) passing `test`; strength[i] = sum over them of r
   // (test.absolute == false) or |r| (true), summed in double (or finer) in an order-independent

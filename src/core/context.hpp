@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "backend/backend.hpp"
+#include "core/graph_recycler.hpp"
 #include "core/run_settings.hpp"
 #include "fastconn/fastconn.h"
 
@@ -30,6 +31,7 @@ struct ContextState {
   void* progress_user = nullptr;
   // Shared, not copied, by copies of this state (per-window views of the same context).
   std::shared_ptr<ContextOwner> owner = std::make_shared<ContextOwner>();
+  std::shared_ptr<GraphRecycler> graph_recycler = std::make_shared<GraphRecycler>();
 
   // Settings of one computation, reporting to `progress`.
   RunSettings run_settings(Progress& progress) const {

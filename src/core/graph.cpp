@@ -189,11 +189,20 @@ UpperEdges top_k_edges(const ContextState& ctx, const SeriesData& s, int64_t k_r
   return out;
 }
 
+bool is_threshold(const Rule& rule) {
+  const int kind = raw_enum(rule.rule);
+  return kind == FC_EDGE_ABS_THRESHOLD || kind == FC_EDGE_THRESHOLD;
+}
+
+// The test of a threshold rule (is_threshold).
+EdgeTest threshold_test(const Rule& rule) {
+  return EdgeTest{raw_enum(rule.rule) == FC_EDGE_ABS_THRESHOLD, float_threshold(rule.param)};
+}
+
 UpperEdges edges_of(const ContextState& ctx, const SeriesData& s, const Rule& rule) {
   if (s.n < 2) return no_edges(s.n);
+  if (is_threshold(rule)) return threshold_edges(ctx, s, threshold_test(rule));
   switch (raw_enum(rule.rule)) {
-    case FC_EDGE_ABS_THRESHOLD: return threshold_edges(ctx, s, EdgeTest{true, float_threshold(rule.param)});
-    case FC_EDGE_THRESHOLD: return threshold_edges(ctx, s, EdgeTest{false, float_threshold(rule.param)});
     case FC_EDGE_DENSITY: return density_edges(ctx, s, rule.param);
     default: return top_k_edges(ctx, s, rule.k);
   }
@@ -209,31 +218,30 @@ float weight_of(float r, int weights) {
 // thread count: upper runs row by row; lower entries by ownership of column ranges, each thread
 // scanning the edge list in order and writing only the columns it owns (no scatter races, and
 // each owner's writes stay within its own slice of the arrays).
-std::shared_ptr<GraphData> csr_of(int64_t n, const UpperEdges& e, int weights, int threads) {
-  auto g = std::make_shared<GraphData>();
-  g->n = n;
-  g->n_edges = static_cast<int64_t>(e.columns.size());
+void csr_of(GraphData& g, int64_t n, const UpperEdges& e, int weights, int threads) {
+  g.n = n;
+  g.n_edges = static_cast<int64_t>(e.columns.size());
   std::vector<int64_t> lower(static_cast<size_t>(n), 0), first_edge(static_cast<size_t>(n) + 1, 0);
   for (int64_t v : e.columns) ++lower[static_cast<size_t>(v)];
-  g->offsets.assign(static_cast<size_t>(n) + 1, 0);
+  g.offsets.assign(static_cast<size_t>(n) + 1, 0);
   for (int64_t u = 0; u < n; ++u) {
     const int64_t up = e.row_count[static_cast<size_t>(u)];
-    g->offsets[static_cast<size_t>(u) + 1] = g->offsets[static_cast<size_t>(u)] + lower[static_cast<size_t>(u)] + up;
+    g.offsets[static_cast<size_t>(u) + 1] = g.offsets[static_cast<size_t>(u)] + lower[static_cast<size_t>(u)] + up;
     first_edge[static_cast<size_t>(u) + 1] = first_edge[static_cast<size_t>(u)] + up;
   }
   // 2 x edges entries of 12 bytes (1 GB for 41 M edges): left uninitialized, on huge pages, so
   // that the first touch is the parallel writes below (a zero-filling resize on this thread took
   // most of fc_pcc_graph's time past the edges themselves).
-  const size_t nnz = static_cast<size_t>(2 * g->n_edges);
-  g->columns.reserve(nnz);
-  g->weights.reserve(nnz);
-  advise_huge_pages(g->columns.data(), nnz * sizeof(int64_t));
-  advise_huge_pages(g->weights.data(), nnz * sizeof(float));
-  g->columns.resize(nnz);
-  g->weights.resize(nnz);
-  int64_t* const columns = g->columns.data();
-  float* const w = g->weights.data();
-  const int64_t* const offsets = g->offsets.data();
+  const size_t nnz = static_cast<size_t>(2 * g.n_edges);
+  g.columns.reserve(nnz);
+  g.weights.reserve(nnz);
+  advise_huge_pages(g.columns.data(), nnz * sizeof(int64_t));
+  advise_huge_pages(g.weights.data(), nnz * sizeof(float));
+  g.columns.resize(nnz);
+  g.weights.resize(nnz);
+  int64_t* const columns = g.columns.data();
+  float* const w = g.weights.data();
+  const int64_t* const offsets = g.offsets.data();
   const int team = threads > 0 ? threads : omp_get_max_threads();
   // Write positions of the lower halves, made here: nothing in the region below may allocate
   // (an exception cannot leave it).
@@ -264,7 +272,6 @@ std::shared_ptr<GraphData> csr_of(int64_t n, const UpperEdges& e, int weights, i
         w[at] = weight_of(e.values[static_cast<size_t>(x)], weights);
       }
   }
-  return g;
 }
 
 }  // namespace
@@ -289,7 +296,25 @@ std::shared_ptr<GraphData> pcc_graph(const ContextState& ctx, const SeriesData& 
                                      int weights) {
   const Rule r = validate_rule(rule, param);
   validate_weights(weights);
-  return csr_of(s.n, edges_of(ctx, s, r), weights, ctx.threads);
+  // Written into the arrays of a graph this context built before, when one was destroyed.
+  auto g = std::make_shared<GraphData>();
+  g->recycler = ctx.graph_recycler;
+  ctx.graph_recycler->take(*g);
+  if (s.n < 2 || !is_threshold(r)) {
+    csr_of(*g, s.n, edges_of(ctx, s, r), weights, ctx.threads);
+  } else {
+    // Thresholds: the backend may assemble the CSR itself (CUDA does, on the device).
+    UpperEdges edges;
+    Progress progress = ctx.make_progress(triu_count(s.n));
+    if (ctx.backend->threshold_graph(s.view(), threshold_test(r), weights, *g, edges, ctx.run_settings(progress))) {
+      g->n = s.n;
+      g->n_edges = static_cast<int64_t>(g->columns.size() / 2);
+    } else {
+      csr_of(*g, s.n, edges, weights, ctx.threads);
+    }
+  }
+  ctx.graph_recycler->fit(*g);
+  return g;
 }
 
 void pcc_degree(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param, int64_t* degree,

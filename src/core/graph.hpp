@@ -8,19 +8,26 @@
 
 #include "backend/backend.hpp"
 #include "core/context.hpp"
+#include "core/graph_recycler.hpp"
 #include "core/series.hpp"
 
 namespace fc {
 
-// An undirected graph as symmetric CSR: row i's neighbours columns[offsets[i] .. offsets[i+1])
-// in ascending order, each with its weight; every edge appears in both rows.
-struct GraphData {
+// An undirected graph as symmetric CSR (backend.hpp's SymmetricCsr): row i's neighbours
+// columns[offsets[i] .. offsets[i+1]) in ascending order, each with its weight; every edge appears
+// in both rows. The arrays grow uninitialized: the assembly's writers do the first touch.
+struct GraphData : SymmetricCsr {
   int64_t n = 0;
   int64_t n_edges = 0;  // undirected edges: columns.size() / 2
-  std::vector<int64_t> offsets;
-  // Uninitialized growth (backend.hpp): the CSR assembly's threads do the first touch.
-  EdgeArray<int64_t> columns;
-  EdgeArray<float> weights;
+  // The context that built it, whose next graphs may reuse these arrays once it is destroyed.
+  std::weak_ptr<GraphRecycler> recycler;
+
+  GraphData() = default;
+  GraphData(const GraphData&) = delete;
+  GraphData& operator=(const GraphData&) = delete;
+  ~GraphData() {
+    if (const std::shared_ptr<GraphRecycler> r = recycler.lock()) r->give(*this);
+  }
 };
 
 // fc_pcc_graph: the rule, param and weights are validated here (FC_ERR_INVALID_ARG names them).

@@ -260,6 +260,35 @@ TEST_P(Graph, SameUnderMemoryLimitsAndReruns) {
   }
 }
 
+// A context reuses the arrays of graphs it built and that were destroyed (core/graph_recycler):
+// graphs built into them, larger or smaller, equal those of a fresh context, and the graphs that
+// are still alive are never touched by later ones.
+TEST_P(Graph, ReusedMemoryGivesTheSameGraphs) {
+  const Case c(1500, 40);
+  const Context ctx = tested(kModes[0]), fresh = tested(kModes[0]);
+  const Series s = make_series(ctx, c.d), f = make_series(fresh, c.d);
+  auto build = [&](const Context& x, const Series& y, double t) {
+    fc_graph* g = nullptr;
+    check(fc_pcc_graph(x.get(), y.get(), FC_EDGE_ABS_THRESHOLD, t, FC_GRAPH_WEIGHTED, &g), "fc_pcc_graph");
+    return std::unique_ptr<fc_graph, void (*)(fc_graph*)>(g, fc_graph_destroy);
+  };
+  auto same = [](const Csr& a, const Csr& b) {
+    EXPECT_EQ(a.offsets, b.offsets);
+    EXPECT_EQ(a.columns, b.columns);
+    EXPECT_TRUE(bit_identical(a.weights, b.weights));
+  };
+  const double thresholds[] = {0.0, 0.2, 0.0, 0.95, 0.1, 0.0};  // > 1 M entries at 0: kept when destroyed
+  auto kept = build(ctx, s, 0.3);  // alive throughout
+  const Csr kept_copy = copy_out(kept.get());
+  for (double t : thresholds) {
+    SCOPED_TRACE("threshold " + std::to_string(t));
+    auto g = build(ctx, s, t);
+    same(copy_out(g.get()), copy_out(build(fresh, f, t).get()));
+    if (t == 0.0) { EXPECT_GT(copy_out(g.get()).columns.size(), size_t(1) << 20); }
+  }
+  same(copy_out(kept.get()), kept_copy);
+}
+
 TEST_P(Graph, EdgeListMatchesCsr) {
   const Case c(257, 165);
   const Context ctx = tested(kModes[0]);

@@ -19,6 +19,7 @@
 
 #include "api_calls.hpp"
 #include "core/handles.hpp"
+#include "graph_reference.hpp"
 #include "reference.hpp"
 #include "require_cuda.hpp"
 
@@ -505,6 +506,62 @@ TEST(CudaGraph, CancelStopsAndLeavesTheBackendUsable) {
   Context plain(FC_BACKEND_CUDA);
   const Series sp = make_series(plain, d);
   EXPECT_EQ(after.row_count, edges_of(plain, sp, test).row_count);
+}
+
+// fc_pcc_graph's symmetric CSR assembled on the device (threshold_graph returns true) equals the
+// host assembly of the same edges bit for bit: positions, columns and weights, for every weight
+// kind, both threshold rules, constant series, odd sizes, no edges at all. The host assembly is
+// what a memory limit falls back to when it leaves no room for the device buffers past the edge
+// arena (`limited` at n = 1201), or when the arena fills while the edges are kept on the device
+// (`tight`: they then move to the host and the rest follow them).
+TEST(CudaGraph, DeviceCsrEqualsHostAssembly) {
+  REQUIRE_CUDA();
+  struct Size {
+    int64_t n, t;
+  };
+  for (const Size z : {Size{2, 5}, Size{3, 2}, Size{97, 31}, Size{1201, 64}}) {
+    const Dataset d = z.n > 3 ? graph_data(z.n, z.t, 500 + z.n) : structured_data(z.n, z.t, 500 + z.n);
+    Context gpu(FC_BACKEND_CUDA), limited(FC_BACKEND_CUDA), tight(FC_BACKEND_CUDA);
+    limited.memory_limit(int64_t(8) << 20);  // at n = 1201: the arena (all pairs) takes what the tiles leave
+    tight.memory_limit(int64_t(2) << 20);    // at n = 1201: an arena smaller than the graph
+    const Series sg = make_series(gpu, d), sl = make_series(limited, d), st = make_series(tight, d);
+    struct Rule {
+      fc_edge_rule rule;
+      double param;
+    };
+    for (const Rule r : {Rule{FC_EDGE_ABS_THRESHOLD, 0.2}, Rule{FC_EDGE_THRESHOLD, -0.1}, Rule{FC_EDGE_ABS_THRESHOLD, 1.5}})
+      for (int w : {FC_GRAPH_BINARY, FC_GRAPH_WEIGHTED, FC_GRAPH_WEIGHTED_ABS}) {
+        SCOPED_TRACE("n " + std::to_string(z.n) + " rule " + std::to_string(r.rule) + " param " + std::to_string(r.param) +
+                     " weights " + std::to_string(w));
+        // Which path each context takes (true: the device assembly).
+        const fc::EdgeTest test{r.rule == FC_EDGE_ABS_THRESHOLD, static_cast<float>(r.param)};
+        auto device_path = [&](const Context& c, const Series& s) {
+          fc::SymmetricCsr csr;
+          fc::UpperEdges edges;
+          bool on_device = false;
+          with_run(c, triu_size(z.n), [&](const fc::RunSettings& run) {
+            on_device = backend_of(c).threshold_graph(view_of(s), test, w, csr, edges, run);
+          });
+          return on_device;
+        };
+        EXPECT_EQ(device_path(gpu, sg), z.n >= 2);
+        if (z.n == 1201) {
+          EXPECT_FALSE(device_path(limited, sl));
+          EXPECT_FALSE(device_path(tight, st));
+        }
+        const Csr a = pcc_graph(gpu, sg, r.rule, r.param, w), b = pcc_graph(limited, sl, r.rule, r.param, w),
+                  c = pcc_graph(tight, st, r.rule, r.param, w);
+        EXPECT_TRUE(well_formed(a));
+        for (const Csr* other : {&b, &c}) {
+          ASSERT_EQ(a.n_edges, other->n_edges);
+          ASSERT_EQ(a.offsets, other->offsets);
+          ASSERT_EQ(a.columns, other->columns);
+          ASSERT_EQ(0, std::memcmp(a.weights.data(), other->weights.data(), a.weights.size() * sizeof(float)));
+        }
+        if (r.param > 1.0) { EXPECT_EQ(a.n_edges, 0); }
+        if (z.n == 1201 && r.param < 1.0) { EXPECT_GT(a.n_edges, 1000); }
+      }
+  }
 }
 
 // The CPU backend's primitives, once they exist: the same edge sets except pairs within

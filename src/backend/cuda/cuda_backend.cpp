@@ -234,25 +234,25 @@ class CudaBackend : public Backend {
 
   // --- networks (cuda_graph.cpp does the work; here: validation, tile planning, buffers) --------
 
-  void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) override {
-    DeviceScope scope(device_);
-    check_int_range(s);
-    out.row_count.assign(static_cast<size_t>(s.n), 0);
-    out.columns.clear();
-    out.values.clear();
-    if (s.n < 2) return;
-    const CudaSeries& st = storage_of(s);
+  // Tiles and edge arena of threshold_edges / threshold_graph: the tile's values, and the arena's
+  // capacity in edges (12 bytes each).
+  struct EdgePlan {
+    int64_t tile = 0, arena_edges = 0, tile_bytes = 0;
+  };
+  static constexpr int64_t kArenaEdgeBytes = sizeof(int64_t) + sizeof(float);
+
+  EdgePlan plan_edges(const SeriesView& s, const CudaSeries& st, const RunSettings& run) {
     // Scratch of an int32 column and a float per tile value (the packed buffers); under a memory
-    // limit the edge arena (12 bytes an edge) must hold at least one tile's edges besides.
-    constexpr int64_t kArenaEdgeBytes = sizeof(int64_t) + sizeof(float);
-    const int64_t tile = plan_tiles(run, s.n - 1, st.f64 ? 8 : 4, sizeof(int32_t) + sizeof(float),
-                                    "the graph of " + std::to_string(s.n) + " series", kArenaEdgeBytes);
+    // limit the edge arena must hold at least one tile's edges besides.
+    EdgePlan p;
+    p.tile = plan_tiles(run, s.n - 1, st.f64 ? 8 : 4, sizeof(int32_t) + sizeof(float),
+                        "the graph of " + std::to_string(s.n) + " series", kArenaEdgeBytes);
+    p.tile_bytes = p.tile * static_cast<int64_t>(2 * (st.f64 ? 8 : 4) + 2 * 8);
     int64_t largest_band = 0;
-    for (const cuda::TriuBand& b : cuda::triangle_bands(s.n, tile)) largest_band = std::max(largest_band, b.count);
+    for (const cuda::TriuBand& b : cuda::triangle_bands(s.n, p.tile)) largest_band = std::max(largest_band, b.count);
     int64_t want = largest_band;
     if (run.memory_limit > 0) {
-      const int64_t used = tile * static_cast<int64_t>(2 * (st.f64 ? 8 : 4) + 2 * 8);
-      want = std::max(want, (run.memory_limit - used) / kArenaEdgeBytes);
+      want = std::max(want, (run.memory_limit - p.tile_bytes) / kArenaEdgeBytes);
     } else {
       size_t free_bytes = 0, total_bytes = 0;
       FC_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -264,8 +264,49 @@ class CudaBackend : public Backend {
     }
     want = std::min(want, fc_triu_size(s.n));
     if (arena_.capacity > want && arena_.capacity >= largest_band) want = arena_.capacity;  // keep a larger one
+    p.arena_edges = want;
+    return p;
+  }
+
+  void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) override {
+    DeviceScope scope(device_);
+    check_int_range(s);
+    out.row_count.assign(static_cast<size_t>(s.n), 0);
+    out.columns.clear();
+    out.values.clear();
+    if (s.n < 2) return;
+    const CudaSeries& st = storage_of(s);
+    const EdgePlan p = plan_edges(s, st, run);
     set_math_mode(run, st.f64);
-    cuda::threshold_edges(graph_job(s, run, tile), test, arena_, want, out);
+    cuda::threshold_edges(graph_job(s, run, p.tile), test, arena_, p.arena_edges, out);
+  }
+
+  // The edges stay in the arena and the CSR is assembled next to them (cuda_csr.cpp) when the
+  // arena holds them all and the assembly's buffers fit the memory limit (what the limit leaves
+  // past the tiles and the arena) and the device; otherwise the edges come to the host.
+  bool threshold_graph(const SeriesView& s, const EdgeTest& test, int weights, SymmetricCsr& csr, UpperEdges& edges,
+                       const RunSettings& run) override {
+    if (s.n < 2) {
+      threshold_edges(s, test, edges, run);
+      return false;
+    }
+    DeviceScope scope(device_);
+    check_int_range(s);
+    const CudaSeries& st = storage_of(s);
+    const EdgePlan p = plan_edges(s, st, run);
+    set_math_mode(run, st.f64);
+    const cuda::GraphJob job = graph_job(s, run, p.tile);
+    cuda::DeviceEdges kept;
+    cuda::threshold_edges(job, test, arena_, p.arena_edges, edges, &kept);
+    if (!kept.on_device) return false;
+    int64_t budget = 0;
+    if (run.memory_limit > 0) {
+      budget = run.memory_limit - p.tile_bytes - arena_.capacity * kArenaEdgeBytes;
+      if (budget <= 0) budget = -1;  // nothing left: symmetric_csr declines
+    }
+    if (budget >= 0 && cuda::symmetric_csr(job, arena_, kept, weights, budget, csr)) return true;
+    cuda::edges_to_host(job, arena_, kept, edges);
+    return false;
   }
 
   void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,

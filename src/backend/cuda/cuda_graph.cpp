@@ -32,6 +32,7 @@
 #include <string>
 
 #include "backend/cuda/gemm.hpp"
+#include "backend/cuda/graph_buffers.hpp"
 #include "backend/cuda/graph_ops.hpp"
 #include "backend/cuda/staging_ring.hpp"
 #include "kernels/graph_tiles.cuh"
@@ -156,39 +157,6 @@ void run_triangle(const GraphJob& job, const std::vector<TriuBand>& bands, const
 
 kernels::EdgeRule edge_rule(const EdgeTest& test) { return kernels::EdgeRule{test.absolute ? 1 : 0, test.threshold}; }
 
-// A device buffer of `count` values of T for `what`; FC_ERR_OUT_OF_MEMORY names it on failure.
-template <class T>
-void allocate(const GraphJob& job, DeviceBuffer& buffer, int64_t count, const char* what) {
-  buffer.allocate(job.res->device(), static_cast<size_t>(std::max<int64_t>(1, count)) * sizeof(T), what);
-}
-
-void zero_async(DeviceBuffer& buffer, cudaStream_t stream) {
-  FC_CUDA(cudaMemsetAsync(buffer.get(), 0, buffer.bytes(), stream));
-}
-
-// Grows v by `count` values, reserving at least `reserve_hint` when it must reallocate, with
-// transparent huge pages asked for first: the first touch of a large fresh vector then faults
-// 2 MiB at a time instead of 4 KiB. Edge arrays (EdgeArray) grow without a zero-fill, so that
-// first touch happens in the host copy pool's threads as they write the edges.
-template <class T, class Allocator>
-T* grow(std::vector<T, Allocator>& v, int64_t count, int64_t reserve_hint) {
-  const size_t old = v.size();
-  const size_t want = old + static_cast<size_t>(count);
-  if (want > v.capacity()) {
-    const size_t hint = static_cast<size_t>(std::max<int64_t>(0, reserve_hint));
-    v.reserve(std::max({want, hint, v.capacity() + v.capacity() / 2}));
-    advise_huge_pages(v.data(), v.capacity() * sizeof(T));
-  }
-  v.resize(want);
-  return v.data() + old;
-}
-
-
-template <class T>
-void copy_to_host(T* dst, const void* src, int64_t count, cudaStream_t stream) {
-  if (count <= 0) return;
-  FC_CUDA(cudaMemcpyAsync(dst, src, static_cast<size_t>(count) * sizeof(T), cudaMemcpyDeviceToHost, stream));
-}
 
 }  // namespace
 
@@ -202,7 +170,7 @@ std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values) {
 }
 
 void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& arena, int64_t arena_edges,
-                     UpperEdges& out) {
+                     UpperEdges& out, DeviceEdges* kept) {
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
   constexpr int kWindow = PipelineResources::kBandsInFlight;
@@ -218,7 +186,10 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     allocate<float>(job, arena.vals, arena_edges, "the edge arena (values)");
     arena.capacity = arena_edges;
   }
-  DeviceBuffer counts[2], offsets[2], row_count, band_out, state;
+  DeviceBuffer counts[2], offsets[2], local_row_count, band_out, state;
+  DeviceBuffer& row_count = kept != nullptr ? kept->row_count : local_row_count;
+  // Edges stay in the arena, not staged to `out`, while kept != null and none was flushed.
+  bool on_device = kept != nullptr;
   for (int s = 0; s < 2; ++s) {
     allocate<int32_t>(job, counts[s], max_chunks, "the edge chunk counts");
     allocate<int64_t>(job, offsets[s], max_chunks, "the edge chunk offsets");
@@ -291,6 +262,10 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     const int64_t at = placed[2 * (k % kWindow) + 1];
     if (at < 0) return false;
     pairs_left -= bands[k].count;
+    if (on_device) {
+      since_reset += edges;
+      return true;
+    }
     if (edges > 0) {
       const size_t end = out.columns.size() + static_cast<size_t>(edges);
       // Moving the vectors would pull their memory from under the pool: let it finish first, and
@@ -310,11 +285,26 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     return true;
   };
   const Recover recover = [&](size_t) {
+    if (on_device) {  // the arena is full: its edges go to `out`, and the rest as they come
+      on_device = false;
+      if (since_reset > 0) {
+        stager.stage_bytes(arena.cols.get<int64_t>(), grow(out.columns, since_reset, 0), static_cast<size_t>(since_reset) * sizeof(int64_t));
+        stager.stage_bytes(arena.vals.get<float>(), grow(out.values, since_reset, 0), static_cast<size_t>(since_reset) * sizeof(float));
+      }
+    }
     flush();
     reset_arena();
   };
   run_triangle(job, bands, pass, complete, recover);
   flush();
+  if (kept != nullptr) {
+    kept->on_device = on_device;
+    kept->count = on_device ? since_reset : 0;
+    if (on_device) {
+      drain.done();
+      return;
+    }
+  }
   out.row_count.assign(static_cast<size_t>(job.n), 0);
   copy_to_host(out.row_count.data(), row_count.get(), job.n, copy);
   FC_CUDA(cudaStreamSynchronize(copy));

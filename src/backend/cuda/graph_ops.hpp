@@ -30,18 +30,45 @@ struct GraphJob {
   int host_threads = 1;  // threads of the host copy pool that moves edges into pageable vectors
 };
 
-// Device memory kept by the backend between calls: the edge arena (int64 columns, float values).
+// The device buffers of symmetric_csr (cuda_csr.cpp says what each holds).
+struct CsrBuffers {
+  DeviceBuffer lower, first_edge, lower_start, offsets, columns, weights, key[2], record[2], scan, sort;
+};
+
+// Device memory kept by the backend between calls: the edge arena (int64 columns, float values)
+// and the CSR assembly's buffers (grown, not reallocated, when graph after graph is built: a
+// cudaMalloc and cudaFree of a window's buffers cost more than its assembly).
 struct GraphArena {
   DeviceBuffer cols, vals;
   int64_t capacity = 0;
+  CsrBuffers csr;
 };
 
 // The row-order bands of the whole triangle, as fc_pcc_triu plans them for these tiles.
 std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values);
 
-// arena_edges: capacity the arena must have (at least the largest band's pairs).
+// Edges left on the device by threshold_edges (for symmetric_csr): the arena's first `count`
+// entries, in row order, and each row's count (n values).
+struct DeviceEdges {
+  bool on_device = false;  // false: the arena filled up, and the edges went to the host instead
+  int64_t count = 0;
+  DeviceBuffer row_count;
+};
+
+// arena_edges: capacity the arena must have (at least the largest band's pairs). With `kept`,
+// the edges stay on the device while the arena holds them all (kept->on_device; `out` is then
+// left empty); once it fills up, they go to `out` as without it.
 void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& arena, int64_t arena_edges,
-                     UpperEdges& out);
+                     UpperEdges& out, DeviceEdges* kept = nullptr);
+
+// The symmetric CSR (backend.hpp) of edges kept on the device, with fc_graph_weights `weights`,
+// assembled there and copied to the host once. Returns false, having written nothing, when its
+// device buffers (csr_device_bytes) would pass `budget` bytes (0: no limit) or do not fit on the
+// device; the caller then brings the edges to the host (edges_to_host).
+int64_t csr_device_bytes(int64_t n, int64_t edges);
+bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges, int weights, int64_t budget,
+                   SymmetricCsr& out);
+void edges_to_host(const GraphJob& job, const GraphArena& arena, const DeviceEdges& edges, UpperEdges& out);
 void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength);
 
 // Degree and strength without tiles: the float products are computed 128 x 128 at a time and

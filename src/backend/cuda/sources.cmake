@@ -7,10 +7,12 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/staging_ring.cpp
   ${CMAKE_CURRENT_LIST_DIR}/host_copy_pool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_graph.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_csr.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
   ${PROJECT_SOURCE_DIR}/kernels/cross_finish.cu
   ${PROJECT_SOURCE_DIR}/kernels/edge_compact.cu
+  ${PROJECT_SOURCE_DIR}/kernels/csr_build.cu
   ${PROJECT_SOURCE_DIR}/kernels/degree_accumulate.cu
   ${PROJECT_SOURCE_DIR}/kernels/fused_degree.cu
   ${PROJECT_SOURCE_DIR}/kernels/pair_products.cu

@@ -1,0 +1,127 @@
+// A graph's symmetric CSR assembled on the device (graph_ops.hpp: symmetric_csr), so that
+// fc_pcc_graph copies each edge to the host once, already in place, instead of copying the upper
+// edges and assembling both halves on the host (src/core/graph.cpp: csr_of, about 7 ns an edge,
+// most of fc_pcc_graph's time past the products). The kernels are kernels/csr_build.cu; the
+// result equals csr_of's bit for bit (same positions, same weights), which the tests check.
+
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include "backend/cuda/graph_buffers.hpp"
+#include "backend/cuda/graph_ops.hpp"
+#include "backend/cuda/staging_ring.hpp"
+#include "kernels/csr_build.cuh"
+
+namespace fc {
+namespace cuda {
+namespace {
+
+int key_bits_of(int64_t n) {
+  int bits = 1;
+  while (bits < 63 && (int64_t(1) << bits) < n) ++bits;
+  return bits;
+}
+
+// What the assembly allocates besides the arena: three n + 1 scans and the lower counts, the
+// CSR (2 x edges columns and weights), and the sort's two key and record buffers.
+int64_t buffers_bytes(int64_t n, int64_t edges) {
+  return 4 * 8 * (n + 1) + 2 * edges * (8 + 4) + 2 * edges * (4 + 8);
+}
+
+}  // namespace
+
+int64_t csr_device_bytes(int64_t n, int64_t edges) {
+  if (edges > INT_MAX) return INT64_MAX;  // the sort takes 32-bit counts
+  return buffers_bytes(n, edges) + static_cast<int64_t>(kernels::csr_scan_bytes(n)) +
+         static_cast<int64_t>(kernels::csr_sort_bytes(edges, key_bits_of(n)));
+}
+
+bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges, int weights, int64_t budget,
+                   SymmetricCsr& out) {
+  const int64_t n = job.n, e = edges.count;
+  if (!edges.on_device || n < 1 || n > UINT32_MAX) return false;
+  const int64_t need = csr_device_bytes(n, e);
+  if (need == INT64_MAX || (budget > 0 && need > budget)) return false;
+  const int device = job.res->device();
+  CsrBuffers& b = arena.csr;
+  const size_t scan_bytes = kernels::csr_scan_bytes(n), sort_bytes = kernels::csr_sort_bytes(e, key_bits_of(n));
+  // Kept from the last graph when large enough. Out of device memory: false (the buffers are
+  // given back), and the caller assembles on the host; nothing has been written.
+  auto room = [&](DeviceBuffer& buffer, int64_t bytes) {
+    return static_cast<int64_t>(buffer.bytes()) >= std::max<int64_t>(1, bytes) ||
+           buffer.try_allocate(device, static_cast<size_t>(std::max<int64_t>(1, bytes)));
+  };
+  if (!room(b.lower, 8 * n) || !room(b.first_edge, 8 * (n + 1)) || !room(b.lower_start, 8 * (n + 1)) ||
+      !room(b.offsets, 8 * (n + 1)) || !room(b.columns, 16 * e) || !room(b.weights, 8 * e) || !room(b.key[0], 4 * e) ||
+      !room(b.key[1], 4 * e) || !room(b.record[0], 8 * e) || !room(b.record[1], 8 * e) ||
+      !room(b.scan, static_cast<int64_t>(scan_bytes)) || !room(b.sort, static_cast<int64_t>(sort_bytes))) {
+    b = CsrBuffers();
+    return false;
+  }
+  DeviceBuffer &lower = b.lower, &first_edge = b.first_edge, &lower_start = b.lower_start, &offsets = b.offsets,
+               &columns = b.columns, &csr_weights = b.weights, &scan_scratch = b.scan, &sort_scratch = b.sort;
+  DeviceBuffer* key = b.key;
+  DeviceBuffer* record = b.record;
+
+  PipelineResources& res = *job.res;
+  const cudaStream_t stream = res.compute_stream(0);
+  const int64_t* cols = arena.cols.get<int64_t>();
+  const float* vals = arena.vals.get<float>();
+  FC_CUDA(cudaMemsetAsync(lower.get(), 0, static_cast<size_t>(8 * n), stream));
+  FC_CUDA(kernels::csr_count_lower(cols, e, lower.get<unsigned long long>(), stream));
+  FC_CUDA(kernels::csr_scan(edges.row_count.get<int64_t>(), lower.get<unsigned long long>(), n, first_edge.get<int64_t>(),
+                            lower_start.get<int64_t>(), offsets.get<int64_t>(), scan_scratch.get(), stream));
+  const kernels::CsrWeight weight = weights == FC_GRAPH_BINARY     ? kernels::kCsrBinary
+                                    : weights == FC_GRAPH_WEIGHTED ? kernels::kCsrSigned
+                                                                   : kernels::kCsrAbsolute;
+  FC_CUDA(kernels::csr_place_upper(cols, vals, edges.row_count.get<int64_t>(), first_edge.get<int64_t>(),
+                                   lower.get<unsigned long long>(), offsets.get<int64_t>(), n, weight,
+                                   columns.get<int64_t>(), csr_weights.get<float>(), key[0].get<uint32_t>(),
+                                   record[0].get<uint64_t>(), stream));
+  uint32_t* keys[2] = {key[0].get<uint32_t>(), key[1].get<uint32_t>()};
+  uint64_t* records[2] = {record[0].get<uint64_t>(), record[1].get<uint64_t>()};
+  int sorted = 0;
+  if (e > 0)
+    FC_CUDA(kernels::csr_sort(keys, records, e, key_bits_of(n), &sorted, sort_scratch.get(), sort_bytes, stream));
+  FC_CUDA(kernels::csr_place_lower(keys[sorted], records[sorted], e, offsets.get<int64_t>(), lower_start.get<int64_t>(),
+                                   columns.get<int64_t>(), csr_weights.get<float>(), stream));
+  FC_CUDA(cudaStreamSynchronize(stream));
+
+  // The host arrays grow uninitialized (huge pages asked for): the staging ring's threads do the
+  // first touch as they copy.
+  out.offsets.assign(static_cast<size_t>(n) + 1, 0);
+  out.columns.clear();
+  out.weights.clear();
+  const int64_t nnz = 2 * e;
+  int64_t* host_columns = grow(out.columns, nnz, nnz);
+  float* host_weights = grow(out.weights, nnz, nnz);
+  res.ensure_staging(job.host_threads);
+  StagingRing stager(res, job.host_threads);
+  stager.stage_bytes(columns.get(), host_columns, static_cast<size_t>(nnz) * sizeof(int64_t));
+  stager.stage_bytes(csr_weights.get(), host_weights, static_cast<size_t>(nnz) * sizeof(float));
+  copy_to_host(out.offsets.data(), offsets.get(), n + 1, res.copy_stream());
+  stager.finish();
+  FC_CUDA(cudaStreamSynchronize(res.copy_stream()));
+  return true;
+}
+
+void edges_to_host(const GraphJob& job, const GraphArena& arena, const DeviceEdges& edges, UpperEdges& out) {
+  PipelineResources& res = *job.res;
+  const int64_t e = edges.count;
+  out.row_count.assign(static_cast<size_t>(job.n), 0);
+  out.columns.clear();
+  out.values.clear();
+  int64_t* cols = grow(out.columns, e, e);
+  float* vals = grow(out.values, e, e);
+  res.ensure_staging(job.host_threads);
+  StagingRing stager(res, job.host_threads);
+  stager.stage_bytes(arena.cols.get(), cols, static_cast<size_t>(e) * sizeof(int64_t));
+  stager.stage_bytes(arena.vals.get(), vals, static_cast<size_t>(e) * sizeof(float));
+  copy_to_host(out.row_count.data(), edges.row_count.get(), job.n, res.copy_stream());
+  stager.finish();
+  FC_CUDA(cudaStreamSynchronize(res.copy_stream()));
+}
+
+}  // namespace cuda
+}  // namespace fc
