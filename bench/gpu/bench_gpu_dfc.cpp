@@ -126,7 +126,7 @@ void run_graphs(std::vector<Row>& rows, std::map<std::string, double>& r, int re
     r[key + "_s"] = seconds;
     r[key + "_edges_per_window"] = edges / double(windows);
     rows.push_back({"graphs, " + std::to_string(windows) + " windows, " + label + " (" + fmt(edges / double(windows) / 1e6, 2) +
-                        " M edges a window, CSR on the host)",
+                        " M edges a window, CSR in host memory)",
                     fmt(seconds) + " s", fmt(gemm_s) + " s (GEMMs alone, " + fmt(tflops, 1) + " TFLOP/s)",
                     fmt(seconds / gemm_s, 2) + " x", "<= 1.5 x"});
   }
