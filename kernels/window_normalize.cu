@@ -100,7 +100,25 @@ cudaError_t launch_convert(const In* src, int64_t count, Out* dst, cudaStream_t 
   return cudaGetLastError();
 }
 
+__global__ void __launch_bounds__(kThreads) sum_slices_kernel(const double* __restrict__ slices, int64_t count,
+                                                               int64_t size, bool accumulate, double* __restrict__ dst) {
+  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < size; i += stride) {
+    double sum = accumulate ? dst[i] : 0.0;
+    for (int64_t p = 0; p < count; ++p) sum += slices[p * size + i];
+    dst[i] = sum;
+  }
+}
+
 }  // namespace
+
+cudaError_t sum_slices(const double* slices, int64_t count, int64_t size, bool accumulate, double* dst,
+                       cudaStream_t stream) {
+  if (size <= 0) return cudaSuccess;
+  const int64_t blocks = std::min<int64_t>((size + kThreads - 1) / kThreads, int64_t(1) << 16);
+  sum_slices_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(slices, count, size, accumulate, dst);
+  return cudaGetLastError();
+}
 
 cudaError_t window_normalize(const float* src, const WindowShape& shape, const double* weights, float* dst,
                              uint8_t* constant, cudaStream_t stream) {

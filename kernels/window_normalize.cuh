@@ -33,5 +33,11 @@ cudaError_t window_normalize(const double* src, const WindowShape& shape, const 
 cudaError_t convert(const float* src, int64_t count, double* dst, cudaStream_t stream);
 cudaError_t convert(const double* src, int64_t count, float* dst, cudaStream_t stream);
 
+// dst[i] = (accumulate ? dst[i] : 0) + slices[0][i] + slices[1][i] + ... + slices[count - 1][i],
+// added in slice order (slices[p] = slices + p * size): the batched Gram matrix's partial sums
+// reduced in a fixed order, so the bits never depend on the launch.
+cudaError_t sum_slices(const double* slices, int64_t count, int64_t size, bool accumulate, double* dst,
+                       cudaStream_t stream);
+
 }  // namespace kernels
 }  // namespace fc

@@ -63,9 +63,11 @@ class CudaBackend : public Backend {
     try {
       DeviceScope scope(device_);
       arena_ = cuda::GraphArena();
+      lowrank_ = cuda::LowRankScratch();
       res_.reset();
     } catch (...) {
       arena_ = cuda::GraphArena();
+      lowrank_ = cuda::LowRankScratch();
       res_.reset();
     }
   }
@@ -363,13 +365,13 @@ class CudaBackend : public Backend {
   void gram(const SeriesView& s, double* gram, const RunSettings& run) override {
     DeviceScope scope(device_);
     check_int_range(s);
-    cuda::gram(*res_, user_stream_, storage_of(s), work_budget(run), gram);
+    cuda::gram(*res_, user_stream_, storage_of(s), work_budget(run), lowrank_, gram);
   }
 
   void project(const SeriesView& s, const double* basis, int64_t l, float* factor, const RunSettings& run) override {
     DeviceScope scope(device_);
     check_int_range(s);
-    cuda::project(*res_, user_stream_, storage_of(s), basis, l, work_budget(run), factor);
+    cuda::project(*res_, user_stream_, storage_of(s), basis, l, work_budget(run), lowrank_, factor);
   }
 
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override {
@@ -518,6 +520,7 @@ class CudaBackend : public Backend {
   std::string name_;
   std::unique_ptr<cuda::PipelineResources> res_;
   cuda::GraphArena arena_;  // edges of threshold_edges, kept between calls
+  cuda::LowRankScratch lowrank_;  // gram's and project's buffers, kept between calls
   cudaStream_t user_stream_ = nullptr;
 };
 

@@ -27,13 +27,20 @@ struct WorkBudget {
 std::unique_ptr<CudaSeries> create_window(PipelineResources& res, cudaStream_t user_stream, const CudaSeries& src,
                                           int64_t begin, int64_t length, const double* weights, uint8_t* constant);
 
+// Device memory of gram and project, kept by the backend between calls and grown when a call
+// needs more: the low-rank loop calls them window after window, and a cudaMalloc and cudaFree
+// (which waits for the device) of each buffer every window cost more than the products.
+struct LowRankScratch {
+  DeviceBuffer wide, partial, gram, basis, products, products_float;
+};
+
 // Backend::gram: gram (host, t x t row-major) = Z^T Z in float64.
 void gram(PipelineResources& res, cudaStream_t user_stream, const CudaSeries& s, const WorkBudget& budget,
-          double* gram);
+          LowRankScratch& scratch, double* gram);
 
 // Backend::project: factor (host, n x l row-major float) = Z * basis (host, t x l row-major).
 void project(PipelineResources& res, cudaStream_t user_stream, const CudaSeries& s, const double* basis, int64_t l,
-             const WorkBudget& budget, float* factor);
+             const WorkBudget& budget, LowRankScratch& scratch, float* factor);
 
 }  // namespace cuda
 }  // namespace fc
