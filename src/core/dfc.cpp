@@ -3,9 +3,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.hpp"
@@ -178,6 +181,36 @@ void dfc_summary(const ContextState& ctx, const std::shared_ptr<const SeriesData
   }
 }
 
+namespace {
+
+// f(j) for j in [0, count) on `team` threads (the calling one among them), the first exception
+// rethrown here. Plain threads, not an OpenMP region: after a region libgomp's idle threads
+// spin-wait on every core by default, and the GPU steps that follow it (the projections'
+// copies, the next group's windows) took fc_dfc_lowrank from 0.21 s to 0.34 s on the H100
+// machine (108 windows; 0.21 s with OMP_WAIT_POLICY=passive).
+template <class F>
+void on_threads(int64_t count, int team, F&& f) {
+  std::atomic<int64_t> next{0};
+  ParallelErrors failures;
+  auto worker = [&]() noexcept {
+    for (int64_t j = next.fetch_add(1); j < count && !failures.failed(); j = next.fetch_add(1))
+      failures.capture([&] { f(j); });
+  };
+  std::vector<std::thread> helpers;
+  try {
+    helpers.reserve(static_cast<size_t>(std::max(0, team - 1)));
+    for (int k = 1; k < team; ++k) helpers.emplace_back(worker);
+  } catch (...) {  // the threads started stop at their next item; the error is the call's
+    const std::exception_ptr error = std::current_exception();
+    failures.capture([&] { std::rethrow_exception(error); });
+  }
+  worker();
+  for (std::thread& h : helpers) h.join();
+  failures.rethrow();
+}
+
+}  // namespace
+
 void dfc_lowrank(const ContextState& ctx, const std::shared_ptr<const SeriesData>& s, const WindowSpec& spec,
                  int64_t rank, float* factors, int64_t capacity, double* rel_error) {
   require_rank(rank, spec.length);
@@ -207,13 +240,9 @@ void dfc_lowrank(const ContextState& ctx, const std::shared_ptr<const SeriesData
       windows.push_back(create_window_series(ctx, s, spec.begin(k), spec.length, spec.taper, spec.sigma));
       ctx.backend->gram(windows.back()->view(), grams[static_cast<size_t>(k - g0)].data(), run);
     }
-    ParallelErrors failures;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(static_cast<int>(std::min<int64_t>(m, threads)))
-    for (int64_t j = 0; j < m; ++j)
-      failures.capture([&] {
-        lowrank_basis(t, rank, grams[static_cast<size_t>(j)], bases[static_cast<size_t>(j)], &errors[static_cast<size_t>(j)]);
-      });
-    failures.rethrow();
+    on_threads(m, static_cast<int>(std::min<int64_t>(m, threads)), [&](int64_t j) {
+      lowrank_basis(t, rank, grams[static_cast<size_t>(j)], bases[static_cast<size_t>(j)], &errors[static_cast<size_t>(j)]);
+    });
     for (int64_t k = g0; k < g1; ++k) {
       ctx.backend->project(windows[static_cast<size_t>(k - g0)]->view(), bases[static_cast<size_t>(k - g0)].data(), rank,
                            factors + k * per_window, run);
