@@ -14,6 +14,20 @@ work alone, from the JSON sidecar the program writes:
 and prints CLI / library (target on the GPU machine: at most 1.10, i.e. file I/O and mask
 handling add at most 10 %), with CLI / fc_pcc_degree alone beside it.
 
+The ratio above also charges the CLI for starting and ending a process (loading the library and,
+on CUDA, libcudart and libcublas; the CUDA teardown), which a program of the library's user pays
+too. So the same run also times a second baseline, bench/cli/library_process.c (built with the
+benchmarks, linking only the public C API like the CLI): a process that maps the same masked
+data, already as a raw float32 T x N matrix (time-major, the layout the CLI's gather hands to
+fc_series_create_f32; written here once, outside the timing), and makes the CLI's calls with its
+settings (fc_context_create with the same backend, threads, FP32, constant series as r = 0,
+fc_pcc_degree with |r| >= R, binary degrees only), then destroys everything and exits, writing
+nothing. Its whole process is timed like the CLI's (the runs alternate, CLI then baseline, so
+both see the same machine load; its first run, the warm-up, also writes its degrees, which must
+equal the CLI's map at the mask's voxels), and the script prints
+
+  CLI / library in its own process = wall(CLI) / wall(baseline)   (target <= 1.10)
+
 fastconn creates the context on a thread of its own while it reads, masks and gathers the scan.
 The sidecar's "context" is still the create's own duration (so the library's sum above is what
 it would be without the overlap), "context_wait" is the part of it the main thread waited for,
@@ -128,6 +142,46 @@ def write_nifti(path, data_tzyx, zooms, dtype_code, bitpix):
     return "numpy (nibabel not installed)"
 
 
+def read_nifti_volume(path):
+    """The first volume of a NIfTI-1 or -2 file (.nii or .nii.gz) as a flat float64 array in the
+    file's (x-fastest) order, scaled by scl_slope/scl_inter when set; no nibabel needed."""
+    import gzip
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rb") as f:
+        raw = f.read()
+    if struct.unpack_from("<i", raw, 0)[0] == 348:
+        dim = struct.unpack_from("<8h", raw, 40)
+        code = struct.unpack_from("<h", raw, 70)[0]
+        offset = int(struct.unpack_from("<f", raw, 108)[0])
+        slope, inter = struct.unpack_from("<ff", raw, 112)
+    elif struct.unpack_from("<i", raw, 0)[0] == 540:
+        code = struct.unpack_from("<h", raw, 12)[0]
+        dim = struct.unpack_from("<8q", raw, 16)
+        offset = struct.unpack_from("<q", raw, 168)[0]
+        slope, inter = struct.unpack_from("<dd", raw, 176)
+    else:
+        sys.exit(f"bench_cli: {path} is not a little-endian NIfTI-1 or NIfTI-2 file")
+    types = {2: "u1", 4: "<i2", 8: "<i4", 16: "<f4", 64: "<f8", 256: "i1", 512: "<u2", 768: "<u4"}
+    if code not in types:
+        sys.exit(f"bench_cli: {path}: datatype {code} not read here")
+    n = int(np.prod(dim[1:4]))
+    values = np.frombuffer(raw, types[code], count=n, offset=offset).astype(np.float64)
+    if slope and np.isfinite(slope) and (slope != 1.0 or inter != 0.0):
+        values = values * slope + inter
+    return values
+
+
+def check_degrees(map_path, voxels, degrees_path):
+    """'yes' when the baseline's degrees equal the CLI's degree map at the mask's voxels, else
+    how many differ."""
+    cli = read_nifti_volume(map_path)[voxels]
+    base = np.fromfile(degrees_path, "<i8")
+    if base.size != cli.size:
+        return f"no ({base.size} degrees for {cli.size} voxels)"
+    differ = int(np.count_nonzero(cli != base))
+    return f"yes (mean degree {base.mean():.1f})" if differ == 0 else f"no ({differ} voxels differ, largest difference {np.abs(cli - base).max():g})"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-dir", default="build", help="CMake build tree holding tools/cli/fastconn (default build)")
@@ -147,6 +201,10 @@ def main():
     cli = os.path.join(args.build_dir, "tools", "cli", "fastconn")
     if not os.access(cli, os.X_OK):
         sys.exit(f"bench_cli: {cli} not found: build the CLI (cmake --build {args.build_dir} --target fastconn_cli)")
+    baseline = os.path.join(args.build_dir, "bench", "cli", "library_process")
+    if not os.access(baseline, os.X_OK):
+        sys.exit(f"bench_cli: {baseline} not found: build the benchmarks (FASTCONN_BUILD_BENCH=ON; "
+                 f"cmake --build {args.build_dir} --target bench_cli_library_process)")
     work = args.workdir or tempfile.mkdtemp(prefix="fastconn-bench-cli-")
     os.makedirs(work, exist_ok=True)
     try:
@@ -160,6 +218,11 @@ def main():
         code, bitpix = (4, 16) if dtype == np.int16 else (16, 32)
         writer = write_nifti(scan, data, (2.0, 2.0, 2.0, 2.0), code, bitpix)
         write_nifti(mask_path, mask.T, (2.0, 2.0, 2.0), 2, 8)
+        # The baseline's input: the masked voxels (x-fastest order, as the CLI takes them) as the
+        # float32 T x N matrix the CLI's gather produces (value (t, s) at t * N + s).
+        voxels = np.flatnonzero(mask.ravel(order="F"))
+        matrix_path = os.path.join(work, "series_f32_TxN.raw")
+        data.reshape(args.time, -1)[:, voxels].astype("<f4").tofile(matrix_path)
         del data
         print(f"data: {dims[0]}x{dims[1]}x{dims[2]} grid, {args.voxels} voxels in the mask, T = {args.time}, "
               f"{args.dtype} .{args.format} ({os.path.getsize(scan) / 2**20:.0f} MiB), written with {writer} "
@@ -168,8 +231,12 @@ def main():
         out = os.path.join(work, "degree.nii.gz")
         cmd = [cli, "degree", scan, "--mask", mask_path, "--threshold", args.threshold, "-o", out, "-q",
                "--backend", args.backend, "--threads", args.threads]
+        base_cmd = [baseline, matrix_path, str(args.voxels), str(args.time), args.threshold, args.backend,
+                    args.threads, "--times"]
+        check_path = os.path.join(work, "baseline_degree.i64")
         print("command:", " ".join(cmd))
-        runs = []
+        print("baseline:", " ".join(base_cmd))
+        runs, base_runs = [], []
         for k in range(args.repeat + 1):  # run 0 warms the page cache and the device
             t = time.perf_counter()
             p = subprocess.run(cmd, capture_output=True, text=True)
@@ -180,6 +247,16 @@ def main():
                 meta = json.load(f)
             if k > 0:
                 runs.append(dict(meta["timing_s"], wall=wall))
+            # The baseline right after (same machine load); its warm-up run also writes its degrees.
+            extra = ["--check", check_path] if k == 0 else []
+            t = time.perf_counter()
+            p = subprocess.run(base_cmd + extra, capture_output=True, text=True)
+            wall = time.perf_counter() - t
+            if p.returncode != 0:
+                sys.exit(f"bench_cli: library_process failed ({p.returncode}): {p.stderr.strip()}")
+            if k > 0:
+                base_runs.append(dict(json.loads(p.stdout.strip().splitlines()[-1]), wall=wall))
+        same = check_degrees(out, voxels, check_path)
         backend = meta["backend"]
         med = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
         library = med["context"] + med["series"] + med["compute"]
@@ -212,6 +289,25 @@ def main():
         print(f"CLI / library alone      = {ratio:.3f}  (file I/O and mask handling add {100 * (ratio - 1):.1f} %; "
               f"target on the GPU machine: <= 1.10)")
         print(f"CLI / fc_pcc_degree alone = {med['wall'] / med['compute']:.3f}")
+
+        bmed = {key: statistics.median(r[key] for r in base_runs) for key in base_runs[0]}
+        bsteps = bmed["context"] + bmed["series"] + bmed["compute"] + bmed["release"]
+        print(f"\nlibrary in its own process (bench/cli/library_process: the raw float32 T x N matrix mapped, "
+              f"the same calls), median of {args.repeat} runs (seconds):")
+        for key, label in (("context", "context (fc_context_create + settings)"),
+                           ("series", "series (fc_series_create_f32)"),
+                           ("compute", "compute (fc_pcc_degree)"),
+                           ("release", "release (destroy series, context)"),
+                           ("wall", "wall (whole process)")):
+            print(f"  {label:44s} {bmed[key]:9.3f}")
+        print(f"  {'process start, mapping, exit (wall - steps)':44s} {bmed['wall'] - bsteps:9.3f}")
+        print(f"  degrees = the CLI's map at the {len(voxels)} mask voxels: {same}")
+        own = med["wall"] / bmed["wall"]
+        print(f"CLI overhead over it (wall - its wall): {med['wall'] - bmed['wall']:.3f} s")
+        print(f"CLI / library in its own process = {own:.3f}  (the file I/O and mask handling add "
+              f"{100 * (own - 1):.1f} %; target <= 1.10)")
+        if not same.startswith("yes"):
+            sys.exit("bench_cli: the baseline's degrees differ from the CLI's map")
     finally:
         if not args.workdir:
             shutil.rmtree(work, ignore_errors=True)
