@@ -29,23 +29,28 @@ int64_t buffers_bytes(int64_t n, int64_t edges) {
   return 4 * 8 * (n + 1) + 2 * edges * (8 + 4) + 2 * edges * (4 + 8);
 }
 
+// The cub scratch of the scan and the sort.
+struct CubScratch {
+  size_t scan, sort;
+};
+CubScratch cub_scratch(int64_t n, int64_t edges) {
+  return CubScratch{kernels::csr_scan_bytes(n), kernels::csr_sort_bytes(edges, key_bits_of(n))};
+}
+
 }  // namespace
 
-int64_t csr_device_bytes(int64_t n, int64_t edges) {
-  if (edges > INT_MAX) return INT64_MAX;  // the sort takes 32-bit counts
-  return buffers_bytes(n, edges) + static_cast<int64_t>(kernels::csr_scan_bytes(n)) +
-         static_cast<int64_t>(kernels::csr_sort_bytes(edges, key_bits_of(n)));
-}
 
 bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges, int weights, int64_t budget,
                    SymmetricCsr& out) {
   const int64_t n = job.n, e = edges.count;
   if (!edges.on_device || n < 1 || n > UINT32_MAX) return false;
-  const int64_t need = csr_device_bytes(n, e);
-  if (need == INT64_MAX || (budget > 0 && need > budget)) return false;
+  if (e > INT_MAX) return false;  // the sort takes 32-bit counts
+  const CubScratch cub = cub_scratch(n, e);
+  const int64_t need = buffers_bytes(n, e) + static_cast<int64_t>(cub.scan + cub.sort);
+  if (budget > 0 && need > budget) return false;
   const int device = job.res->device();
   CsrBuffers& b = arena.csr;
-  const size_t scan_bytes = kernels::csr_scan_bytes(n), sort_bytes = kernels::csr_sort_bytes(e, key_bits_of(n));
+  const size_t scan_bytes = cub.scan, sort_bytes = cub.sort;
   // Kept from the last graph when large enough. Out of device memory: false (the buffers are
   // given back), and the caller assembles on the host; nothing has been written.
   auto room = [&](DeviceBuffer& buffer, int64_t bytes) {

@@ -63,9 +63,8 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
 
 // The symmetric CSR (backend.hpp) of edges kept on the device, with fc_graph_weights `weights`,
 // assembled there and copied to the host once. Returns false, having written nothing, when its
-// device buffers (csr_device_bytes) would pass `budget` bytes (0: no limit) or do not fit on the
-// device; the caller then brings the edges to the host (edges_to_host).
-int64_t csr_device_bytes(int64_t n, int64_t edges);
+// device buffers (cuda_csr.cpp: buffers_bytes and cub's scratch) would pass `budget` bytes (0: no
+// limit) or do not fit on the device; the caller then brings the edges to the host (edges_to_host).
 bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges, int weights, int64_t budget,
                    SymmetricCsr& out);
 void edges_to_host(const GraphJob& job, const GraphArena& arena, const DeviceEdges& edges, UpperEdges& out);
