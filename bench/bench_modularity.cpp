@@ -1,8 +1,10 @@
-// CPU benchmark of modules (issue 11): fc_modularity on a planted-partition graph (38,400 nodes,
-// 40 communities of 960, expected degree 19 inside + 19 outside: ~729,600 edges, fixed seed) or on
-// a graph file (fc_graph_load), on the CPU backend. Prints the median time of --reps runs, Q, K,
-// the splits, and for the planted graph the normalized mutual information with the planted
-// communities. bench/modularity/peers.py times igraph and networkx on the same graph (--save
+// Benchmark of modules (issue 11): fc_modularity on a planted-partition graph (by default 38,400
+// nodes, 40 communities of 960, expected degree 19 inside + 19 outside: ~729,600 edges, fixed
+// seed; --nodes, --communities, --degree-in, --degree-out for others, e.g. the 1,000,000-node scale
+// run) or on a graph file (fc_graph_load), on the CPU backend, the CUDA backend, or both
+// (--backend cpu|cuda|both; both also checks that the labels are the same). Prints the median time
+// of --reps runs per backend, Q, K, the splits, and for the planted graph the normalized mutual
+// information with the planted communities. bench/modularity/peers.py times igraph and networkx on the same graph (--save
 // writes it in fastconn's graph file format, --labels writes fastconn's labels, one per line).
 #include <omp.h>
 
@@ -96,12 +98,56 @@ double nmi(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   return ha + hb == 0 ? 1.0 : 2 * mi / (ha + hb);
 }
 
+struct Run {
+  std::string backend;
+  std::vector<double> times;  // sorted
+  std::vector<int64_t> labels;
+  int64_t k = 0, splits = 0, products = 0;
+  double q = 0;
+  bool failed = false;
+};
+
+// reps runs of fc_modularity on a context of `kind`; every run must give the labels of the first.
+Run run(const fc_graph* g, fc_backend kind, int threads, int reps, const fc_modularity_options& o) {
+  Run r;
+  int64_t n = 0;
+  check(fc_graph_info(g, &n, nullptr), "fc_graph_info");
+  fc_context* ctx = nullptr;
+  check(fc_context_create(kind, -1, &ctx), "fc_context_create");
+  check(fc_context_set_threads(ctx, threads), "fc_context_set_threads");
+  r.backend = std::string(kind == FC_BACKEND_CUDA ? "CUDA" : "CPU") + ", " + std::to_string(threads) + " threads";
+  std::vector<int64_t> labels(static_cast<size_t>(n)), iters;
+  for (int x = 0; x < reps; ++x) {
+    fc_modules* m = nullptr;
+    const auto a = std::chrono::steady_clock::now();
+    check(fc_modularity(ctx, g, &o, &m), "fc_modularity");
+    r.times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
+    check(fc_modules_info(m, nullptr, &r.k, &r.q, &r.splits), "fc_modules_info");
+    check(fc_modules_labels(m, labels.data(), n), "fc_modules_labels");
+    iters.assign(static_cast<size_t>(r.splits), 0);
+    check(fc_modules_splits(m, nullptr, nullptr, nullptr, nullptr, nullptr, iters.data(), nullptr, r.splits),
+          "fc_modules_splits");
+    fc_modules_destroy(m);
+    if (x == 0) r.labels = labels;
+    else if (labels != r.labels) {
+      std::fprintf(stderr, "bench_modularity: run %d gave other labels than run 0\n", x);
+      r.failed = true;
+    }
+  }
+  for (int64_t i : iters) r.products += i;
+  std::sort(r.times.begin(), r.times.end());
+  fc_context_destroy(ctx);
+  return r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string graph_path, save_path, labels_path, truth_path;
+  std::string backend = "cpu";
   int reps = 3, threads = 0;
-  int64_t max_communities = 0;
+  int64_t max_communities = 0, nodes = 38400, communities = 40;
+  double degree_in = 19.0, degree_out = 19.0;
   for (int a = 1; a + 1 < argc; a += 2) {
     const std::string k = argv[a];
     if (k == "--graph") graph_path = argv[a + 1];
@@ -111,18 +157,28 @@ int main(int argc, char** argv) {
     else if (k == "--reps") reps = std::atoi(argv[a + 1]);
     else if (k == "--threads") threads = std::atoi(argv[a + 1]);
     else if (k == "--max-communities") max_communities = std::atoll(argv[a + 1]);
+    else if (k == "--backend") backend = argv[a + 1];
+    else if (k == "--nodes") nodes = std::atoll(argv[a + 1]);
+    else if (k == "--communities") communities = std::atoll(argv[a + 1]);
+    else if (k == "--degree-in") degree_in = std::atof(argv[a + 1]);
+    else if (k == "--degree-out") degree_out = std::atof(argv[a + 1]);
     else {
       std::fprintf(stderr,
                    "usage: bench_modularity [--graph FILE] [--save FILE] [--labels FILE] [--truth FILE] [--reps R] "
-                   "[--threads P] [--max-communities K]\n");
+                   "[--threads P] [--max-communities K] [--backend cpu|cuda|both] [--nodes N] [--communities C] "
+                   "[--degree-in D] [--degree-out D]\n");
       return 2;
     }
+  }
+  if (backend != "cpu" && backend != "cuda" && backend != "both") {
+    std::fprintf(stderr, "bench_modularity: --backend %s is not cpu, cuda or both\n", backend.c_str());
+    return 2;
   }
   if (threads <= 0) threads = omp_get_max_threads();
   std::vector<int64_t> truth;
   fc_graph* g = nullptr;
   const auto t0 = std::chrono::steady_clock::now();
-  if (graph_path.empty()) g = planted(38400, 40, 19.0, 19.0, 20240611, truth);
+  if (graph_path.empty()) g = planted(nodes, communities, degree_in, degree_out, 20240611, truth);
   else check(fc_graph_load(graph_path.c_str(), &g), "fc_graph_load");
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int64_t n = 0, edges = 0;
@@ -133,55 +189,39 @@ int main(int argc, char** argv) {
     for (int64_t l : truth) f << l << '\n';
   }
 
-  fc_context* ctx = nullptr;
-  check(fc_context_create(FC_BACKEND_CPU, -1, &ctx), "fc_context_create");
-  check(fc_context_set_threads(ctx, threads), "fc_context_set_threads");
   fc_modularity_options o;
   check(fc_modularity_options_default(&o), "fc_modularity_options_default");
   o.max_communities = max_communities;
-  std::vector<double> times;
-  std::vector<int64_t> labels(static_cast<size_t>(n)), first;
-  int64_t k = 0, splits = 0;
-  double q = 0;
-  std::vector<int64_t> iters;
-  for (int r = 0; r < reps; ++r) {
-    fc_modules* m = nullptr;
-    const auto a = std::chrono::steady_clock::now();
-    check(fc_modularity(ctx, g, &o, &m), "fc_modularity");
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
-    check(fc_modules_info(m, nullptr, &k, &q, &splits), "fc_modules_info");
-    check(fc_modules_labels(m, labels.data(), n), "fc_modules_labels");
-    iters.assign(static_cast<size_t>(splits), 0);
-    check(fc_modules_splits(m, nullptr, nullptr, nullptr, nullptr, nullptr, iters.data(), nullptr, splits), "fc_modules_splits");
-    fc_modules_destroy(m);
-    if (r == 0) first = labels;
-    else if (labels != first) {
-      std::fprintf(stderr, "bench_modularity: run %d gave other labels than run 0\n", r);
-      return 3;
-    }
-  }
-  double q_check = 0;
-  check(fc_modularity_score(g, labels.data(), 1.0, &q_check), "fc_modularity_score");
-  std::sort(times.begin(), times.end());
-  int64_t products = 0;
-  for (int64_t x : iters) products += x;
   std::printf("graph: %s, %lld nodes, %lld edges (built/loaded in %.2f s)\n",
-              graph_path.empty() ? "planted partition 40 x 960, seed 20240611" : graph_path.c_str(), (long long)n,
-              (long long)edges, build_s);
-  std::printf("fastconn fc_modularity (CPU, %d threads): median %.3f s of %d (min %.3f, max %.3f)\n", threads,
-              times[times.size() / 2], reps, times.front(), times.back());
-  std::printf("Q = %.12f  K = %lld  splits = %lld  eigensolver products = %lld  score(Q) = %.12f\n", q, (long long)k,
-              (long long)splits, (long long)products, q_check);
-  if (!truth.empty()) {
-    double q_truth = 0;
-    check(fc_modularity_score(g, truth.data(), 1.0, &q_truth), "fc_modularity_score");
-    std::printf("planted partition: Q = %.12f, NMI(fastconn, planted) = %.6f\n", q_truth, nmi(labels, truth));
+              graph_path.empty() ? ("planted partition " + std::to_string(communities) + " x " +
+                                    std::to_string(nodes / communities) + ", seed 20240611").c_str()
+                                 : graph_path.c_str(),
+              (long long)n, (long long)edges, build_s);
+  std::vector<int64_t> labels, cpu_labels;
+  for (const fc_backend kind : {FC_BACKEND_CPU, FC_BACKEND_CUDA}) {
+    if ((kind == FC_BACKEND_CPU && backend == "cuda") || (kind == FC_BACKEND_CUDA && backend == "cpu")) continue;
+    const Run r = run(g, kind, threads, reps, o);
+    if (r.failed) return 3;
+    labels = r.labels;
+    std::printf("fastconn fc_modularity (%s): median %.3f s of %d (min %.3f, max %.3f)\n", r.backend.c_str(),
+                r.times[r.times.size() / 2], reps, r.times.front(), r.times.back());
+    double q_check = 0;
+    check(fc_modularity_score(g, labels.data(), 1.0, &q_check), "fc_modularity_score");
+    std::printf("Q = %.12f  K = %lld  splits = %lld  eigensolver products = %lld  score(Q) = %.12f\n", r.q,
+                (long long)r.k, (long long)r.splits, (long long)r.products, q_check);
+    if (kind == FC_BACKEND_CPU) cpu_labels = labels;
+    else if (!cpu_labels.empty())
+      std::printf("labels of the CUDA backend %s those of the CPU backend\n", labels == cpu_labels ? "equal" : "DIFFER FROM");
+    if (!truth.empty()) {
+      double q_truth = 0;
+      check(fc_modularity_score(g, truth.data(), 1.0, &q_truth), "fc_modularity_score");
+      std::printf("planted partition: Q = %.12f, NMI(fastconn, planted) = %.6f\n", q_truth, nmi(labels, truth));
+    }
   }
   if (!labels_path.empty()) {
     std::ofstream f(labels_path);
     for (int64_t l : labels) f << l << '\n';
   }
   fc_graph_destroy(g);
-  fc_context_destroy(ctx);
   return 0;
 }

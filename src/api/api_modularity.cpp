@@ -34,12 +34,19 @@ FC_API fc_status fc_modularity(fc_context* ctx, const fc_graph* graph, const fc_
     fc::require_not_null(out, "out");
     const fc_modularity_options o = options != nullptr ? *options : fc::default_modularity_options();
     fc::validate_modularity_options(o);
-    // Host code for every backend (the same labels by construction); the context gives the
-    // thread count and the progress callback, which may cancel between splits.
+    // Host code for every backend; a backend with a device (CUDA) does the eigensolver's sparse
+    // products of large groups there, with the host's bits, so the labels are the same. The
+    // context gives the thread count, the memory limit and the progress callback, which may
+    // cancel between splits.
     const fc::ContextState& state = *ctx->state;
-    fc::Progress progress = state.make_progress(graph->data->n);
+    const fc::GraphData& g = *graph->data;
+    fc::Progress progress = state.make_progress(g.n);
+    const fc::RunSettings run = state.run_settings(progress);
+    const fc::GroupProductsFactory device = [&](double c_pos, double c_neg) {
+      return state.backend->group_products(g, g.n, c_pos, c_neg, run);
+    };
     auto m = std::make_unique<fc_modules>();
-    m->result = fc::find_modules(*graph->data, o, state.threads, progress);
+    m->result = fc::find_modules(g, o, state.threads, progress, device);
     *out = m.release();
     return FC_OK;
   });

@@ -99,6 +99,24 @@ struct SymmetricCsr {
 constexpr int kAbsHistogramShift = 14;
 constexpr int64_t kAbsHistogramBins = (int64_t(0x3F800000) >> kAbsHistogramShift) + 1;
 
+// The sparse half of one modularity product (core/modularity.cpp), computed by a backend away
+// from the host: for a group of nodes (ascending global ids; local index i is nodes[i]),
+//   y_i = sum over row nodes[i]'s entries e, in row order, whose column is in the group and whose
+//         weight w_e != 0, of cw(w_e) * x[local index of the column],
+// with cw(w) = c_pos * w for w > 0, else c_neg * w (both in double), every product and sum rounded
+// once (no fused multiply-add): the bits of the host loop's, so both backends find the same modules.
+class GroupProducts {
+ public:
+  virtual ~GroupProducts() = default;
+  // Groups with fewer stored entries than this are multiplied on the host (a round trip to a
+  // device costs more than their products).
+  int64_t min_entries = 0;
+  // The group whose products follow (nodes stays valid until the next select).
+  virtual void select(const std::vector<int64_t>& nodes) = 0;
+  // y = the products above for x (both of the group's size).
+  virtual void multiply(const double* x, double* y) = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -183,6 +201,21 @@ class Backend {
   // factor (s.n x l, row-major, float) = Z * basis, basis t x l row-major float64; the products
   // summed in float64, then rounded.
   virtual void project(const SeriesView& s, const double* basis, int64_t l, float* factor, const RunSettings& run) = 0;
+
+  // --- modules (core/modularity.cpp drives it)
+
+  // An engine for the group products of the graph (n nodes, symmetric CSR g) with the weight
+  // coefficients c_pos, c_neg, or null where the host should do them (the CPU backend; a graph
+  // that does not fit the memory limit or the device). The graph is copied to it once.
+  virtual std::unique_ptr<GroupProducts> group_products(const SymmetricCsr& g, int64_t n, double c_pos, double c_neg,
+                                                        const RunSettings& run) {
+    (void)g;
+    (void)n;
+    (void)c_pos;
+    (void)c_neg;
+    (void)run;
+    return nullptr;
+  }
 };
 
 // Creates a backend; throws fc::Error(FC_ERR_BACKEND_UNAVAILABLE) with the reason when the kind

@@ -224,11 +224,12 @@ struct Candidate {
   std::vector<int8_t> side;    // the split (+1: child_a, holding nodes[0]); empty: indivisible
   double eigenvalue = 0, gain = 0, residual = 0;
   int64_t iterations = 0;
+  int64_t device_products = 0;  // of the iterations, those whose sparse half ran on `device`
 };
 
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
-             std::vector<int64_t>& local_of) {
+             std::vector<int64_t>& local_of, GroupProducts* device) {
   const int64_t n = int64_t(c.nodes.size());
   // min_community_size may be any int64 (up to INT64_MAX): compare without doubling it.
   if (n < 2 || o.min_community_size > n / 2) return;
@@ -242,16 +243,30 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
   const bool parallel = int64_t(lg.columns.size()) >= 65536;
   const int team = thread_count(threads);
+  // (B^(g) x)_i from the sparse sum of row i: one expression for the host and device sums, so a
+  // device that sums as the host does (backend.hpp's GroupProducts) gives the same bits.
+  auto finish = [&](double sum, int64_t i, const double* x, double p, double q) {
+    return sum - gd_pos * lg.k_pos[static_cast<size_t>(i)] * p + gd_neg * lg.k_neg[static_cast<size_t>(i)] * q -
+           r[static_cast<size_t>(i)] * x[i];
+  };
+  const bool on_device = device != nullptr && int64_t(lg.columns.size()) >= device->min_entries;
+  if (on_device) device->select(c.nodes);
   auto op = [&](const double* x, double* y) {
     const double p = deterministic_dot(lg.k_pos.data(), x, n, threads);
     const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
+    if (on_device) {
+      device->multiply(x, y);
+      ++c.device_products;
+#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
+      for (int64_t i = 0; i < n; ++i) y[i] = finish(y[i], i, x, p, q);
+      return;
+    }
 #pragma omp parallel for schedule(static) num_threads(team) if (parallel)
     for (int64_t i = 0; i < n; ++i) {
       double sum = 0;
       for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
         sum += lg.weights[static_cast<size_t>(e)] * x[static_cast<size_t>(lg.columns[static_cast<size_t>(e)])];
-      y[i] = sum - gd_pos * lg.k_pos[static_cast<size_t>(i)] * p + gd_neg * lg.k_neg[static_cast<size_t>(i)] * q -
-             r[static_cast<size_t>(i)] * x[i];
+      y[i] = finish(sum, i, x, p, q);
     }
   };
   EigenOptions eo;
@@ -475,7 +490,8 @@ void validate_modularity_options(const fc_modularity_options& o) {
     fail(FC_ERR_INVALID_ARG, "options->refine " + std::to_string(o.refine) + " is not 0 or 1");
 }
 
-Modules find_modules(const GraphData& g, const fc_modularity_options& o, int threads, Progress& progress) {
+Modules find_modules(const GraphData& g, const fc_modularity_options& o, int threads, Progress& progress,
+                     const GroupProductsFactory& device_factory) {
   validate_modularity_options(o);
   const ModularityTerms t = modularity_terms(g, fc_signed_modularity(o.signed_mode), o.resolution);
   Modules out;
@@ -502,10 +518,14 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   };
   std::priority_queue<int64_t, std::vector<int64_t>, decltype(by_gain)> pending(by_gain);
   std::vector<int64_t> local_of(static_cast<size_t>(g.n), -1);
+  // The device engine, when the backend has one and there is a group to divide.
+  std::unique_ptr<GroupProducts> device;
+  if (device_factory && !root.nodes.empty() && o.max_communities != 1) device = device_factory(t.c_pos, t.c_neg);
   int64_t communities = n_isolated + (root.nodes.empty() ? 0 : 1), next_id = 1;
   const auto may_split = [&] { return o.max_communities == 0 || communities < o.max_communities; };
   auto admit = [&](Candidate c) {
-    if (may_split()) analyse(c, g, t, o, threads, local_of);
+    if (may_split()) analyse(c, g, t, o, threads, local_of, device.get());
+    out.device_products += c.device_products;
     pool.push_back(std::move(c));
     const int64_t index = int64_t(pool.size()) - 1;
     if (pool.back().side.empty()) {

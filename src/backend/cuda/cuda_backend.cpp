@@ -14,6 +14,7 @@
 #include "backend/cuda/band_pipeline.hpp"
 #include "backend/cuda/band_plan.hpp"
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/cuda_modularity.hpp"
 #include "backend/cuda/cuda_resources.hpp"
 #include "backend/cuda/cuda_series.hpp"
 #include "backend/cuda/cuda_window.hpp"
@@ -372,6 +373,11 @@ class CudaBackend : public Backend {
     DeviceScope scope(device_);
     check_int_range(s);
     cuda::project(*res_, user_stream_, storage_of(s), basis, l, work_budget(run), lowrank_, factor);
+  }
+
+  std::unique_ptr<GroupProducts> group_products(const SymmetricCsr& g, int64_t n, double c_pos, double c_neg,
+                                                const RunSettings& run) override {
+    return cuda::make_group_products(device_, g, n, c_pos, c_neg, run.memory_limit);
   }
 
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override {

@@ -9,6 +9,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_graph.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_csr.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_modularity.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
   ${PROJECT_SOURCE_DIR}/kernels/cross_finish.cu
   ${PROJECT_SOURCE_DIR}/kernels/edge_compact.cu
@@ -18,7 +19,8 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/pair_products.cu
   ${PROJECT_SOURCE_DIR}/kernels/abs_histogram.cu
   ${PROJECT_SOURCE_DIR}/kernels/row_topk.cu
-  ${PROJECT_SOURCE_DIR}/kernels/window_normalize.cu)
+  ${PROJECT_SOURCE_DIR}/kernels/window_normalize.cu
+  ${PROJECT_SOURCE_DIR}/kernels/group_product.cu)
 find_package(Threads REQUIRED)
 target_link_libraries(fastconn PRIVATE CUDA::cudart CUDA::cublas Threads::Threads)
 # Kernels: optimized device code, no per-thread default stream (the backend passes its streams).

@@ -1,0 +1,26 @@
+// Launchers of the modularity group products (src/backend/cuda/cuda_modularity.cpp drives them):
+// the sparse half of Newman's B^(g) x for one group of nodes, summed exactly as the host loop of
+// core/modularity.cpp sums it (backend.hpp's GroupProducts), so both backends find the same
+// modules. Plain declarations over raw device pointers and a stream; each returns the launch
+// status for the caller to check.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace fc {
+namespace kernels {
+
+// local_of[nodes[i]] = i for i < n (clear: -1 instead), the group's local indices.
+cudaError_t group_local_index(const int64_t* nodes, int64_t n, int64_t* local_of, bool clear, cudaStream_t stream);
+
+// y[i] = sum over the CSR row nodes[i]'s entries e (in order) with local_of[columns[e]] >= 0 and
+// weights[e] != 0 of cw(weights[e]) * x[local_of[columns[e]]], cw(w) = (w > 0 ? c_pos : c_neg) * w:
+// every product and every partial sum rounded to double once, left to right.
+cudaError_t group_product(const int64_t* offsets, const int64_t* columns, const float* weights, const int64_t* nodes,
+                          int64_t n, const int64_t* local_of, double c_pos, double c_neg, const double* x, double* y,
+                          cudaStream_t stream);
+
+}  // namespace kernels
+}  // namespace fc

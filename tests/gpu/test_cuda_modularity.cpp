@@ -1,0 +1,222 @@
+// The CUDA backend's modularity engine (src/backend/cuda/cuda_modularity.cpp): its group products
+// have the host loop's bits (groups chosen one after another, signed and zero weights), and
+// fc_modularity on a CUDA context finds the same modules as on a CPU context, bit for bit (labels,
+// Q, every split's eigenvalue, gain and iteration count), with the device doing the products:
+// planted partitions binary, weighted and signed (both signed forms), a resolution, a graph made
+// by fc_pcc_graph on the GPU, small graphs forced through the device, and a memory limit that
+// leaves the products on the host.
+//
+// Skips when no CUDA context can be made; FASTCONN_REQUIRE_CUDA=1 makes that a failure.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "api_calls.hpp"
+#include "backend/cuda/cuda_modularity.hpp"
+#include "core/handles.hpp"
+#include "core/modularity.hpp"
+#include "fastconn/fastconn_cuda.h"
+#include "modularity_graphs.hpp"
+#include "reference.hpp"
+#include "require_cuda.hpp"
+
+namespace {
+
+using namespace modtest;
+
+int device_of(const fctest::Context& c) {
+  int device = -1;
+  EXPECT_EQ(fc_context_get_cuda_device(c.get(), &device), FC_OK) << fc_last_error();
+  return device;
+}
+const fc::GraphData& data_of(const fc_graph* g) { return *g->data; }
+
+// The host loop of core/modularity.cpp as backend.hpp specifies it, written out here (this file
+// is compiled without fused multiply-adds, as that one is).
+std::vector<double> host_products(const fc::GraphData& g, const std::vector<int64_t>& nodes, double c_pos,
+                                  double c_neg, const std::vector<double>& x) {
+  std::vector<int64_t> local(size_t(g.n), -1);
+  for (size_t i = 0; i < nodes.size(); ++i) local[size_t(nodes[i])] = int64_t(i);
+  std::vector<double> y(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    double sum = 0;
+    const int64_t u = nodes[i];
+    for (int64_t e = g.offsets[size_t(u)]; e < g.offsets[size_t(u + 1)]; ++e) {
+      const int64_t l = local[size_t(g.columns[size_t(e)])];
+      const float w = g.weights[size_t(e)];
+      if (l < 0 || w == 0) continue;
+      const double cw = w > 0 ? c_pos * w : c_neg * w;
+      sum += cw * x[size_t(l)];
+    }
+    y[i] = sum;
+  }
+  return y;
+}
+
+
+fc::Modules modules_on(const fctest::Context& ctx, const fc_graph* g, const fc_modularity_options& o) {
+  fc_modules* m = nullptr;
+  EXPECT_EQ(fc_modularity(ctx.get(), g, &o, &m), FC_OK) << fc_last_error();
+  fc::Modules r = m != nullptr ? m->result : fc::Modules{};
+  fc_modules_destroy(m);
+  return r;
+}
+
+void expect_same_modules(const fc::Modules& a, const fc::Modules& b) {
+  EXPECT_EQ(a.k, b.k);
+  EXPECT_EQ(std::memcmp(&a.q, &b.q, sizeof(double)), 0) << a.q << " vs " << b.q;
+  EXPECT_TRUE(a.labels == b.labels);
+  ASSERT_EQ(a.splits.size(), b.splits.size());
+  for (size_t x = 0; x < a.splits.size(); ++x) {
+    EXPECT_EQ(std::memcmp(&a.splits[x].eigenvalue, &b.splits[x].eigenvalue, sizeof(double)), 0) << "split " << x;
+    EXPECT_EQ(std::memcmp(&a.splits[x].gain, &b.splits[x].gain, sizeof(double)), 0) << "split " << x;
+    EXPECT_EQ(a.splits[x].iterations, b.splits[x].iterations) << "split " << x;
+  }
+}
+
+fc_modularity_options defaults() {
+  fc_modularity_options o;
+  fc_modularity_options_default(&o);
+  return o;
+}
+
+TEST(CudaModularity, GroupProductsHaveTheHostBits) {
+  REQUIRE_CUDA();
+  fctest::Context cuda(FC_BACKEND_CUDA);
+  // Random signed weights, some exactly zero, on a graph of a prime number of nodes.
+  fc::SplitMix64 rng(7);
+  const int64_t n = 1201;
+  std::vector<Edge> edges;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j)
+      if (rng.uniform() < 0.04) {
+        const double u = rng.uniform();
+        edges.push_back({i, j, u < 0.05 ? 0.0 : u < 0.6 ? u : -(u - 0.5)});
+      }
+  Graph graph(n, std::move(edges));
+  const fc::GraphData& g = data_of(graph.g);
+  ASSERT_GT(g.columns.size(), 50000u);
+  const double c_pos = 1.0, c_neg = 0.37;
+  auto engine = fc::cuda::make_group_products(device_of(cuda), g, n, c_pos, c_neg, 0, 0);
+  ASSERT_TRUE(engine != nullptr);
+  // Three groups in a row: the whole graph, every node not divisible by 3, the odd nodes (each
+  // select must forget the previous group's members).
+  std::vector<std::vector<int64_t>> groups(3);
+  for (int64_t v = 0; v < n; ++v) {
+    groups[0].push_back(v);
+    if (v % 3 != 0) groups[1].push_back(v);
+    if (v % 2 == 1) groups[2].push_back(v);
+  }
+  for (const auto& nodes : groups) {
+    std::vector<double> x(nodes.size());
+    for (double& v : x) v = rng.uniform() - 0.5;
+    engine->select(nodes);
+    std::vector<double> y(nodes.size(), -1.0);
+    engine->multiply(x.data(), y.data());
+    const std::vector<double> want = host_products(g, nodes, c_pos, c_neg, x);
+    int64_t nonzero = 0;
+    for (double v : want) nonzero += v != 0;
+    EXPECT_GT(nonzero, int64_t(nodes.size()) / 2);  // the check has something to compare
+    EXPECT_EQ(std::memcmp(y.data(), want.data(), sizeof(double) * y.size()), 0) << "group of " << nodes.size();
+    // and again: the same bits run to run
+    std::vector<double> again(nodes.size());
+    engine->multiply(x.data(), again.data());
+    EXPECT_TRUE(again == y);
+  }
+}
+
+TEST(CudaModularity, SameModulesAsTheCpuBackend) {
+  REQUIRE_CUDA();
+  fctest::Context cpu(FC_BACKEND_CPU), cuda(FC_BACKEND_CUDA);
+  std::vector<int64_t> truth;
+  struct Case {
+    const char* name;
+    double w_in, w_out;
+    fc_signed_modularity mode;
+    double gamma;
+  };
+  const Case cases[] = {{"binary", 1.0, 1.0, FC_SIGNED_GOMEZ, 1.0},
+                        {"weighted", 0.8, 0.3, FC_SIGNED_GOMEZ, 1.0},
+                        {"signed Gomez", 0.9, -0.4, FC_SIGNED_GOMEZ, 1.0},
+                        {"signed Rubinov", 0.9, -0.4, FC_SIGNED_RUBINOV, 1.0},
+                        {"resolution 0.7", 1.0, 1.0, FC_SIGNED_GOMEZ, 0.7}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    // 16 communities of 251 nodes, about 40 neighbours each: 160 k stored entries, past the
+    // engine's threshold, so the root and the first levels multiply on the device.
+    Graph graph = planted(16, 251, 0.1, 0.005, 11, truth, c.w_in, c.w_out);
+    fc_modularity_options o = defaults();
+    o.signed_mode = c.mode;
+    o.resolution = c.gamma;
+    const fc::Modules on_cpu = modules_on(cpu, graph.g, o), on_gpu = modules_on(cuda, graph.g, o);
+    expect_same_modules(on_cpu, on_gpu);
+    EXPECT_EQ(on_cpu.device_products, 0);
+    EXPECT_GT(on_gpu.device_products, 0);
+    EXPECT_GE(on_gpu.k, 2);
+  }
+}
+
+TEST(CudaModularity, GraphBuiltOnTheGpu) {
+  REQUIRE_CUDA();
+  fctest::Context cpu(FC_BACKEND_CPU), cuda(FC_BACKEND_CUDA);
+  const fctest::Dataset d = fctest::structured_data(3001, 120, 5);
+  const fctest::Series s = fctest::make_series(cuda, d);
+  fc_graph* g = nullptr;
+  ASSERT_EQ(fc_pcc_graph(cuda.get(), s.get(), FC_EDGE_ABS_THRESHOLD, 0.6, FC_GRAPH_WEIGHTED, &g), FC_OK) << fc_last_error();
+  ASSERT_GT(data_of(g).columns.size(), size_t(fc::cuda::kDeviceMinEntries));
+  const fc::Modules on_cpu = modules_on(cpu, g, defaults()), on_gpu = modules_on(cuda, g, defaults());
+  expect_same_modules(on_cpu, on_gpu);
+  EXPECT_GT(on_gpu.device_products, 0);
+  fc_graph_destroy(g);
+}
+
+TEST(CudaModularity, SmallGraphsForcedThroughTheDevice) {
+  REQUIRE_CUDA();
+  fctest::Context cuda(FC_BACKEND_CUDA);
+  const int device = device_of(cuda);
+  std::vector<Edge> karate;
+  for (const auto& e : kKarate) karate.push_back({e[0], e[1], 1.0});
+  // Two triangles, a path, and isolated nodes; signed weights.
+  const std::vector<Edge> pieces = {{0, 1, 1}, {1, 2, 1}, {0, 2, 1}, {3, 4, 0.5}, {4, 5, 0.5}, {3, 5, 0.5},
+                                    {6, 7, 1},  {7, 8, 1}, {8, 9, 1}, {2, 3, -0.3}, {5, 6, -0.2}};
+  std::vector<int64_t> truth;
+  Graph g1(34, karate), g2(13, pieces);
+  Graph g3 = planted(5, 23, 0.5, 0.05, 3, truth, 1.0, -0.5);
+  for (const Graph* graph : {&g1, &g2, &g3}) {
+    for (fc_signed_modularity mode : {FC_SIGNED_GOMEZ, FC_SIGNED_RUBINOV}) {
+      fc_modularity_options o = defaults();
+      o.signed_mode = mode;
+      const fc::GraphData& g = data_of(graph->g);
+      fc::Progress p1(nullptr, nullptr, g.n), p2(nullptr, nullptr, g.n);
+      const fc::Modules host = fc::find_modules(g, o, 0, p1);
+      const fc::GroupProductsFactory factory = [&](double c_pos, double c_neg) {
+        return fc::cuda::make_group_products(device, g, g.n, c_pos, c_neg, 0, 0);
+      };
+      const fc::Modules dev = fc::find_modules(g, o, 0, p2, factory);
+      SCOPED_TRACE("n = " + std::to_string(g.n));
+      expect_same_modules(host, dev);
+      EXPECT_GT(dev.device_products, 0);
+    }
+  }
+}
+
+TEST(CudaModularity, MemoryLimitKeepsTheProductsOnTheHost) {
+  REQUIRE_CUDA();
+  fctest::Context cpu(FC_BACKEND_CPU), cuda(FC_BACKEND_CUDA);
+  std::vector<int64_t> truth;
+  Graph graph = planted(8, 301, 0.12, 0.01, 19, truth);
+  const fc::GraphData& g = data_of(graph.g);
+  const int64_t need = fc::cuda::group_products_bytes(g, g.n);
+  cuda.memory_limit(need - 1);
+  const fc::Modules limited = modules_on(cuda, graph.g, defaults());
+  EXPECT_EQ(limited.device_products, 0);
+  cuda.memory_limit(need);
+  const fc::Modules fits = modules_on(cuda, graph.g, defaults());
+  EXPECT_GT(fits.device_products, 0);
+  expect_same_modules(limited, fits);
+  expect_same_modules(limited, modules_on(cpu, graph.g, defaults()));
+}
+
+}  // namespace
