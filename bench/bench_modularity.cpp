@@ -81,6 +81,46 @@ fc_graph* planted(int64_t n, int64_t k, double deg_in, double deg_out, uint64_t 
   return g;
 }
 
+// A voxel network like Wu et al.'s: n series of t samples in `networks` shuffled groups, each
+// series its group's smooth (AR(1)) time course plus a weaker one of the next group and its own
+// noise (levels vary by series), thresholded by fc_pcc_graph to the `density` of pairs with the
+// largest |r| (binary), on the best backend there is. truth: each series' group.
+fc_graph* voxel_network(int64_t n, int64_t t, int64_t networks, double density, uint64_t seed,
+                        std::vector<int64_t>& truth) {
+  Rng rng{seed};
+  auto normal = [&] {
+    const double u1 = 1.0 - rng.uniform(), u2 = rng.uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+  };
+  std::vector<double> course(static_cast<size_t>(networks * t));
+  for (int64_t k = 0; k < networks; ++k) {
+    double v = 0;
+    for (int64_t s = 0; s < t; ++s) course[static_cast<size_t>(k * t + s)] = v = 0.8 * v + normal();
+  }
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
+  for (int64_t i = n - 1; i > 0; --i) std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(rng.next() % uint64_t(i + 1))]);
+  truth.assign(static_cast<size_t>(n), 0);
+  std::vector<float> x(static_cast<size_t>(n * t));
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t k = perm[static_cast<size_t>(v)] % networks, next = (k + 1) % networks;
+    truth[static_cast<size_t>(v)] = k;
+    const double noise = 0.5 + 1.5 * rng.uniform(), other = 0.3 * rng.uniform();
+    for (int64_t s = 0; s < t; ++s)
+      x[static_cast<size_t>(v * t + s)] = float(1000.0 + course[static_cast<size_t>(k * t + s)] +
+                                                other * course[static_cast<size_t>(next * t + s)] + noise * normal());
+  }
+  fc_context* ctx = nullptr;
+  check(fc_context_create(FC_BACKEND_AUTO, -1, &ctx), "fc_context_create");
+  fc_series* series = nullptr;
+  check(fc_series_create_f32(ctx, x.data(), n, t, t, 1, &series), "fc_series_create_f32");
+  fc_graph* g = nullptr;
+  check(fc_pcc_graph(ctx, series, FC_EDGE_DENSITY, density, FC_GRAPH_BINARY, &g), "fc_pcc_graph");
+  fc_series_destroy(series);
+  fc_context_destroy(ctx);
+  return g;
+}
+
 // Normalized mutual information (arithmetic mean normalization, as scikit-learn's default).
 double nmi(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   const double n = double(a.size());
@@ -147,7 +187,8 @@ int main(int argc, char** argv) {
   std::string backend = "cpu";
   int reps = 3, threads = 0;
   int64_t max_communities = 0, nodes = 38400, communities = 40;
-  double degree_in = 19.0, degree_out = 19.0;
+  double degree_in = 19.0, degree_out = 19.0, density = 0;
+  int64_t voxel_t = 0;
   for (int a = 1; a + 1 < argc; a += 2) {
     const std::string k = argv[a];
     if (k == "--graph") graph_path = argv[a + 1];
@@ -162,11 +203,13 @@ int main(int argc, char** argv) {
     else if (k == "--communities") communities = std::atoll(argv[a + 1]);
     else if (k == "--degree-in") degree_in = std::atof(argv[a + 1]);
     else if (k == "--degree-out") degree_out = std::atof(argv[a + 1]);
+    else if (k == "--voxel-samples") voxel_t = std::atoll(argv[a + 1]);
+    else if (k == "--density") density = std::atof(argv[a + 1]);
     else {
       std::fprintf(stderr,
                    "usage: bench_modularity [--graph FILE] [--save FILE] [--labels FILE] [--truth FILE] [--reps R] "
                    "[--threads P] [--max-communities K] [--backend cpu|cuda|both] [--nodes N] [--communities C] "
-                   "[--degree-in D] [--degree-out D]\n");
+                   "[--degree-in D] [--degree-out D] [--voxel-samples T --density F]\n");
       return 2;
     }
   }
@@ -178,7 +221,9 @@ int main(int argc, char** argv) {
   std::vector<int64_t> truth;
   fc_graph* g = nullptr;
   const auto t0 = std::chrono::steady_clock::now();
-  if (graph_path.empty()) g = planted(nodes, communities, degree_in, degree_out, 20240611, truth);
+  const bool voxels = voxel_t > 0;
+  if (voxels) g = voxel_network(nodes, voxel_t, communities, density, 20240611, truth);
+  else if (graph_path.empty()) g = planted(nodes, communities, degree_in, degree_out, 20240611, truth);
   else check(fc_graph_load(graph_path.c_str(), &g), "fc_graph_load");
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int64_t n = 0, edges = 0;
@@ -193,9 +238,12 @@ int main(int argc, char** argv) {
   check(fc_modularity_options_default(&o), "fc_modularity_options_default");
   o.max_communities = max_communities;
   std::printf("graph: %s, %lld nodes, %lld edges (built/loaded in %.2f s)\n",
-              graph_path.empty() ? ("planted partition " + std::to_string(communities) + " x " +
-                                    std::to_string(nodes / communities) + ", seed 20240611").c_str()
-                                 : graph_path.c_str(),
+              voxels ? ("voxel network (fc_pcc_graph, density " + std::to_string(density) + ", binary) of " +
+                        std::to_string(nodes) + " series x " + std::to_string(voxel_t) + " samples in " +
+                        std::to_string(communities) + " networks, seed 20240611").c_str()
+              : graph_path.empty() ? ("planted partition " + std::to_string(communities) + " x " +
+                                      std::to_string(nodes / communities) + ", seed 20240611").c_str()
+                                   : graph_path.c_str(),
               (long long)n, (long long)edges, build_s);
   std::vector<int64_t> labels, cpu_labels;
   for (const fc_backend kind : {FC_BACKEND_CPU, FC_BACKEND_CUDA}) {
@@ -215,7 +263,8 @@ int main(int argc, char** argv) {
     if (!truth.empty()) {
       double q_truth = 0;
       check(fc_modularity_score(g, truth.data(), 1.0, &q_truth), "fc_modularity_score");
-      std::printf("planted partition: Q = %.12f, NMI(fastconn, planted) = %.6f\n", q_truth, nmi(labels, truth));
+      std::printf("%s: Q = %.12f, NMI(fastconn, %s) = %.6f\n", voxels ? "the series' networks" : "planted partition",
+                  q_truth, voxels ? "networks" : "planted", nmi(labels, truth));
     }
   }
   if (!labels_path.empty()) {

@@ -15,12 +15,15 @@
 # matrix) with torch_graph_baseline.py, then its --large case (GRAPH_LARGE="N T EDGES", default
 # "200000 200 10000000"); its section goes to $out/RESULTS-gpu-graph.md. dfc-bench:
 # bench/gpu/bench_gpu_dfc (sliding windows) with torch_dfc_baseline.py, into $out/RESULTS-gpu-dfc.md.
+# modularity-bench: bench/bench_modularity on both backends (the planted partition of issue 11 and a
+# voxel network), then the scale run (MODULARITY_SCALE="NODES COMMUNITIES DEG_IN DEG_OUT", default
+# "1000000 1000 60 40": 50 M edges) with the device memory sampled; into $out/bench-modularity.log.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${FASTCONN_GPU_BUILD_DIR:-$root/build-gpu}
 out=${OUT:-$build/gpu-check-out}
-steps=${GPU_CHECK_STEPS:-build gpu-tests sanitizer all-tests bench graph-bench dfc-bench cli-bench}
+steps=${GPU_CHECK_STEPS:-build gpu-tests sanitizer all-tests bench graph-bench dfc-bench cli-bench modularity-bench}
 jobs=$(nproc 2>/dev/null || echo 4)
 mkdir -p "$out"
 summary=()
@@ -111,6 +114,7 @@ if has_step sanitizer; then
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" memcheck "* ]] && {
     srun memcheck test_cuda_window "${SANITIZER_FILTER:-*}" --leak-check=full
     srun memcheck test_cuda_graph "${SANITIZER_FILTER:-*}" --leak-check=full
+    srun memcheck test_cuda_modularity "${SANITIZER_FILTER:-*}" --leak-check=full
   }
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" racecheck "* ]] && {
     srun racecheck test_cuda_window "$small_window"
@@ -119,6 +123,7 @@ if has_step sanitizer; then
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" initcheck "* ]] && {
     srun initcheck test_cuda_window "$small_window"
     srun initcheck test_cuda_graph "$small_graph"
+    srun initcheck test_cuda_modularity "${SANITIZER_FILTER:-*}"
   }
   note "compute-sanitizer: $(( $(date +%s) - start )) s"
 fi
@@ -202,6 +207,28 @@ if has_step cli-bench; then
   note "cli benchmark: $(grep -E '^CLI / library (alone|in its own process)' "$out/bench-cli.log" | tr '\n' ' ' || echo FAILED) ($(( $(date +%s) - start )) s)"
 fi
 
+if has_step modularity-bench; then
+  start=$(date +%s)
+  mbench=$build/bench/bench_modularity
+  {
+    echo "### planted partition (issue 11), all $jobs host threads"
+    "$mbench" --backend both --threads "$jobs" --reps 3
+    echo "### planted partition, 2 host threads"
+    "$mbench" --backend both --threads 2 --reps 3
+    echo "### voxel network, all $jobs host threads"
+    "$mbench" --backend both --threads "$jobs" --reps 3 --nodes 38400 --communities 40 --voxel-samples 200 --density 0.015
+    read -r sn sk sdi sdo <<<"${MODULARITY_SCALE:-1000000 1000 60 40}"
+    echo "### scale: $sn nodes, CUDA, all $jobs host threads (device memory sampled every 0.2 s)"
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$out/modularity-memory.csv" 2>/dev/null &
+    sampler=$!
+    timeout "${MODULARITY_SCALE_TIMEOUT:-300}" "$mbench" --backend cuda --threads "$jobs" --reps 1 --nodes "$sn" \
+      --communities "$sk" --degree-in "$sdi" --degree-out "$sdo"
+    kill "$sampler" 2>/dev/null
+    echo "device memory used: peak $(sort -n "$out/modularity-memory.csv" | tail -1) MiB, before the run $(head -1 "$out/modularity-memory.csv") MiB"
+  } >"$out/bench-modularity.log" 2>&1 || status=1
+  note "modularity benchmark: $(grep -c 'median' "$out/bench-modularity.log") runs, labels $(grep -c 'equal those' "$out/bench-modularity.log") equal / $(grep -c 'DIFFER' "$out/bench-modularity.log") differ ($(( $(date +%s) - start )) s)"
+fi
+
 echo
 echo "================ gpu-check summary ================"
 printf '%s\n' "${summary[@]}"
@@ -213,6 +240,10 @@ if [ -s "$out/bench-graph.log" ]; then
   echo
   sed -n '/^| graph measurement/,$p' "$out/bench-graph.log"
   [ -s "$out/RESULTS-gpu-graph.md" ] || tail -20 "$out/bench-graph.log"
+fi
+if [ -s "$out/bench-modularity.log" ]; then
+  echo
+  grep -E '^###|^graph|median|^Q =|labels|NMI|peak' "$out/bench-modularity.log"
 fi
 if [ -s "$out/bench-dfc.log" ]; then
   echo

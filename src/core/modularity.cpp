@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/leading_eigen.hpp"
+#include "core/line_maxima.hpp"
 
 namespace fc {
 
@@ -34,6 +35,9 @@ constexpr int64_t kEigenMaxProducts = 20000;
 constexpr int kMaxSweeps = 50;
 constexpr int64_t kFullSweepSize = 1024;
 constexpr int64_t kPatience = 256;
+// Groups of at least this many nodes choose their moves from LineMaxima's envelopes, smaller ones
+// by a scan (cheaper below a few thousand).
+constexpr int64_t kLineMaximaSize = 2048;
 
 // The final pass considers every community as a target while there are at most this many
 // (else the communities of the node's neighbours), and gives up after kMaxFinalSweeps sweeps.
@@ -152,7 +156,11 @@ void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<in
   // The flip gain of node i is e_i + a_i P - b_i N with e_i = B_ii - s_i y_i (-inf once moved),
   // a_i = s_i gamma d+ k+_i, b_i = s_i gamma d- k-_i: a flip updates e only at its neighbours, and
   // each step's choice is three branch-free passes over flat arrays.
+  // Without negative weights (b = 0) the gains are lines in P, and a large group's choice comes
+  // from their blocked upper envelopes (LineMaxima) instead of a scan of all n.
   constexpr double kMoved = -std::numeric_limits<double>::infinity();
+  const bool by_lines = gd_neg == 0 && n >= kLineMaximaSize;
+  LineMaxima lines;
   std::vector<double> e(static_cast<size_t>(n)), a(static_cast<size_t>(n)), b(static_cast<size_t>(n)),
       d(static_cast<size_t>(n));
   std::vector<int64_t> order;
@@ -163,6 +171,7 @@ void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<in
       a[static_cast<size_t>(i)] = si * gd_pos * lg.k_pos[static_cast<size_t>(i)];
       b[static_cast<size_t>(i)] = si * gd_neg * lg.k_neg[static_cast<size_t>(i)];
     }
+    if (by_lines) lines.reset(a.data(), e.data(), n);
     order.clear();
     double total = 0, best = 0;
     size_t best_length = 0;
@@ -170,38 +179,51 @@ void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<in
     for (int64_t step = 0; step < n; ++step) {
       const bool pos_may_leave = count_pos - 1 >= min_size, neg_may_leave = (n - count_pos) - 1 >= min_size;
       const double p = st.p, q = st.q;
+      auto gain = [&](int64_t i) {
+        return e[static_cast<size_t>(i)] + a[static_cast<size_t>(i)] * p - b[static_cast<size_t>(i)] * q;
+      };
       double top = kMoved;
-      for (int64_t i = 0; i < n; ++i) {
-        const double v = e[static_cast<size_t>(i)] + a[static_cast<size_t>(i)] * p - b[static_cast<size_t>(i)] * q;
-        d[static_cast<size_t>(i)] = v;
-        top = v > top ? v : top;
-      }
       int64_t pick = -1;
-      if (top != kMoved) {
-        for (int64_t i = 0; i < n; ++i)
-          if (d[static_cast<size_t>(i)] == top) {
-            pick = i;
-            break;
-          }
+      if (by_lines) {
+        pick = lines.argmax(p, &top);
+        if (pick < 0) top = kMoved;
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          const double v = gain(i);
+          d[static_cast<size_t>(i)] = v;
+          top = v > top ? v : top;
+        }
+        if (top != kMoved) {
+          for (int64_t i = 0; i < n; ++i)
+            if (d[static_cast<size_t>(i)] == top) {
+              pick = i;
+              break;
+            }
+        }
       }
       if (pick >= 0 && !(s[static_cast<size_t>(pick)] > 0 ? pos_may_leave : neg_may_leave)) {
-        // a side at min_size: the best node of the other side
+        // a side at min_size: the best node of the other side (moved nodes gain -inf)
         pick = -1;
         top = kMoved;
-        for (int64_t i = 0; i < n; ++i)
-          if ((s[static_cast<size_t>(i)] > 0 ? pos_may_leave : neg_may_leave) && d[static_cast<size_t>(i)] > top) {
-            top = d[static_cast<size_t>(i)];
+        for (int64_t i = 0; i < n; ++i) {
+          if (!(s[static_cast<size_t>(i)] > 0 ? pos_may_leave : neg_may_leave)) continue;
+          const double v = gain(i);
+          if (v > top) {
+            top = v;
             pick = i;
           }
+        }
       }
       if (pick < 0) break;
       const double pick_delta = top;
       flip(pick);
       e[static_cast<size_t>(pick)] = kMoved;
+      if (by_lines) lines.remove(pick);
       for (int64_t x = lg.offsets[static_cast<size_t>(pick)]; x < lg.offsets[static_cast<size_t>(pick + 1)]; ++x) {
         const int64_t c = lg.columns[static_cast<size_t>(x)];
-        if (e[static_cast<size_t>(c)] != kMoved)
-          e[static_cast<size_t>(c)] = b_ii[static_cast<size_t>(c)] - s[static_cast<size_t>(c)] * st.y[static_cast<size_t>(c)];
+        if (e[static_cast<size_t>(c)] == kMoved) continue;
+        e[static_cast<size_t>(c)] = b_ii[static_cast<size_t>(c)] - s[static_cast<size_t>(c)] * st.y[static_cast<size_t>(c)];
+        if (by_lines) lines.set_intercept(c, e[static_cast<size_t>(c)]);
       }
       order.push_back(pick);
       total += 4 * pick_delta;

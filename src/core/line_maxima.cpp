@@ -1,0 +1,94 @@
+// Upper envelopes of blocks of lines (line_maxima.hpp says what for and why).
+#include "core/line_maxima.hpp"
+
+#include <algorithm>
+
+namespace fc {
+
+void LineMaxima::reset(const double* a, const double* e, int64_t n) {
+  n_ = n;
+  a_.assign(a, a + n);
+  e_.assign(e, e + n);
+  live_.assign(static_cast<size_t>(n), 1);
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
+  dirty_.assign(static_cast<size_t>(blocks), 1);
+  hull_size_.assign(static_cast<size_t>(blocks), 0);
+  order_.resize(static_cast<size_t>(n));
+  hull_.resize(static_cast<size_t>(n));
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t begin = b * kBlock, end = std::min(n, begin + kBlock);
+    int64_t* o = order_.data() + begin;
+    for (int64_t i = begin; i < end; ++i) o[i - begin] = i;
+    std::sort(o, o + (end - begin), [&](int64_t x, int64_t y) {
+      return a_[static_cast<size_t>(x)] != a_[static_cast<size_t>(y)] ? a_[static_cast<size_t>(x)] < a_[static_cast<size_t>(y)]
+                                                                     : x < y;
+    });
+  }
+}
+
+void LineMaxima::set_intercept(int64_t i, double e) {
+  e_[static_cast<size_t>(i)] = e;
+  dirty_[static_cast<size_t>(i / kBlock)] = 1;
+}
+
+void LineMaxima::remove(int64_t i) {
+  live_[static_cast<size_t>(i)] = 0;
+  dirty_[static_cast<size_t>(i / kBlock)] = 1;
+}
+
+// Andrew's monotone chain over the block's live lines in slope order: a line stays when it is the
+// highest somewhere. For equal slopes only the highest intercept can be (the first in index order
+// on a tie); l2 between l1 and l3 is never the highest when l3 overtakes l1 no later than l2 does.
+void LineMaxima::rebuild(int64_t block) {
+  const int64_t begin = block * kBlock, end = std::min(n_, begin + kBlock);
+  int64_t* h = hull_.data() + begin;
+  int64_t m = 0;
+  for (int64_t x = begin; x < end; ++x) {
+    const int64_t i = order_[static_cast<size_t>(x)];
+    if (!live_[static_cast<size_t>(i)]) continue;
+    const double ai = a_[static_cast<size_t>(i)], ei = e_[static_cast<size_t>(i)];
+    if (m > 0 && a_[static_cast<size_t>(h[m - 1])] == ai) {
+      if (ei <= e_[static_cast<size_t>(h[m - 1])]) continue;
+      --m;
+    }
+    while (m >= 2) {
+      const double a1 = a_[static_cast<size_t>(h[m - 2])], e1 = e_[static_cast<size_t>(h[m - 2])];
+      const double a2 = a_[static_cast<size_t>(h[m - 1])], e2 = e_[static_cast<size_t>(h[m - 1])];
+      // crossing of l1 and l3 at or before that of l1 and l2: (e1 - ei) / (ai - a1) <= (e1 - e2) / (a2 - a1)
+      if ((e1 - ei) * (a2 - a1) <= (e1 - e2) * (ai - a1)) --m;
+      else break;
+    }
+    h[m++] = i;
+  }
+  hull_size_[static_cast<size_t>(block)] = m;
+  dirty_[static_cast<size_t>(block)] = 0;
+}
+
+int64_t LineMaxima::argmax(double p, double* value) {
+  int64_t best = -1;
+  double top = 0;
+  const int64_t blocks = int64_t(dirty_.size());
+  for (int64_t b = 0; b < blocks; ++b) {
+    if (dirty_[static_cast<size_t>(b)]) rebuild(b);
+    const int64_t m = hull_size_[static_cast<size_t>(b)];
+    if (m == 0) continue;
+    const int64_t* h = hull_.data() + b * kBlock;
+    auto at = [&](int64_t x) { return e_[static_cast<size_t>(h[x])] + a_[static_cast<size_t>(h[x])] * p; };
+    // the envelope's values at p rise and then fall along the slopes: find the peak
+    int64_t lo = 0, hi = m - 1;
+    while (lo < hi) {
+      const int64_t mid = (lo + hi) / 2;
+      if (at(mid) < at(mid + 1)) lo = mid + 1;
+      else hi = mid;
+    }
+    const double v = at(lo);
+    if (best < 0 || v > top) {
+      best = h[lo];
+      top = v;
+    }
+  }
+  if (value != nullptr) *value = top;
+  return best;
+}
+
+}  // namespace fc

@@ -1,0 +1,80 @@
+// LineMaxima (src/core/line_maxima.hpp), the choice of the next Kernighan-Lin move of large
+// groups: against a scan of every live line, through random intercept changes, removals and
+// query points, with equal slopes, equal lines, block-sized and odd line counts, and slopes of
+// both signs as the sweeps have them (a_i = s_i k_i / 2m).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/leading_eigen.hpp"
+#include "core/line_maxima.hpp"
+
+namespace {
+
+struct Scan {
+  std::vector<double> a, e;
+  std::vector<char> live;
+  double best(double p) const {
+    double top = -INFINITY;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (live[i]) top = std::max(top, e[i] + a[i] * p);
+    return top;
+  }
+};
+
+void check_against_scan(int64_t n, int distinct_slopes, uint64_t seed) {
+  fc::SplitMix64 rng(seed);
+  Scan s;
+  for (int64_t i = 0; i < n; ++i) {
+    const double k = distinct_slopes > 0 ? double(1 + rng.next() % uint64_t(distinct_slopes)) : 1 + 50 * rng.uniform();
+    s.a.push_back((rng.uniform() < 0.5 ? -1 : 1) * k * 1e-3);
+    s.e.push_back(rng.uniform() * 10 - 5);
+  }
+  s.live.assign(size_t(n), 1);
+  fc::LineMaxima lines;
+  lines.reset(s.a.data(), s.e.data(), n);
+  for (int64_t step = 0; step < n; ++step) {
+    const double p = (rng.uniform() - 0.5) * 4000;
+    double value = 0;
+    const int64_t i = lines.argmax(p, &value);
+    ASSERT_GE(i, 0);
+    ASSERT_TRUE(s.live[size_t(i)]);
+    EXPECT_EQ(value, s.e[size_t(i)] + s.a[size_t(i)] * p);  // the value a scan computes for it
+    const double want = s.best(p);
+    EXPECT_LE(std::fabs(value - want), 1e-12 * (1 + std::fabs(want))) << "step " << step << " p " << p;
+    // the chosen line goes, a few others change (a flip's neighbours)
+    s.live[size_t(i)] = 0;
+    lines.remove(i);
+    for (int x = 0; x < 5; ++x) {
+      const int64_t j = int64_t(rng.next() % uint64_t(n));
+      if (!s.live[size_t(j)]) continue;
+      s.e[size_t(j)] += rng.uniform() * 2 - 1;
+      lines.set_intercept(j, s.e[size_t(j)]);
+    }
+  }
+  double value = 0;
+  EXPECT_EQ(lines.argmax(0.0, &value), -1);  // all removed
+}
+
+TEST(LineMaxima, AgreesWithAScan) {
+  for (int64_t n : {1, 2, 3, 63, 64, 65, 127, 1000, 2053})
+    for (int slopes : {0, 1, 3, 40}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", distinct slopes " + std::to_string(slopes));
+      check_against_scan(n, slopes, uint64_t(n * 131 + slopes));
+    }
+}
+
+TEST(LineMaxima, EqualLinesGiveTheLowestIndexOfTheBlock) {
+  const std::vector<double> a(10, 0.5), e(10, 2.0);
+  fc::LineMaxima lines;
+  lines.reset(a.data(), e.data(), 10);
+  double value = 0;
+  EXPECT_EQ(lines.argmax(3.0, &value), 0);
+  EXPECT_EQ(value, 3.5);
+  lines.remove(0);
+  EXPECT_EQ(lines.argmax(3.0, &value), 1);
+}
+
+}  // namespace
