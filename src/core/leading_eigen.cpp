@@ -19,6 +19,20 @@ int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threa
 
 int64_t chunk_count(int64_t n) { return (n + kReductionChunk - 1) / kReductionChunk; }
 
+// sum_i a[i] b[i] over one chunk in a fixed order: kLanes interleaved partial sums (element i
+// goes to lane i % kLanes, the tail to lane 0), added pairwise at the end. One running sum would
+// wait for every add in turn (a chain of n adds at 4 cycles each); the lanes vectorize and
+// overlap, and the order is still fixed, so the bits never depend on threads or scheduling.
+constexpr int kLanes = 8;
+inline double chunk_dot(const double* a, const double* b, int64_t n) {
+  double acc[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) acc[k] += a[i + k] * b[i + k];
+  for (; i < n; ++i) acc[0] += a[i] * b[i];
+  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
 // h[l] = V_l . w for l < cols (V_l = v + l * n), and h[cols] = w . w; fixed chunk order.
 void project(const double* v, int64_t cols, const double* w, int64_t n, double* h, std::vector<double>& partial,
              int threads) {
@@ -28,15 +42,8 @@ void project(const double* v, int64_t cols, const double* w, int64_t n, double* 
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t b = c * kReductionChunk, e = std::min(n, b + kReductionChunk);
     double* p = &partial[static_cast<size_t>(c * width)];
-    for (int64_t l = 0; l < cols; ++l) {
-      const double* vl = v + l * n;
-      double s = 0;
-      for (int64_t i = b; i < e; ++i) s += vl[i] * w[i];
-      p[l] = s;
-    }
-    double s = 0;
-    for (int64_t i = b; i < e; ++i) s += w[i] * w[i];
-    p[cols] = s;
+    for (int64_t l = 0; l < cols; ++l) p[l] = chunk_dot(v + l * n + b, w + b, e - b);
+    p[cols] = chunk_dot(w + b, w + b, e - b);
   }
   for (int64_t l = 0; l < width; ++l) h[l] = 0;
   for (int64_t c = 0; c < chunks; ++c)
@@ -56,25 +63,29 @@ double subtract(const double* v, int64_t cols, const double* h, double* w, int64
       const double hl = h[l];
       for (int64_t i = b; i < e; ++i) w[i] -= hl * vl[i];
     }
-    double s = 0;
-    for (int64_t i = b; i < e; ++i) s += w[i] * w[i];
-    partial[static_cast<size_t>(c)] = s;
+    partial[static_cast<size_t>(c)] = chunk_dot(w + b, w + b, e - b);
   }
   double s = 0;
   for (int64_t c = 0; c < chunks; ++c) s += partial[static_cast<size_t>(c)];
   return std::sqrt(s);
 }
 
-// out[:, c] = sum_l V_l * y[l * ldy + c] for c < k: Ritz vectors from the basis (row by row, so
-// every element is one sequential sum).
+// out[:, c] = sum_l V_l * y[l * ldy + c] for c < k: Ritz vectors from the basis, every element
+// summed over l in order (in chunks of elements, so that the inner loop runs along a vector).
 void combine(const double* v, int64_t cols, const double* y, int64_t ldy, int64_t k, double* out, int64_t n,
              int threads) {
+  const int64_t chunks = chunk_count(n);
 #pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
-  for (int64_t i = 0; i < n; ++i) {
+  for (int64_t ch = 0; ch < chunks; ++ch) {
+    const int64_t b = ch * kReductionChunk, e = std::min(n, b + kReductionChunk);
     for (int64_t c = 0; c < k; ++c) {
-      double s = 0;
-      for (int64_t l = 0; l < cols; ++l) s += v[l * n + i] * y[l * ldy + c];
-      out[c * n + i] = s;
+      double* o = out + c * n;
+      for (int64_t i = b; i < e; ++i) o[i] = 0;
+      for (int64_t l = 0; l < cols; ++l) {
+        const double* vl = v + l * n;
+        const double ylc = y[l * ldy + c];
+        for (int64_t i = b; i < e; ++i) o[i] += vl[i] * ylc;
+      }
     }
   }
 }
@@ -90,10 +101,8 @@ double deterministic_dot(const double* a, const double* b, int64_t n, int thread
   std::vector<double> partial(static_cast<size_t>(chunks), 0.0);
 #pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
   for (int64_t c = 0; c < chunks; ++c) {
-    const int64_t e = std::min(n, (c + 1) * kReductionChunk);
-    double s = 0;
-    for (int64_t i = c * kReductionChunk; i < e; ++i) s += a[i] * b[i];
-    partial[static_cast<size_t>(c)] = s;
+    const int64_t begin = c * kReductionChunk, e = std::min(n, begin + kReductionChunk);
+    partial[static_cast<size_t>(c)] = chunk_dot(a + begin, b + begin, e - begin);
   }
   double s = 0;
   for (double p : partial) s += p;

@@ -4,8 +4,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <queue>
 #include <string>
@@ -45,6 +48,27 @@ constexpr int64_t kScanAllCommunities = 1024;
 constexpr int kMaxFinalSweeps = 1000;
 
 int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+
+// Where fc_modularity's time goes, printed to stderr when FASTCONN_PROFILE contains "modularity"
+// (for the benchmarks; nothing is measured otherwise).
+struct Phases {
+  bool on = false;
+  double induced = 0, eigen = 0, products = 0, refine = 0, final_moves = 0, total = 0;
+  using Clock = std::chrono::steady_clock;
+  static double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+  // Adds the seconds f takes to `into` when on.
+  template <class F>
+  auto time(double& into, F&& f) {
+    if (!on) return f();
+    const Clock::time_point t0 = Clock::now();
+    struct Add {
+      double& into;
+      Clock::time_point t0;
+      ~Add() { into += since(t0); }
+    } add{into, t0};
+    return f();
+  }
+};
 
 // One group's induced subgraph with the combined weights c+ A+ - c- A-, in local indices.
 struct LocalGraph {
@@ -251,11 +275,11 @@ struct Candidate {
 
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
-             std::vector<int64_t>& local_of, GroupProducts* device) {
+             std::vector<int64_t>& local_of, GroupProducts* device, Phases& phases) {
   const int64_t n = int64_t(c.nodes.size());
   // min_community_size may be any int64 (up to INT64_MAX): compare without doubling it.
   if (n < 2 || o.min_community_size > n / 2) return;
-  const LocalGraph lg = induced(g, t, c.nodes, local_of);
+  const LocalGraph lg = phases.time(phases.induced, [&] { return induced(g, t, c.nodes, local_of); });
   // r_i = sum_{l in g} B_il, the diagonal correction of B^(g).
   std::vector<double> r(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
@@ -297,7 +321,8 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   eo.max_products = kEigenMaxProducts;
   eo.seed = SplitMix64(o.seed ^ (0xD1B54A32D192ED03ULL * uint64_t(c.id + 1))).next();
   eo.threads = threads;
-  const EigenResult er = leading_eigenpair(n, op, eo);
+  const SymmetricOperator timed = [&](const double* x, double* y) { phases.time(phases.products, [&] { op(x, y); }); };
+  const EigenResult er = phases.time(phases.eigen, [&] { return leading_eigenpair(n, timed, eo); });
   c.eigenvalue = er.value;
   c.iterations = er.iterations;
   c.residual = er.residual;
@@ -312,7 +337,7 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     count_a += s[static_cast<size_t>(i)] > 0;
   }
   if (count_a == n) return;  // one sign: indivisible (Newman 2006)
-  if (o.refine) refine_split(lg, t, s, o.min_community_size);
+  if (o.refine) phases.time(phases.refine, [&] { refine_split(lg, t, s, o.min_community_size); });
   count_a = 0;
   for (int8_t v : s) count_a += v > 0;
   if (count_a < o.min_community_size || n - count_a < o.min_community_size) return;
@@ -515,6 +540,10 @@ void validate_modularity_options(const fc_modularity_options& o) {
 Modules find_modules(const GraphData& g, const fc_modularity_options& o, int threads, Progress& progress,
                      const GroupProductsFactory& device_factory) {
   validate_modularity_options(o);
+  Phases phases;
+  const char* profile = std::getenv("FASTCONN_PROFILE");
+  phases.on = profile != nullptr && std::strstr(profile, "modularity") != nullptr;
+  const Phases::Clock::time_point start = Phases::Clock::now();
   const ModularityTerms t = modularity_terms(g, fc_signed_modularity(o.signed_mode), o.resolution);
   Modules out;
   out.n = g.n;
@@ -546,7 +575,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   int64_t communities = n_isolated + (root.nodes.empty() ? 0 : 1), next_id = 1;
   const auto may_split = [&] { return o.max_communities == 0 || communities < o.max_communities; };
   auto admit = [&](Candidate c) {
-    if (may_split()) analyse(c, g, t, o, threads, local_of, device.get());
+    if (may_split()) analyse(c, g, t, o, threads, local_of, device.get(), phases);
     out.device_products += c.device_products;
     pool.push_back(std::move(c));
     const int64_t index = int64_t(pool.size()) - 1;
@@ -594,10 +623,17 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   }
   for (int64_t v = 0; v < g.n; ++v)
     if (isolated[static_cast<size_t>(v)]) label[static_cast<size_t>(v)] = k++;
-  if (o.refine && k > 1) final_moves(g, t, label, k, isolated, o.min_community_size, progress);
+  if (o.refine && k > 1)
+    phases.time(phases.final_moves, [&] { final_moves(g, t, label, k, isolated, o.min_community_size, progress); });
   out.k = renumber(label, k);
   out.labels = std::move(label);
   out.q = modularity_of(g, t, out.labels.data(), out.k);
+  if (phases.on)
+    std::fprintf(stderr,
+                 "fastconn modularity: %.3f s: subgraphs %.3f, eigensolver %.3f (products %.3f, %lld of %s on the "
+                 "device), fine-tuning %.3f, final moves %.3f\n",
+                 Phases::since(start), phases.induced, phases.eigen, phases.products, (long long)out.device_products,
+                 device ? "them" : "none", phases.refine, phases.final_moves);
   return out;
 }
 
