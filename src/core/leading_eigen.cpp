@@ -11,12 +11,8 @@ namespace fc {
 
 namespace {
 
-// Below this length the vector operations run on the calling thread (OpenMP's fork costs more
-// than the work); the chunked order of every sum makes the result the same either way.
-constexpr int64_t kParallelLength = 16384;
-
-int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
-
+// The vector operations take parallel_team's threads for their work; the chunked order of every
+// sum makes the result the same for any number.
 int64_t chunk_count(int64_t n) { return (n + kReductionChunk - 1) / kReductionChunk; }
 
 // sum_i a[i] b[i] over one chunk in a fixed order: kLanes interleaved partial sums (element i
@@ -38,7 +34,8 @@ void project(const double* v, int64_t cols, const double* w, int64_t n, double* 
              int threads) {
   const int64_t chunks = chunk_count(n), width = cols + 1;
   partial.assign(static_cast<size_t>(chunks * width), 0.0);
-#pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
+  const int team = parallel_team(n * width, threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t b = c * kReductionChunk, e = std::min(n, b + kReductionChunk);
     double* p = &partial[static_cast<size_t>(c * width)];
@@ -55,7 +52,8 @@ double subtract(const double* v, int64_t cols, const double* h, double* w, int64
                 int threads) {
   const int64_t chunks = chunk_count(n);
   partial.assign(static_cast<size_t>(chunks), 0.0);
-#pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
+  const int team = parallel_team(n * (cols + 1), threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t b = c * kReductionChunk, e = std::min(n, b + kReductionChunk);
     for (int64_t l = 0; l < cols; ++l) {
@@ -75,7 +73,8 @@ double subtract(const double* v, int64_t cols, const double* h, double* w, int64
 void combine(const double* v, int64_t cols, const double* y, int64_t ldy, int64_t k, double* out, int64_t n,
              int threads) {
   const int64_t chunks = chunk_count(n);
-#pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
+  const int team = parallel_team(n * cols * k, threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t ch = 0; ch < chunks; ++ch) {
     const int64_t b = ch * kReductionChunk, e = std::min(n, b + kReductionChunk);
     for (int64_t c = 0; c < k; ++c) {
@@ -96,10 +95,16 @@ void scale_vector(double* x, int64_t n, double factor) {
 
 }  // namespace
 
+int parallel_team(int64_t work, int threads) {
+  const int64_t most = threads > 0 ? threads : omp_get_max_threads();
+  return int(std::clamp<int64_t>(work / kWorkPerThread, 1, std::max<int64_t>(1, most)));
+}
+
 double deterministic_dot(const double* a, const double* b, int64_t n, int threads) {
   const int64_t chunks = chunk_count(n);
   std::vector<double> partial(static_cast<size_t>(chunks), 0.0);
-#pragma omp parallel for schedule(static) num_threads(thread_count(threads)) if (n >= kParallelLength)
+  const int team = parallel_team(n, threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t begin = c * kReductionChunk, e = std::min(n, begin + kReductionChunk);
     partial[static_cast<size_t>(c)] = chunk_dot(a + begin, b + begin, e - begin);

@@ -5,11 +5,80 @@
 
 namespace fc {
 
+namespace {
+// Slope classes when there are at most this fraction of n distinct slopes (a query then looks at
+// fewer classes than the blocks of the envelopes would be).
+constexpr int64_t kClassesPerLine = LineMaxima::kBlock;
+}  // namespace
+
+bool LineMaxima::higher(int64_t i, int64_t j) const {
+  const double ei = e_[static_cast<size_t>(i)], ej = e_[static_cast<size_t>(j)];
+  return ei != ej ? ei > ej : i < j;
+}
+
+void LineMaxima::sift_up(int64_t c, int64_t x) {
+  int64_t* h = heap_.data() + class_begin_[static_cast<size_t>(c)];
+  const int64_t i = h[x];
+  while (x > 0) {
+    const int64_t parent = (x - 1) / 2;
+    if (!higher(i, h[parent])) break;
+    h[x] = h[parent];
+    where_[static_cast<size_t>(h[x])] = x;
+    x = parent;
+  }
+  h[x] = i;
+  where_[static_cast<size_t>(i)] = x;
+}
+
+void LineMaxima::sift_down(int64_t c, int64_t x) {
+  int64_t* h = heap_.data() + class_begin_[static_cast<size_t>(c)];
+  const int64_t size = class_size_[static_cast<size_t>(c)], i = h[x];
+  for (;;) {
+    int64_t child = 2 * x + 1;
+    if (child >= size) break;
+    if (child + 1 < size && higher(h[child + 1], h[child])) ++child;
+    if (!higher(h[child], i)) break;
+    h[x] = h[child];
+    where_[static_cast<size_t>(h[x])] = x;
+    x = child;
+  }
+  h[x] = i;
+  where_[static_cast<size_t>(i)] = x;
+}
+
 void LineMaxima::reset(const double* a, const double* e, int64_t n) {
   n_ = n;
   a_.assign(a, a + n);
   e_.assign(e, e + n);
   live_.assign(static_cast<size_t>(n), 1);
+  // The distinct slopes, ascending.
+  class_slope_.assign(a, a + n);
+  std::sort(class_slope_.begin(), class_slope_.end());
+  class_slope_.erase(std::unique(class_slope_.begin(), class_slope_.end()), class_slope_.end());
+  const int64_t classes = int64_t(class_slope_.size());
+  by_class_ = classes * kClassesPerLine <= n;
+  if (by_class_) {
+    class_of_.resize(static_cast<size_t>(n));
+    class_size_.assign(static_cast<size_t>(classes), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t c = std::lower_bound(class_slope_.begin(), class_slope_.end(), a[i]) - class_slope_.begin();
+      class_of_[static_cast<size_t>(i)] = c;
+      ++class_size_[static_cast<size_t>(c)];
+    }
+    class_begin_.assign(static_cast<size_t>(classes + 1), 0);
+    for (int64_t c = 0; c < classes; ++c)
+      class_begin_[static_cast<size_t>(c + 1)] = class_begin_[static_cast<size_t>(c)] + class_size_[static_cast<size_t>(c)];
+    heap_.resize(static_cast<size_t>(n));
+    where_.resize(static_cast<size_t>(n));
+    std::fill(class_size_.begin(), class_size_.end(), 0);
+    for (int64_t i = 0; i < n; ++i) {  // insert in index order
+      const int64_t c = class_of_[static_cast<size_t>(i)];
+      const int64_t x = class_size_[static_cast<size_t>(c)]++;
+      heap_[static_cast<size_t>(class_begin_[static_cast<size_t>(c)] + x)] = i;
+      sift_up(c, x);
+    }
+    return;
+  }
   const int64_t blocks = (n + kBlock - 1) / kBlock;
   dirty_.assign(static_cast<size_t>(blocks), 1);
   hull_size_.assign(static_cast<size_t>(blocks), 0);
@@ -27,13 +96,34 @@ void LineMaxima::reset(const double* a, const double* e, int64_t n) {
 }
 
 void LineMaxima::set_intercept(int64_t i, double e) {
+  const double old = e_[static_cast<size_t>(i)];
   e_[static_cast<size_t>(i)] = e;
-  dirty_[static_cast<size_t>(i / kBlock)] = 1;
+  if (!by_class_) {
+    dirty_[static_cast<size_t>(i / kBlock)] = 1;
+    return;
+  }
+  if (!live_[static_cast<size_t>(i)]) return;
+  const int64_t c = class_of_[static_cast<size_t>(i)], x = where_[static_cast<size_t>(i)];
+  if (e > old) sift_up(c, x);
+  else sift_down(c, x);
 }
 
 void LineMaxima::remove(int64_t i) {
+  if (!live_[static_cast<size_t>(i)]) return;
   live_[static_cast<size_t>(i)] = 0;
-  dirty_[static_cast<size_t>(i / kBlock)] = 1;
+  if (!by_class_) {
+    dirty_[static_cast<size_t>(i / kBlock)] = 1;
+    return;
+  }
+  const int64_t c = class_of_[static_cast<size_t>(i)], x = where_[static_cast<size_t>(i)];
+  int64_t* h = heap_.data() + class_begin_[static_cast<size_t>(c)];
+  const int64_t last = --class_size_[static_cast<size_t>(c)];
+  if (x == last) return;
+  const int64_t moved = h[last];  // the last leaf fills the hole, then finds its place
+  h[x] = moved;
+  where_[static_cast<size_t>(moved)] = x;
+  sift_up(c, x);
+  sift_down(c, where_[static_cast<size_t>(moved)]);
 }
 
 // Andrew's monotone chain over the block's live lines in slope order: a line stays when it is the
@@ -67,6 +157,20 @@ void LineMaxima::rebuild(int64_t block) {
 int64_t LineMaxima::argmax(double p, double* value) {
   int64_t best = -1;
   double top = 0;
+  if (by_class_) {
+    const int64_t classes = int64_t(class_slope_.size());
+    for (int64_t c = 0; c < classes; ++c) {
+      if (class_size_[static_cast<size_t>(c)] == 0) continue;
+      const int64_t i = heap_[static_cast<size_t>(class_begin_[static_cast<size_t>(c)])];
+      const double v = e_[static_cast<size_t>(i)] + a_[static_cast<size_t>(i)] * p;
+      if (best < 0 || v > top || (v == top && i < best)) {
+        best = i;
+        top = v;
+      }
+    }
+    if (value != nullptr) *value = top;
+    return best;
+  }
   const int64_t blocks = int64_t(dirty_.size());
   for (int64_t b = 0; b < blocks; ++b) {
     if (dirty_[static_cast<size_t>(b)]) rebuild(b);

@@ -3,14 +3,20 @@
 // sweeps of core/modularity.cpp, where a flip moves p (every node's gain depends on it) but changes
 // the intercepts of the flipped node's neighbours only.
 //
-// A scan of all n lines per query costs O(n), and a sweep makes up to n queries. Here the lines are
-// cut into blocks of kBlock consecutive indices; each block keeps the upper envelope of its live
-// lines (slopes sorted once, the envelope rebuilt in O(kBlock) when one of its lines changes), so
-// a query costs O((n / kBlock) log kBlock) and an update O(kBlock).
+// A scan of all n lines per query costs O(n), and a sweep makes up to n queries. Two structures
+// replace it, chosen at reset:
+//   - few distinct slopes D (a binary graph's slopes are +-k_i / 2m: a few hundred degrees):
+//     lines of one slope are ordered by intercept alone, so each slope class keeps a max-heap of
+//     intercepts; a query looks at the D class tops, an update is O(log n);
+//   - otherwise (weighted graphs) the lines are cut into blocks of kBlock consecutive indices;
+//     each block keeps the upper envelope of its live lines (slopes sorted once, the envelope
+//     rebuilt in O(kBlock) when one of its lines changes); a query costs
+//     O((n / kBlock) log kBlock), an update O(kBlock).
 //
-// Rounding: the envelope is built with products of differences, so a line that loses to another
-// by a few ulps at p may be chosen over it. Callers get the chosen line's value as e_i + a_i p,
-// computed as a scan would, and the choice is deterministic (the same input, the same line).
+// Rounding: the envelope is built with products of differences, and two intercepts of one class
+// may round to the same value at p, so a line that a scan ranks a few ulps higher (or ties with a
+// lower index) may lose. Callers get the chosen line's value as e_i + a_i p, computed as a scan
+// would, and the choice is deterministic (the same input, the same line).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +38,14 @@ class LineMaxima {
 
  private:
   void rebuild(int64_t block);
+  // slope classes: heap_[class_begin_[c] .. + class_size_[c]) is class c's max-heap of line
+  // indices by (intercept, then lower index); where_[i] is line i's place in it.
+  bool higher(int64_t i, int64_t j) const;
+  void sift_up(int64_t c, int64_t x);
+  void sift_down(int64_t c, int64_t x);
+  bool by_class_ = false;
+  std::vector<double> class_slope_;
+  std::vector<int64_t> class_of_, class_begin_, class_size_, heap_, where_;
 
   int64_t n_ = 0;
   std::vector<double> a_, e_;

@@ -1,7 +1,6 @@
 // Newman's leading-eigenvector modularity with fine-tuning (see modularity.hpp for the objective).
 #include "core/modularity.hpp"
 
-#include <omp.h>
 
 #include <algorithm>
 #include <chrono>
@@ -47,7 +46,6 @@ constexpr int64_t kLineMaximaSize = 2048;
 constexpr int64_t kScanAllCommunities = 1024;
 constexpr int kMaxFinalSweeps = 1000;
 
-int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
 // Where fc_modularity's time goes, printed to stderr when FASTCONN_PROFILE contains "modularity"
 // (for the benchmarks; nothing is measured otherwise).
@@ -82,39 +80,59 @@ struct LocalGraph {
 
 double combined_weight(const ModularityTerms& t, float w) { return w > 0 ? t.c_pos * w : t.c_neg * w; }
 
-LocalGraph induced(const GraphData& g, const ModularityTerms& t, const std::vector<int64_t>& nodes,
-                   std::vector<int64_t>& local_of) {
-  LocalGraph lg;
+// Two passes over the group's rows, each parallel over rows when the group is large: count the
+// entries that stay, then (after a prefix sum) write them. Each row's sum is one sequential sum,
+// so the bits do not depend on the threads. `lg` is reused from group to group: its arrays keep
+// their capacity, so a group never pays the first touch of fresh pages again.
+void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int64_t>& nodes,
+             std::vector<int64_t>& local_of, int threads, LocalGraph& lg) {
   lg.n = int64_t(nodes.size());
-  for (int64_t i = 0; i < lg.n; ++i) local_of[static_cast<size_t>(nodes[static_cast<size_t>(i)])] = i;
-  lg.offsets.assign(static_cast<size_t>(lg.n + 1), 0);
-  lg.k_pos.resize(static_cast<size_t>(lg.n));
-  lg.k_neg.resize(static_cast<size_t>(lg.n));
-  lg.row_sum.assign(static_cast<size_t>(lg.n), 0.0);
+  lg.group_pos = lg.group_neg = 0;
+  const int64_t n = lg.n;
+  for (int64_t i = 0; i < n; ++i) local_of[static_cast<size_t>(nodes[static_cast<size_t>(i)])] = i;
+  lg.offsets.assign(static_cast<size_t>(n + 1), 0);
+  lg.k_pos.resize(static_cast<size_t>(n));
+  lg.k_neg.resize(static_cast<size_t>(n));
+  lg.row_sum.assign(static_cast<size_t>(n), 0.0);
   int64_t stored = 0;
   for (int64_t u : nodes) stored += g.offsets[static_cast<size_t>(u + 1)] - g.offsets[static_cast<size_t>(u)];
-  lg.columns.reserve(static_cast<size_t>(stored));
-  lg.weights.reserve(static_cast<size_t>(stored));
-  for (int64_t i = 0; i < lg.n; ++i) {
+  const int team = parallel_team(stored, threads);
+  const bool parallel = team > 1;
+  auto kept = [&](int64_t e) {
+    return local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])] >= 0 && g.weights[static_cast<size_t>(e)] != 0;
+  };
+#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
+  for (int64_t i = 0; i < n; ++i) {
     const int64_t u = nodes[static_cast<size_t>(i)];
+    int64_t count = 0;
+    for (int64_t e = g.offsets[static_cast<size_t>(u)]; e < g.offsets[static_cast<size_t>(u + 1)]; ++e) count += kept(e);
+    lg.offsets[static_cast<size_t>(i + 1)] = count;
+  }
+  for (int64_t i = 0; i < n; ++i) lg.offsets[static_cast<size_t>(i + 1)] += lg.offsets[static_cast<size_t>(i)];
+  lg.columns.resize(static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]));
+  lg.weights.resize(static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]));
+#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t u = nodes[static_cast<size_t>(i)];
+    int64_t x = lg.offsets[static_cast<size_t>(i)];
     double sum = 0;
     for (int64_t e = g.offsets[static_cast<size_t>(u)]; e < g.offsets[static_cast<size_t>(u + 1)]; ++e) {
-      const int64_t l = local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
-      const float w = g.weights[static_cast<size_t>(e)];
-      if (l < 0 || w == 0) continue;
-      lg.columns.push_back(l);
-      lg.weights.push_back(combined_weight(t, w));
-      sum += lg.weights.back();
+      if (!kept(e)) continue;
+      const double w = combined_weight(t, g.weights[static_cast<size_t>(e)]);
+      lg.columns[static_cast<size_t>(x)] = local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
+      lg.weights[static_cast<size_t>(x)] = w;
+      ++x;
+      sum += w;
     }
-    lg.offsets[static_cast<size_t>(i + 1)] = int64_t(lg.columns.size());
     lg.row_sum[static_cast<size_t>(i)] = sum;
     lg.k_pos[static_cast<size_t>(i)] = t.k_pos[static_cast<size_t>(u)];
     lg.k_neg[static_cast<size_t>(i)] = t.k_neg[static_cast<size_t>(u)];
+  }
+  for (int64_t i = 0; i < n; ++i) {
     lg.group_pos += lg.k_pos[static_cast<size_t>(i)];
     lg.group_neg += lg.k_neg[static_cast<size_t>(i)];
   }
   for (int64_t u : nodes) local_of[static_cast<size_t>(u)] = -1;
-  return lg;
 }
 
 // (B_g x)_i without the diagonal correction, for a +-1 vector: y = A s, P = k+ . s, N = k- . s.
@@ -275,11 +293,11 @@ struct Candidate {
 
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
-             std::vector<int64_t>& local_of, GroupProducts* device, Phases& phases) {
+             std::vector<int64_t>& local_of, LocalGraph& lg, GroupProducts* device, Phases& phases) {
   const int64_t n = int64_t(c.nodes.size());
   // min_community_size may be any int64 (up to INT64_MAX): compare without doubling it.
   if (n < 2 || o.min_community_size > n / 2) return;
-  const LocalGraph lg = phases.time(phases.induced, [&] { return induced(g, t, c.nodes, local_of); });
+  phases.time(phases.induced, [&] { induced(g, t, c.nodes, local_of, threads, lg); });
   // r_i = sum_{l in g} B_il, the diagonal correction of B^(g).
   std::vector<double> r(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
@@ -287,8 +305,9 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
                                 t.gamma * (t.d_pos * lg.k_pos[static_cast<size_t>(i)] * lg.group_pos -
                                            t.d_neg * lg.k_neg[static_cast<size_t>(i)] * lg.group_neg);
   const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
-  const bool parallel = int64_t(lg.columns.size()) >= 65536;
-  const int team = thread_count(threads);
+  // threads for the host's sparse sums (work: the stored entries) and for the finishing loop
+  const int team = parallel_team(int64_t(lg.columns.size()) + n, threads);
+  const int finish_team = parallel_team(4 * n, threads);
   // (B^(g) x)_i from the sparse sum of row i: one expression for the host and device sums, so a
   // device that sums as the host does (backend.hpp's GroupProducts) gives the same bits.
   auto finish = [&](double sum, int64_t i, const double* x, double p, double q) {
@@ -303,11 +322,11 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     if (on_device) {
       device->multiply(x, y);
       ++c.device_products;
-#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
+#pragma omp parallel for schedule(static) num_threads(finish_team) if (finish_team > 1)
       for (int64_t i = 0; i < n; ++i) y[i] = finish(y[i], i, x, p, q);
       return;
     }
-#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (int64_t i = 0; i < n; ++i) {
       double sum = 0;
       for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
@@ -569,13 +588,14 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   };
   std::priority_queue<int64_t, std::vector<int64_t>, decltype(by_gain)> pending(by_gain);
   std::vector<int64_t> local_of(static_cast<size_t>(g.n), -1);
+  LocalGraph scratch;  // each group's subgraph, in the same arrays
   // The device engine, when the backend has one and there is a group to divide.
   std::unique_ptr<GroupProducts> device;
   if (device_factory && !root.nodes.empty() && o.max_communities != 1) device = device_factory(t.c_pos, t.c_neg);
   int64_t communities = n_isolated + (root.nodes.empty() ? 0 : 1), next_id = 1;
   const auto may_split = [&] { return o.max_communities == 0 || communities < o.max_communities; };
   auto admit = [&](Candidate c) {
-    if (may_split()) analyse(c, g, t, o, threads, local_of, device.get(), phases);
+    if (may_split()) analyse(c, g, t, o, threads, local_of, scratch, device.get(), phases);
     out.device_products += c.device_products;
     pool.push_back(std::move(c));
     const int64_t index = int64_t(pool.size()) - 1;

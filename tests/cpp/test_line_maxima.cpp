@@ -1,7 +1,8 @@
 // LineMaxima (src/core/line_maxima.hpp), the choice of the next Kernighan-Lin move of large
 // groups: against a scan of every live line, through random intercept changes, removals and
 // query points, with equal slopes, equal lines, block-sized and odd line counts, and slopes of
-// both signs as the sweeps have them (a_i = s_i k_i / 2m).
+// both signs as the sweeps have them (a_i = s_i k_i / 2m). Few distinct slopes take the slope
+// classes' heaps, many the blocks' envelopes: both are checked.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -59,11 +60,34 @@ void check_against_scan(int64_t n, int distinct_slopes, uint64_t seed) {
 }
 
 TEST(LineMaxima, AgreesWithAScan) {
-  for (int64_t n : {1, 2, 3, 63, 64, 65, 127, 1000, 2053})
+  // slopes 0: continuous (envelopes); 1, 3: classes from n = 64 and 192 on; 40: classes at n >= 2560
+  for (int64_t n : {1, 2, 3, 63, 64, 65, 127, 1000, 2053, 2600, 5003})
     for (int slopes : {0, 1, 3, 40}) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", distinct slopes " + std::to_string(slopes));
       check_against_scan(n, slopes, uint64_t(n * 131 + slopes));
     }
+}
+
+TEST(LineMaxima, SlopeClassesGiveTheScansChoice) {
+  // 4 slopes over 600 lines (slope classes): equal intercepts within a class go to the lower index,
+  // as a scan's first maximum does.
+  const int64_t n = 600;
+  std::vector<double> a(n), e(n);
+  for (int64_t i = 0; i < n; ++i) {
+    a[size_t(i)] = double(i % 4) - 1.5;
+    e[size_t(i)] = double((i * 7) % 11);
+  }
+  fc::LineMaxima lines;
+  lines.reset(a.data(), e.data(), n);
+  for (double p : {-3.0, -0.25, 0.0, 0.5, 4.0}) {
+    int64_t want = -1;
+    double top = -INFINITY;
+    for (int64_t i = 0; i < n; ++i)
+      if (e[size_t(i)] + a[size_t(i)] * p > top) top = e[size_t(i)] + a[size_t(i)] * p, want = i;
+    double value = 0;
+    EXPECT_EQ(lines.argmax(p, &value), want) << "p " << p;
+    EXPECT_EQ(value, top);
+  }
 }
 
 TEST(LineMaxima, EqualLinesGiveTheLowestIndexOfTheBlock) {
