@@ -1,7 +1,6 @@
 // Newman's leading-eigenvector modularity with fine-tuning (see modularity.hpp for the objective).
 #include "core/modularity.hpp"
 
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
