@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <queue>
 #include <string>
+#include <thread>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -54,6 +56,13 @@ struct Phases {
   using Clock = std::chrono::steady_clock;
   static double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
   // Adds the seconds f takes to `into` when on.
+  void add(const Phases& o) {
+    induced += o.induced;
+    eigen += o.eigen;
+    products += o.products;
+    refine += o.refine;
+    final_moves += o.final_moves;
+  }
   template <class F>
   auto time(double& into, F&& f) {
     if (!on) return f();
@@ -289,6 +298,19 @@ struct Candidate {
   int64_t iterations = 0;
   int64_t device_products = 0;  // of the iterations, those whose sparse half ran on `device`
 };
+
+// What one analysis works in: the global-to-local index map, the subgraph's arrays, the device
+// engine and the timings. find_modules keeps two, for sibling groups analysed at once.
+struct Slot {
+  std::vector<int64_t> local_of;
+  LocalGraph scratch;
+  std::unique_ptr<GroupProducts> device;
+  Phases phases;
+};
+
+// Siblings both at least this large are analysed at once (below it a thread's start costs more
+// than half an analysis).
+constexpr int64_t kConcurrentSize = 1024;
 
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
@@ -558,9 +580,8 @@ void validate_modularity_options(const fc_modularity_options& o) {
 Modules find_modules(const GraphData& g, const fc_modularity_options& o, int threads, Progress& progress,
                      const GroupProductsFactory& device_factory) {
   validate_modularity_options(o);
-  Phases phases;
   const char* profile = std::getenv("FASTCONN_PROFILE");
-  phases.on = profile != nullptr && std::strstr(profile, "modularity") != nullptr;
+  const bool profile_on = profile != nullptr && std::strstr(profile, "modularity") != nullptr;
   const Phases::Clock::time_point start = Phases::Clock::now();
   const ModularityTerms t = modularity_terms(g, fc_signed_modularity(o.signed_mode), o.resolution);
   Modules out;
@@ -586,15 +607,21 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     return x.gain != y.gain ? x.gain < y.gain : x.id > y.id;
   };
   std::priority_queue<int64_t, std::vector<int64_t>, decltype(by_gain)> pending(by_gain);
-  std::vector<int64_t> local_of(static_cast<size_t>(g.n), -1);
-  LocalGraph scratch;  // each group's subgraph, in the same arrays
+  // Two slots of analysis state: the two children of a split are analysed at once, one on a
+  // second thread, each with half the threads (their analyses are independent, and no result
+  // depends on the thread count, so the modules are the same as one after the other).
+  Slot slots[2];
+  slots[0].local_of.assign(static_cast<size_t>(g.n), -1);
+  slots[0].phases.on = slots[1].phases.on = profile_on;
   // The device engine, when the backend has one and there is a group to divide.
-  std::unique_ptr<GroupProducts> device;
-  if (device_factory && !root.nodes.empty() && o.max_communities != 1) device = device_factory(t.c_pos, t.c_neg);
+  if (device_factory && !root.nodes.empty() && o.max_communities != 1) slots[0].device = device_factory(t.c_pos, t.c_neg);
+  const int all_threads = parallel_team(std::numeric_limits<int64_t>::max(), threads);
+  auto analyse_in = [&](Candidate& c, Slot& slot, int team) {
+    analyse(c, g, t, o, team, slot.local_of, slot.scratch, slot.device.get(), slot.phases);
+  };
   int64_t communities = n_isolated + (root.nodes.empty() ? 0 : 1), next_id = 1;
   const auto may_split = [&] { return o.max_communities == 0 || communities < o.max_communities; };
   auto admit = [&](Candidate c) {
-    if (may_split()) analyse(c, g, t, o, threads, local_of, scratch, device.get(), phases);
     out.device_products += c.device_products;
     pool.push_back(std::move(c));
     const int64_t index = int64_t(pool.size()) - 1;
@@ -606,7 +633,10 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
       progress.advance(0);
     }
   };
-  if (!root.nodes.empty()) admit(std::move(root));
+  if (!root.nodes.empty()) {
+    if (may_split()) analyse_in(root, slots[0], threads);
+    admit(std::move(root));
+  }
   while (!pending.empty()) {
     const int64_t index = pending.top();
     pending.pop();
@@ -628,6 +658,33 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
       c.nodes.shrink_to_fit();
     }
     ++communities;
+    if (may_split()) {
+      if (all_threads >= 2 && int64_t(std::min(a.nodes.size(), b.nodes.size())) >= kConcurrentSize) {
+        Slot& second = slots[1];
+        if (second.local_of.empty()) second.local_of.assign(static_cast<size_t>(g.n), -1);
+        if (slots[0].device && !second.device) second.device = device_factory(t.c_pos, t.c_neg);
+        const int half = all_threads / 2;
+        std::exception_ptr failed;
+        std::thread other([&] {
+          try {
+            analyse_in(b, second, all_threads - half);
+          } catch (...) {
+            failed = std::current_exception();
+          }
+        });
+        try {
+          analyse_in(a, slots[0], half);
+        } catch (...) {
+          other.join();
+          throw;
+        }
+        other.join();
+        if (failed) std::rethrow_exception(failed);
+      } else {
+        analyse_in(a, slots[0], threads);
+        analyse_in(b, slots[0], threads);
+      }
+    }
     admit(std::move(a));
     admit(std::move(b));
   }
@@ -642,6 +699,8 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   }
   for (int64_t v = 0; v < g.n; ++v)
     if (isolated[static_cast<size_t>(v)]) label[static_cast<size_t>(v)] = k++;
+  Phases& phases = slots[0].phases;
+  phases.add(slots[1].phases);
   if (o.refine && k > 1)
     phases.time(phases.final_moves, [&] { final_moves(g, t, label, k, isolated, o.min_community_size, progress); });
   out.k = renumber(label, k);
@@ -649,10 +708,10 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   out.q = modularity_of(g, t, out.labels.data(), out.k);
   if (phases.on)
     std::fprintf(stderr,
-                 "fastconn modularity: %.3f s: subgraphs %.3f, eigensolver %.3f (products %.3f, %lld of %s on the "
-                 "device), fine-tuning %.3f, final moves %.3f\n",
+                 "fastconn modularity: %.3f s; summed over the analysis threads: subgraphs %.3f, eigensolver %.3f "
+                 "(products %.3f, %lld of them on the device), fine-tuning %.3f; final moves %.3f\n",
                  Phases::since(start), phases.induced, phases.eigen, phases.products, (long long)out.device_products,
-                 device ? "them" : "none", phases.refine, phases.final_moves);
+                 phases.refine, phases.final_moves);
   return out;
 }
 
