@@ -19,7 +19,9 @@ int64_t chunk_count(int64_t n) { return (n + kReductionChunk - 1) / kReductionCh
 // goes to lane i % kLanes, the tail to lane 0), added pairwise at the end. One running sum would
 // wait for every add in turn (a chain of n adds at 4 cycles each); the lanes vectorize and
 // overlap, and the order is still fixed, so the bits never depend on threads or scheduling.
-constexpr int kLanes = 8;
+constexpr int kLanes = kReductionLanes;
+static_assert(kLanes == 8, "chunk_dot's pairwise sum of the lanes is written for 8");
+static_assert(kReductionChunk % kLanes == 0, "only the last chunk may have a tail");
 inline double chunk_dot(const double* a, const double* b, int64_t n) {
   double acc[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0};
   int64_t i = 0;
@@ -95,6 +97,29 @@ void scale_vector(double* x, int64_t n, double factor) {
 
 }  // namespace
 
+void HostSpace::reserve(int64_t n, int64_t slots) {
+  n_ = n;
+  data_.assign(static_cast<size_t>(n * slots), 0.0);
+}
+void HostSpace::upload(int64_t slot, const double* x) { std::copy(x, x + n_, at(slot)); }
+void HostSpace::download(int64_t slot, double* x) { std::copy(at(slot), at(slot) + n_, x); }
+void HostSpace::apply(int64_t from, int64_t to) { op_(at(from), at(to)); }
+void HostSpace::project(int64_t cols, int64_t w, double* h) { fc::project(at(0), cols, at(w), n_, h, partial_, threads_); }
+double HostSpace::subtract(int64_t cols, const double* h, int64_t w) {
+  return fc::subtract(at(0), cols, h, at(w), n_, partial_, threads_);
+}
+double HostSpace::dot(int64_t a, int64_t b) { return deterministic_dot(at(a), at(b), n_, threads_); }
+void HostSpace::scale(int64_t slot, double factor) { scale_vector(at(slot), n_, factor); }
+void HostSpace::copy(int64_t from, int64_t to) { std::copy(at(from), at(from) + n_, at(to)); }
+void HostSpace::subtract_scaled(int64_t x, double alpha, int64_t y) {
+  const double* xs = at(x);
+  double* ys = at(y);
+  for (int64_t i = 0; i < n_; ++i) ys[i] -= alpha * xs[i];
+}
+void HostSpace::combine(int64_t cols, const double* y, int64_t ldy, int64_t k, int64_t out) {
+  fc::combine(at(0), cols, y, ldy, k, at(out), n_, threads_);
+}
+
 int parallel_team(int64_t work, int threads) {
   const int64_t most = threads > 0 ? threads : omp_get_max_threads();
   return int(std::clamp<int64_t>(work / kWorkPerThread, 1, std::max<int64_t>(1, most)));
@@ -169,37 +194,46 @@ void symmetric_eigen(std::vector<double>& a, int64_t n, std::vector<double>& val
 }
 
 EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const EigenOptions& options) {
-  const int threads = options.threads;
+  HostSpace space(op, options.threads);
+  return leading_eigenpair(n, space, options);
+}
+
+EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& options) {
   const int64_t m = std::min(n, std::max<int64_t>(3, options.max_basis));
   const int64_t keep = std::clamp<int64_t>(options.keep > 0 ? options.keep : m / 2, 1, std::max<int64_t>(1, m - 1));
   const double tol = options.tolerance;
   double scale = std::max(0.0, options.scale);
 
-  std::vector<double> basis(static_cast<size_t>((m + 1) * n)), w(static_cast<size_t>(n)), h(static_cast<size_t>(m + 2)),
-      h2(static_cast<size_t>(m + 2)), partial;
+  // Slots: the basis v_0 .. v_m, then w, x, B x, and the `keep` Ritz vectors of a restart.
+  const int64_t W = m + 1, X = m + 2, BX = m + 3, KEPT = m + 4;
+  space.reserve(n, KEPT + keep);
+  std::vector<double> h(static_cast<size_t>(m + 2)), h2(static_cast<size_t>(m + 2));
   std::vector<double> proj(static_cast<size_t>(m * m), 0.0);  // H, the projection V^T B V, m x m row-major
-  auto v = [&](int64_t l) { return basis.data() + l * n; };
   auto H = [&](int64_t r, int64_t c) -> double& { return proj[static_cast<size_t>(r * m + c)]; };
 
   // Start vector: uniform in [-1, 1) from the seed, normalized.
-  SplitMix64 rng(options.seed);
-  for (int64_t i = 0; i < n; ++i) v(0)[i] = 2 * rng.uniform() - 1;
-  scale_vector(v(0), n, 1 / std::sqrt(deterministic_dot(v(0), v(0), n, threads)));
+  {
+    SplitMix64 rng(options.seed);
+    std::vector<double> start(static_cast<size_t>(n));
+    for (double& v : start) v = 2 * rng.uniform() - 1;
+    space.upload(0, start.data());
+    space.scale(0, 1 / std::sqrt(space.dot(0, 0)));
+  }
 
   EigenResult result;
-  std::vector<double> small, theta, y, x(static_cast<size_t>(n)), bx(static_cast<size_t>(n));
+  std::vector<double> small, theta, y;
   int64_t j = 0, products = 0;
   for (;;) {
     // Expand: w = B v_j, orthogonalized against v_0 .. v_j (classical Gram-Schmidt, repeated
     // when it lost more than a factor 1/sqrt(2) of the norm: Daniel, Gragg, Kaufman, Stewart 1976).
-    op(v(j), w.data());
+    space.apply(j, W);
     ++products;
-    project(basis.data(), j + 1, w.data(), n, h.data(), partial, threads);
+    space.project(j + 1, W, h.data());
     const double norm_before = std::sqrt(h[static_cast<size_t>(j + 1)]);
-    double beta = subtract(basis.data(), j + 1, h.data(), w.data(), n, partial, threads);
+    double beta = space.subtract(j + 1, h.data(), W);
     if (beta < 0.7071067811865476 * norm_before) {
-      project(basis.data(), j + 1, w.data(), n, h2.data(), partial, threads);
-      beta = subtract(basis.data(), j + 1, h2.data(), w.data(), n, partial, threads);
+      space.project(j + 1, W, h2.data());
+      beta = space.subtract(j + 1, h2.data(), W);
       for (int64_t l = 0; l <= j; ++l) h[static_cast<size_t>(l)] += h2[static_cast<size_t>(l)];
     }
     for (int64_t l = 0; l <= j; ++l) H(l, j) = H(j, l) = h[static_cast<size_t>(l)];
@@ -208,8 +242,8 @@ EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const Eige
     const bool invariant = j == n || beta <= 1e-13 * std::max(norm_before, scale);
     if (invariant) beta = 0;
     else {
-      std::copy(w.begin(), w.end(), v(j));
-      scale_vector(v(j), n, 1 / beta);
+      space.copy(W, j);
+      space.scale(j, 1 / beta);
     }
     const bool out_of_products = products >= options.max_products;
     if (!(invariant || out_of_products || j == m || j % 4 == 0)) continue;
@@ -222,13 +256,13 @@ EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const Eige
     const double estimate = std::fabs(beta * y[static_cast<size_t>((j - 1) * j)]);
     if (estimate <= tol * (std::fabs(theta.front()) + scale) || invariant || out_of_products) {
       // Confirm with an explicit product: x = V y_0, theta = x^T B x, r = B x - theta x.
-      combine(basis.data(), j, y.data(), j, 1, x.data(), n, threads);
-      scale_vector(x.data(), n, 1 / std::sqrt(deterministic_dot(x.data(), x.data(), n, threads)));
-      op(x.data(), bx.data());
+      space.combine(j, y.data(), j, 1, X);
+      space.scale(X, 1 / std::sqrt(space.dot(X, X)));
+      space.apply(X, BX);
       ++products;
-      const double rayleigh = deterministic_dot(x.data(), bx.data(), n, threads);
-      for (int64_t i = 0; i < n; ++i) bx[static_cast<size_t>(i)] -= rayleigh * x[static_cast<size_t>(i)];
-      const double residual = std::sqrt(deterministic_dot(bx.data(), bx.data(), n, threads));
+      const double rayleigh = space.dot(X, BX);
+      space.subtract_scaled(X, rayleigh, BX);
+      const double residual = std::sqrt(space.dot(BX, BX));
       scale = std::max(scale, std::fabs(rayleigh));
       const bool converged = residual <= tol * (std::fabs(rayleigh) + scale);
       if (converged || invariant || products >= options.max_products) {
@@ -236,10 +270,11 @@ EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const Eige
         result.residual = residual;
         result.iterations = products;
         result.converged = converged;
+        result.vector.resize(static_cast<size_t>(n));
+        space.download(X, result.vector.data());
         int64_t first = 0;
-        while (first < n && x[static_cast<size_t>(first)] == 0) ++first;
-        if (first < n && x[static_cast<size_t>(first)] < 0) scale_vector(x.data(), n, -1);
-        result.vector = std::move(x);
+        while (first < n && result.vector[static_cast<size_t>(first)] == 0) ++first;
+        if (first < n && result.vector[static_cast<size_t>(first)] < 0) scale_vector(result.vector.data(), n, -1);
         return result;
       }
       // The estimate was optimistic (lost orthogonality): keep iterating.
@@ -249,10 +284,9 @@ EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const Eige
     // Thick restart (Krylov-Schur): keep the `keep` leading Ritz vectors U = V Y_k and the
     // residual direction v_m; then B U = U Theta + v_m (beta y_last^T), so H becomes Theta bordered
     // by beta * (last row of Y_k).
-    std::vector<double> kept(static_cast<size_t>(keep * n));
-    combine(basis.data(), m, y.data(), m, keep, kept.data(), n, threads);
-    std::copy(v(m), v(m) + n, v(keep));
-    std::copy(kept.begin(), kept.end(), basis.begin());
+    space.combine(m, y.data(), m, keep, KEPT);
+    space.copy(m, keep);
+    for (int64_t i = 0; i < keep; ++i) space.copy(KEPT + i, i);
     std::fill(proj.begin(), proj.end(), 0.0);
     for (int64_t i = 0; i < keep; ++i) {
       H(i, i) = theta[static_cast<size_t>(i)];

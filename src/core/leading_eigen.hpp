@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace fc {
@@ -40,8 +41,10 @@ class SplitMix64 {
   uint64_t state_;
 };
 
-// Elements per chunk of every reduction: partial sums per chunk, added in chunk order.
+// Elements per chunk of every reduction: partial sums per chunk, added in chunk order; within a
+// chunk, interleaved sums (EigenSpace says how).
 constexpr int64_t kReductionChunk = 2048;
+constexpr int kReductionLanes = 8;
 
 // The OpenMP threads worth starting for `work` multiply-adds: at least kWorkPerThread each (a
 // fork and join of 16 threads costs about what 16 x 65536 of them take), at most `threads`
@@ -54,6 +57,62 @@ double deterministic_dot(const double* a, const double* b, int64_t n, int thread
 
 // y = B x for vectors of the operator's dimension (x and y never alias).
 using SymmetricOperator = std::function<void(const double* x, double* y)>;
+
+// Where the eigensolver keeps its vectors and how it combines them. HostSpace holds them in memory
+// and applies a SymmetricOperator; a backend's space keeps them on its device (CUDA: the
+// modularity groups of src/backend/cuda/cuda_modularity.cpp). Vectors are numbered slots of n
+// values. Every operation is specified to the bit, so that any space gives the host's result:
+// products and sums rounded once each (no fused multiply-add), and every reduction in
+// chunk_dot's order (leading_eigen.cpp): chunks of kReductionChunk elements, in each chunk
+// kReductionLanes interleaved sums (element i to lane i % kReductionLanes, the chunk's tail past
+// the last full group of lanes to lane 0) added as ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)),
+// the chunks' sums added in order to 0.
+class EigenSpace {
+ public:
+  virtual ~EigenSpace() = default;
+  // Room for `slots` vectors of n values; called first, once per eigenproblem.
+  virtual void reserve(int64_t n, int64_t slots) = 0;
+  virtual void upload(int64_t slot, const double* x) = 0;
+  virtual void download(int64_t slot, double* x) = 0;
+  // slot `to` = B slot `from`.
+  virtual void apply(int64_t from, int64_t to) = 0;
+  // h[l] = slot l . slot w for l < cols (a_i b_i summed as above), and h[cols] = slot w . slot w.
+  virtual void project(int64_t cols, int64_t w, double* h) = 0;
+  // slot w -= h[l] slot l for l = 0 .. cols-1 in turn (w_i - (h_l v_i), one l after the other);
+  // returns sqrt(slot w . slot w).
+  virtual double subtract(int64_t cols, const double* h, int64_t w) = 0;
+  virtual double dot(int64_t a, int64_t b) = 0;
+  virtual void scale(int64_t slot, double factor) = 0;           // x_i * factor
+  virtual void copy(int64_t from, int64_t to) = 0;
+  virtual void subtract_scaled(int64_t x, double alpha, int64_t y) = 0;  // y_i - (alpha x_i)
+  // slot out + c = sum over l < cols of slot l * y[l * ldy + c] (from 0, l in order), c < k.
+  virtual void combine(int64_t cols, const double* y, int64_t ldy, int64_t k, int64_t out) = 0;
+};
+
+// The eigensolver's vectors in host memory, B applied by `op`; vector operations on `threads`
+// OpenMP threads (0 = default).
+class HostSpace : public EigenSpace {
+ public:
+  HostSpace(SymmetricOperator op, int threads) : op_(std::move(op)), threads_(threads) {}
+  void reserve(int64_t n, int64_t slots) override;
+  void upload(int64_t slot, const double* x) override;
+  void download(int64_t slot, double* x) override;
+  void apply(int64_t from, int64_t to) override;
+  void project(int64_t cols, int64_t w, double* h) override;
+  double subtract(int64_t cols, const double* h, int64_t w) override;
+  double dot(int64_t a, int64_t b) override;
+  void scale(int64_t slot, double factor) override;
+  void copy(int64_t from, int64_t to) override;
+  void subtract_scaled(int64_t x, double alpha, int64_t y) override;
+  void combine(int64_t cols, const double* y, int64_t ldy, int64_t k, int64_t out) override;
+
+ private:
+  double* at(int64_t slot) { return data_.data() + slot * n_; }
+  SymmetricOperator op_;
+  int threads_;
+  int64_t n_ = 0;
+  std::vector<double> data_, partial_;
+};
 
 struct EigenOptions {
   double tolerance = 1e-8;       // residual test, relative to |theta| + scale
@@ -73,8 +132,10 @@ struct EigenResult {
   bool converged = false;
 };
 
-// The algebraically largest eigenpair of the n x n symmetric operator (n >= 1).
+// The algebraically largest eigenpair of the n x n symmetric operator (n >= 1), in a HostSpace.
 EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const EigenOptions& options);
+// The same in any space (options.threads unused: the space has its own).
+EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& options);
 
 // All eigenpairs of a small dense symmetric matrix a (n x n, row-major, overwritten) by cyclic
 // Jacobi rotations: values in descending order, vectors[i * n + j] = component i of vector j.
