@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/leading_eigen.hpp"
 #include "core/run_settings.hpp"
 #include "fastconn/fastconn.h"
 
@@ -99,22 +100,31 @@ struct SymmetricCsr {
 constexpr int kAbsHistogramShift = 14;
 constexpr int64_t kAbsHistogramBins = (int64_t(0x3F800000) >> kAbsHistogramShift) + 1;
 
-// The sparse half of one modularity product (core/modularity.cpp), computed by a backend away
-// from the host: for a group of nodes (ascending global ids; local index i is nodes[i]),
-//   y_i = sum over row nodes[i]'s entries e, in row order, whose column is in the group and whose
-//         weight w_e != 0, of cw(w_e) * x[local index of the column],
-// with cw(w) = c_pos * w for w > 0, else c_neg * w (both in double), every product and sum rounded
-// once (no fused multiply-add): the bits of the host loop's, so both backends find the same modules.
+// The terms of Newman's B^(g) x for one group (core/modularity.cpp), n values each, host memory:
+//   (B^(g) x)_i = ((s_i - (gd_pos k_pos_i) p) + (gd_neg k_neg_i) q) - r_i x_i,
+// p = k_pos . x and q = k_neg . x (q = 0 when gd_neg == 0) summed as leading_eigen.hpp's
+// EigenSpace sums, and s_i the sparse sum: over row nodes[i]'s entries e, in row order, whose column
+// is in the group and whose weight w_e != 0, of cw(w_e) * x[local index of the column], with
+// cw(w) = c_pos * w for w > 0, else c_neg * w (in double); every product and sum rounded once.
+struct GroupTerms {
+  const double* k_pos = nullptr;
+  const double* k_neg = nullptr;
+  const double* r = nullptr;
+  double gd_pos = 0, gd_neg = 0;
+};
+
+// A backend's engine for the eigensolver of modularity groups, away from the host: the group's
+// vectors live on its device and every operation has the host's bits (EigenSpace), so both
+// backends find the same modules.
 class GroupProducts {
  public:
   virtual ~GroupProducts() = default;
-  // Groups with fewer stored entries than this are multiplied on the host (a round trip to a
-  // device costs more than their products).
+  // Groups with fewer stored entries than this are solved on the host (a device round trip per
+  // operation costs more than their work).
   int64_t min_entries = 0;
-  // The group whose products follow (nodes stays valid until the next select).
-  virtual void select(const std::vector<int64_t>& nodes) = 0;
-  // y = the products above for x (both of the group's size).
-  virtual void multiply(const double* x, double* y) = 0;
+  // The space of the group (ascending global ids; local index i is nodes[i]) whose operator is
+  // B^(g) with `terms` (copied; nodes too). Valid until the next select.
+  virtual EigenSpace& select(const std::vector<int64_t>& nodes, const GroupTerms& terms) = 0;
 };
 
 class Backend {

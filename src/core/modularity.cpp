@@ -296,7 +296,7 @@ struct Candidate {
   std::vector<int8_t> side;    // the split (+1: child_a, holding nodes[0]); empty: indivisible
   double eigenvalue = 0, gain = 0, residual = 0;
   int64_t iterations = 0;
-  int64_t device_products = 0;  // of the iterations, those whose sparse half ran on `device`
+  int64_t device_products = 0;  // of the iterations, those that ran on `device`
 };
 
 // What one analysis works in: the global-to-local index map, the subgraph's arrays, the device
@@ -326,33 +326,20 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
                                 t.gamma * (t.d_pos * lg.k_pos[static_cast<size_t>(i)] * lg.group_pos -
                                            t.d_neg * lg.k_neg[static_cast<size_t>(i)] * lg.group_neg);
   const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
-  // threads for the host's sparse sums (work: the stored entries) and for the finishing loop
+  // threads for the host's sparse sums (work: the stored entries)
   const int team = parallel_team(int64_t(lg.columns.size()) + n, threads);
-  const int finish_team = parallel_team(4 * n, threads);
-  // (B^(g) x)_i from the sparse sum of row i: one expression for the host and device sums, so a
-  // device that sums as the host does (backend.hpp's GroupProducts) gives the same bits.
-  auto finish = [&](double sum, int64_t i, const double* x, double p, double q) {
-    return sum - gd_pos * lg.k_pos[static_cast<size_t>(i)] * p + gd_neg * lg.k_neg[static_cast<size_t>(i)] * q -
-           r[static_cast<size_t>(i)] * x[i];
-  };
-  const bool on_device = device != nullptr && int64_t(lg.columns.size()) >= device->min_entries;
-  if (on_device) device->select(c.nodes);
+  // B^(g) x on the host, as backend.hpp's GroupTerms spells it out (a device space computes the
+  // same bits)
   auto op = [&](const double* x, double* y) {
     const double p = deterministic_dot(lg.k_pos.data(), x, n, threads);
     const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
-    if (on_device) {
-      device->multiply(x, y);
-      ++c.device_products;
-#pragma omp parallel for schedule(static) num_threads(finish_team) if (finish_team > 1)
-      for (int64_t i = 0; i < n; ++i) y[i] = finish(y[i], i, x, p, q);
-      return;
-    }
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (int64_t i = 0; i < n; ++i) {
       double sum = 0;
       for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
         sum += lg.weights[static_cast<size_t>(e)] * x[static_cast<size_t>(lg.columns[static_cast<size_t>(e)])];
-      y[i] = finish(sum, i, x, p, q);
+      y[i] = sum - gd_pos * lg.k_pos[static_cast<size_t>(i)] * p + gd_neg * lg.k_neg[static_cast<size_t>(i)] * q -
+             r[static_cast<size_t>(i)] * x[i];
     }
   };
   EigenOptions eo;
@@ -361,8 +348,24 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   eo.max_products = kEigenMaxProducts;
   eo.seed = SplitMix64(o.seed ^ (0xD1B54A32D192ED03ULL * uint64_t(c.id + 1))).next();
   eo.threads = threads;
-  const SymmetricOperator timed = [&](const double* x, double* y) { phases.time(phases.products, [&] { op(x, y); }); };
-  const EigenResult er = phases.time(phases.eigen, [&] { return leading_eigenpair(n, timed, eo); });
+  // A large group's eigenproblem on the device when there is one (its vectors never leave it but
+  // for the answer), else on the host.
+  const bool on_device = device != nullptr && int64_t(lg.columns.size()) >= device->min_entries;
+  const EigenResult er = phases.time(phases.eigen, [&] {
+    if (on_device) {
+      GroupTerms terms;
+      terms.k_pos = lg.k_pos.data();
+      terms.k_neg = lg.k_neg.data();
+      terms.r = r.data();
+      terms.gd_pos = gd_pos;
+      terms.gd_neg = gd_neg;
+      EigenSpace& space = device->select(c.nodes, terms);
+      return leading_eigenpair(n, space, eo);
+    }
+    HostSpace space([&](const double* x, double* y) { phases.time(phases.products, [&] { op(x, y); }); }, threads);
+    return leading_eigenpair(n, space, eo);
+  });
+  if (on_device) c.device_products = er.iterations;
   c.eigenvalue = er.value;
   c.iterations = er.iterations;
   c.residual = er.residual;

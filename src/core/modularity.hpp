@@ -69,7 +69,7 @@ struct Modules {
   double q = 0;
   std::vector<int64_t> labels;  // 0 .. k-1 by first appearance
   std::vector<DivisionSplit> splits;
-  int64_t device_products = 0;  // eigensolver products whose sparse half ran on a backend's device
+  int64_t device_products = 0;  // eigensolver products that ran on a backend's device
 };
 
 // Makes the engine of a backend's group products for the coefficients c_pos, c_neg (backend.hpp's
@@ -77,8 +77,8 @@ struct Modules {
 using GroupProductsFactory = std::function<std::unique_ptr<GroupProducts>(double c_pos, double c_neg)>;
 
 // The whole method on the host; threads = OpenMP threads of the sparse products (0 = default).
-// With a `device` factory, the sparse half of the eigensolver's products of large groups runs on
-// the backend's engine, with the same bits (the labels are the same on every backend).
+// With a `device` factory, the eigenproblems of large groups are solved on the backend's engine,
+// with the same bits (the labels are the same on every backend).
 // `progress` counts nodes whose community is final (total n); its callback can cancel.
 Modules find_modules(const GraphData& g, const fc_modularity_options& options, int threads, Progress& progress,
                      const GroupProductsFactory& device = {});

@@ -1,5 +1,6 @@
-// The CUDA backend's modularity engine (src/backend/cuda/cuda_modularity.cpp): its group products
-// have the host loop's bits (groups chosen one after another, signed and zero weights), and
+// The CUDA backend's modularity engine (src/backend/cuda/cuda_modularity.cpp): its eigensolver
+// space has the host space's bits, operation by operation (groups chosen one after another,
+// signed and zero weights, with and without negative terms), and
 // fc_modularity on a CUDA context finds the same modules as on a CPU context, bit for bit (labels,
 // Q, every split's eigenvalue, gain and iteration count), with the device doing the products:
 // planted partitions binary, weighted and signed (both signed forms), a resolution, a graph made
@@ -9,6 +10,7 @@
 // Skips when no CUDA context can be made; FASTCONN_REQUIRE_CUDA=1 makes that a failure.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -33,28 +35,30 @@ int device_of(const fctest::Context& c) {
 }
 const fc::GraphData& data_of(const fc_graph* g) { return *g->data; }
 
-// The host loop of core/modularity.cpp as backend.hpp specifies it, written out here (this file
-// is compiled without fused multiply-adds, as that one is).
-std::vector<double> host_products(const fc::GraphData& g, const std::vector<int64_t>& nodes, double c_pos,
-                                  double c_neg, const std::vector<double>& x) {
+// B^(g) x as backend.hpp's GroupTerms specifies it, written out here (this file is compiled
+// without fused multiply-adds, as core/modularity.cpp is).
+std::vector<double> host_operator(const fc::GraphData& g, const std::vector<int64_t>& nodes, double c_pos,
+                                  double c_neg, const fc::GroupTerms& t, const double* x) {
+  const int64_t n = int64_t(nodes.size());
   std::vector<int64_t> local(size_t(g.n), -1);
-  for (size_t i = 0; i < nodes.size(); ++i) local[size_t(nodes[i])] = int64_t(i);
-  std::vector<double> y(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i) {
+  for (int64_t i = 0; i < n; ++i) local[size_t(nodes[size_t(i)])] = i;
+  const double p = fc::deterministic_dot(t.k_pos, x, n, 1);
+  const double q = t.gd_neg != 0 ? fc::deterministic_dot(t.k_neg, x, n, 1) : 0.0;
+  std::vector<double> y(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
     double sum = 0;
-    const int64_t u = nodes[i];
+    const int64_t u = nodes[size_t(i)];
     for (int64_t e = g.offsets[size_t(u)]; e < g.offsets[size_t(u + 1)]; ++e) {
       const int64_t l = local[size_t(g.columns[size_t(e)])];
       const float w = g.weights[size_t(e)];
       if (l < 0 || w == 0) continue;
       const double cw = w > 0 ? c_pos * w : c_neg * w;
-      sum += cw * x[size_t(l)];
+      sum += cw * x[l];
     }
-    y[i] = sum;
+    y[size_t(i)] = sum - t.gd_pos * t.k_pos[i] * p + t.gd_neg * t.k_neg[i] * q - t.r[i] * x[i];
   }
   return y;
 }
-
 
 fc::Modules modules_on(const fctest::Context& ctx, const fc_graph* g, const fc_modularity_options& o) {
   fc_modules* m = nullptr;
@@ -82,48 +86,87 @@ fc_modularity_options defaults() {
   return o;
 }
 
-TEST(CudaModularity, GroupProductsHaveTheHostBits) {
+TEST(CudaModularity, GroupSpaceHasTheHostBits) {
   REQUIRE_CUDA();
   fctest::Context cuda(FC_BACKEND_CUDA);
   // Random signed weights, some exactly zero, on a graph of a prime number of nodes.
   fc::SplitMix64 rng(7);
-  const int64_t n = 1201;
+  const int64_t n = 4801;
   std::vector<Edge> edges;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = i + 1; j < n; ++j)
-      if (rng.uniform() < 0.04) {
+      if (rng.uniform() < 0.01) {
         const double u = rng.uniform();
         edges.push_back({i, j, u < 0.05 ? 0.0 : u < 0.6 ? u : -(u - 0.5)});
       }
   Graph graph(n, std::move(edges));
   const fc::GraphData& g = data_of(graph.g);
-  ASSERT_GT(g.columns.size(), 50000u);
+  ASSERT_GT(g.columns.size(), 200000u);
   const double c_pos = 1.0, c_neg = 0.37;
   auto engine = fc::cuda::make_group_products(device_of(cuda), g, n, c_pos, c_neg, 0, 0);
   ASSERT_TRUE(engine != nullptr);
-  // Three groups in a row: the whole graph, every node not divisible by 3, the odd nodes (each
-  // select must forget the previous group's members).
+  // Three groups in a row: the whole graph (vectors of 3 chunks and a tail), every node not
+  // divisible by 3, the odd nodes (each select must forget the previous group's members); with
+  // and without negative terms.
   std::vector<std::vector<int64_t>> groups(3);
   for (int64_t v = 0; v < n; ++v) {
     groups[0].push_back(v);
     if (v % 3 != 0) groups[1].push_back(v);
     if (v % 2 == 1) groups[2].push_back(v);
   }
-  for (const auto& nodes : groups) {
-    std::vector<double> x(nodes.size());
-    for (double& v : x) v = rng.uniform() - 0.5;
-    engine->select(nodes);
-    std::vector<double> y(nodes.size(), -1.0);
-    engine->multiply(x.data(), y.data());
-    const std::vector<double> want = host_products(g, nodes, c_pos, c_neg, x);
-    int64_t nonzero = 0;
-    for (double v : want) nonzero += v != 0;
-    EXPECT_GT(nonzero, int64_t(nodes.size()) / 2);  // the check has something to compare
-    EXPECT_EQ(std::memcmp(y.data(), want.data(), sizeof(double) * y.size()), 0) << "group of " << nodes.size();
-    // and again: the same bits run to run
-    std::vector<double> again(nodes.size());
-    engine->multiply(x.data(), again.data());
-    EXPECT_TRUE(again == y);
+  for (size_t x = 0; x < groups.size(); ++x) {
+    const std::vector<int64_t>& nodes = groups[x];
+    const int64_t m = int64_t(nodes.size());
+    SCOPED_TRACE("group of " + std::to_string(m));
+    std::vector<double> kp(static_cast<size_t>(m)), kn(static_cast<size_t>(m)), r(static_cast<size_t>(m));
+    for (int64_t i = 0; i < m; ++i) kp[size_t(i)] = rng.uniform() * 40, kn[size_t(i)] = rng.uniform() * 9, r[size_t(i)] = rng.uniform() - 0.5;
+    fc::GroupTerms terms;
+    terms.k_pos = kp.data();
+    terms.k_neg = kn.data();
+    terms.r = r.data();
+    terms.gd_pos = 1.0 / 40000;
+    terms.gd_neg = x == 1 ? 0.0 : 1.0 / 7000;
+    fc::EigenSpace& dev = engine->select(nodes, terms);
+    fc::HostSpace host([&](const double* in, double* out) {
+      const std::vector<double> y = host_operator(g, nodes, c_pos, c_neg, terms, in);
+      std::copy(y.begin(), y.end(), out);
+    }, 2);
+    // The same operations on both spaces; every scalar and vector must be the same bits.
+    std::vector<double> v0(static_cast<size_t>(m)), v1(static_cast<size_t>(m)), h_host(4), h_dev(4);
+    for (int64_t i = 0; i < m; ++i) v0[size_t(i)] = rng.uniform() - 0.5, v1[size_t(i)] = rng.uniform() - 0.5;
+    const std::vector<double> y = {0.3, -1.25, 0.5, 2.0, 1e-3, -0.75, 0.125, 4.5};  // 4 x 2, ldy 2
+    std::vector<double> scalars[2];
+    int which = 0;
+    for (fc::EigenSpace* space : {static_cast<fc::EigenSpace*>(&host), &dev}) {
+      std::vector<double>& out = scalars[which];
+      std::vector<double>& h = which == 0 ? h_host : h_dev;
+      space->reserve(m, 8);
+      space->upload(0, v0.data());
+      space->upload(1, v1.data());
+      space->apply(0, 2);
+      space->apply(1, 5);
+      space->project(3, 5, h.data());
+      out.push_back(space->subtract(3, h.data(), 5));
+      out.push_back(space->dot(0, 5));
+      space->scale(5, 0.37);
+      space->copy(5, 3);
+      space->subtract_scaled(3, 0.11, 1);
+      space->combine(4, y.data(), 2, 2, 6);
+      ++which;
+    }
+    EXPECT_EQ(std::memcmp(h_host.data(), h_dev.data(), sizeof(double) * 4), 0);
+    EXPECT_EQ(std::memcmp(scalars[0].data(), scalars[1].data(), sizeof(double) * scalars[0].size()), 0)
+        << scalars[0][0] << " vs " << scalars[1][0];
+    for (int64_t slot = 0; slot < 8; ++slot) {
+      if (slot == 4) continue;  // never written
+      std::vector<double> a(static_cast<size_t>(m)), b(static_cast<size_t>(m));
+      host.download(slot, a.data());
+      dev.download(slot, b.data());
+      EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(double) * size_t(m)), 0) << "slot " << slot;
+      int64_t nonzero = 0;
+      for (double v : a) nonzero += v != 0;
+      EXPECT_GT(nonzero, m / 2) << "slot " << slot;  // the check has something to compare
+    }
   }
 }
 

@@ -1,31 +1,51 @@
 // The CUDA backend's modularity engine (backend.hpp's GroupProducts): the graph's CSR is copied to
-// the device once per fc_modularity call, each group's node list once per group, and each
-// eigensolver product moves only its two vectors. The eigensolver, the splits and the
-// fine-tuning stay on the host (core/modularity.cpp), where they are the same code for both
-// backends; the kernel sums as the host does, so the labels are the same bits.
+// the device once per fc_modularity call and each large group's eigenproblem is solved there
+// (leading_eigen.hpp's EigenSpace): the Lanczos vectors stay on the device, each group's node list
+// and terms go up once, and only scalars (dot products, norms) and the final eigenvector come
+// back. The Lanczos logic, the splits and the fine-tuning are host code shared by both backends,
+// and every device operation has the host's bits (kernels/eigen_space.cu, group_product.cu), so
+// the labels are the same.
 //
-// Why not cuSPARSE's SpMV (what the issue names): its CSR algorithms split and reorder each row's
-// sum, so its results differ from the host's in the last bits, and a node whose eigenvector entry
-// is near 0 could change sides between backends. A warp per row adding in entry order keeps the
-// host's bits at the same memory traffic (kernels/group_product.cu).
+// Why not cuSPARSE's SpMV and cuBLAS's DGEMV (what the issue names): they split and reorder their
+// sums, so their results differ from the host's in the last bits, and a node whose eigenvector
+// entry is near 0 could change sides between backends. Kernels that add in the host's order keep
+// its bits at the same memory traffic.
 #include "backend/cuda/cuda_modularity.hpp"
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_resources.hpp"
+#include "kernels/eigen_space.cuh"
 #include "kernels/group_product.cuh"
 
 namespace fc {
 namespace cuda {
 namespace {
 
-class CudaGroupProducts : public GroupProducts {
+int64_t chunk_count(int64_t n) { return (n + kernels::kEigenChunk - 1) / kernels::kEigenChunk; }
+
+// A device buffer that grows to the largest request and keeps it.
+struct Grown {
+  DeviceBuffer buffer;
+  template <class T>
+  T* at_least(int device, int64_t count, const char* what) {
+    const size_t bytes = sizeof(T) * size_t(std::max<int64_t>(1, count));
+    if (buffer.bytes() < bytes) buffer.allocate(device, bytes, what);
+    return buffer.get<T>();
+  }
+};
+
+class CudaGroupProducts : public GroupProducts, public EigenSpace {
  public:
   CudaGroupProducts(int device, int64_t n, double c_pos, double c_neg, int64_t min_group_entries)
       : device_(device), n_(n), c_pos_(c_pos), c_neg_(c_neg) {
+    static_assert(kernels::kEigenChunk == kReductionChunk && kernels::kEigenLanes == kReductionLanes,
+                  "the device sums in the host's order");
     min_entries = min_group_entries;
   }
 
@@ -37,7 +57,7 @@ class CudaGroupProducts : public GroupProducts {
     }
   }
 
-  // false when the device lacks the memory (the caller then multiplies on the host).
+  // false when the device lacks the memory (the caller then solves on the host).
   bool upload(const SymmetricCsr& g) {
     DeviceScope scope(device_);
     stream_ = std::make_unique<Stream>();
@@ -47,10 +67,9 @@ class CudaGroupProducts : public GroupProducts {
         !weights_.try_allocate(device_, sizeof(float) * size_t(entries)) ||
         !local_of_.try_allocate(device_, sizeof(int64_t) * size_t(n_)) ||
         !nodes_.try_allocate(device_, sizeof(int64_t) * size_t(n_)) ||
-        !x_.try_allocate(device_, sizeof(double) * size_t(n_)) || !y_.try_allocate(device_, sizeof(double) * size_t(n_)))
+        !terms_.try_allocate(device_, sizeof(double) * size_t(3 * n_)))
       return false;
-    host_x_.allocate(sizeof(double) * size_t(n_));
-    host_y_.allocate(sizeof(double) * size_t(n_));
+    host_.allocate(sizeof(double) * size_t(n_));
     const cudaStream_t s = stream_->get();
     FC_CUDA(cudaMemcpyAsync(offsets_.get(), g.offsets.data(), offsets_.bytes(), cudaMemcpyHostToDevice, s));
     if (entries > 0) {
@@ -63,47 +82,161 @@ class CudaGroupProducts : public GroupProducts {
     return true;
   }
 
-  void select(const std::vector<int64_t>& nodes) override {
+  // --- GroupProducts
+
+  EigenSpace& select(const std::vector<int64_t>& nodes, const GroupTerms& terms) override {
     DeviceScope scope(device_);
     const cudaStream_t s = stream_->get();
     int64_t* const local_of = local_of_.get<int64_t>();
     int64_t* const dnodes = nodes_.get<int64_t>();
     check_cuda(kernels::group_local_index(dnodes, group_, local_of, true, s), "group_local_index kernel launch");
     group_ = int64_t(nodes.size());
+    gd_pos_ = terms.gd_pos;
+    gd_neg_ = terms.gd_neg;
     FC_CUDA(cudaMemcpyAsync(dnodes, nodes.data(), sizeof(int64_t) * size_t(group_), cudaMemcpyHostToDevice, s));
     check_cuda(kernels::group_local_index(dnodes, group_, local_of, false, s), "group_local_index kernel launch");
-    FC_CUDA(cudaStreamSynchronize(s));  // nodes is the caller's
+    const size_t bytes = sizeof(double) * size_t(group_);
+    double* const t = terms_.get<double>();
+    FC_CUDA(cudaMemcpyAsync(t, terms.k_pos, bytes, cudaMemcpyHostToDevice, s));
+    FC_CUDA(cudaMemcpyAsync(t + group_, terms.k_neg, bytes, cudaMemcpyHostToDevice, s));
+    FC_CUDA(cudaMemcpyAsync(t + 2 * group_, terms.r, bytes, cudaMemcpyHostToDevice, s));
+    FC_CUDA(cudaStreamSynchronize(s));  // the caller's pageable arrays
+    return *this;
   }
 
-  void multiply(const double* x, double* y) override {
+  // --- EigenSpace over the selected group (n = its size)
+
+  void reserve(int64_t n, int64_t slots) override {
     DeviceScope scope(device_);
-    const cudaStream_t s = stream_->get();
-    const size_t bytes = sizeof(double) * size_t(group_);
-    std::memcpy(host_x_.get(), x, bytes);
-    FC_CUDA(cudaMemcpyAsync(x_.get(), host_x_.get(), bytes, cudaMemcpyHostToDevice, s));
+    n_space_ = n;
+    slots_ = slots;
+    vectors_ = vectors_buffer_.at_least<double>(device_, n * slots, "the eigensolver's vectors");
+    partial_ = partial_buffer_.at_least<double>(device_, chunk_count(n) * (slots + 1), "the eigensolver's partial sums");
+    small_ = small_buffer_.at_least<double>(device_, slots * slots + 2 * slots + 4, "the eigensolver's small arrays");
+    if (host_small_.bytes() < sizeof(double) * size_t(slots * slots + 2 * slots + 4))
+      host_small_.allocate(sizeof(double) * size_t(slots * slots + 2 * slots + 4));
+  }
+
+  void upload(int64_t slot, const double* x) override {
+    DeviceScope scope(device_);
+    const size_t bytes = sizeof(double) * size_t(n_space_);
+    sync();  // the staging buffer may still feed an earlier copy
+    std::memcpy(host_.get(), x, bytes);
+    FC_CUDA(cudaMemcpyAsync(at(slot), host_.get(), bytes, cudaMemcpyHostToDevice, stream()));
+  }
+
+  void download(int64_t slot, double* x) override {
+    DeviceScope scope(device_);
+    const size_t bytes = sizeof(double) * size_t(n_space_);
+    FC_CUDA(cudaMemcpyAsync(host_.get(), at(slot), bytes, cudaMemcpyDeviceToHost, stream()));
+    sync();
+    std::memcpy(x, host_.get(), bytes);
+  }
+
+  void apply(int64_t from, int64_t to) override {
+    DeviceScope scope(device_);
+    const cudaStream_t s = stream();
+    const double* x = at(from);
+    const double* t = terms_.get<double>();
+    double* const pq = small_;  // p, q
+    check_cuda(kernels::eigen_dots(nullptr, n_space_, 0, nullptr, t, x, partial_, pq, s), "eigen_dots kernel launch");
+    if (gd_neg_ != 0)
+      check_cuda(kernels::eigen_dots(nullptr, n_space_, 0, nullptr, t + group_, x, partial_, pq + 1, s),
+                 "eigen_dots kernel launch");
+    else
+      FC_CUDA(cudaMemsetAsync(pq + 1, 0, sizeof(double), s));
     check_cuda(kernels::group_product(offsets_.get<int64_t>(), columns_.get<int64_t>(), weights_.get<float>(),
-                                      nodes_.get<int64_t>(), group_, local_of_.get<int64_t>(), c_pos_, c_neg_,
-                                      x_.get<double>(), y_.get<double>(), s),
+                                      nodes_.get<int64_t>(), group_, local_of_.get<int64_t>(), c_pos_, c_neg_, x, at(to), s),
                "group_product kernel launch");
-    FC_CUDA(cudaMemcpyAsync(host_y_.get(), y_.get(), bytes, cudaMemcpyDeviceToHost, s));
-    FC_CUDA(cudaStreamSynchronize(s));
-    std::memcpy(y, host_y_.get(), bytes);
+    check_cuda(kernels::group_finish(at(to), x, t, t + group_, t + 2 * group_, gd_pos_, gd_neg_, pq, n_space_, s),
+               "group_finish kernel launch");
+  }
+
+  void project(int64_t cols, int64_t w, double* h) override {
+    DeviceScope scope(device_);
+    check_cuda(kernels::eigen_dots(vectors_, n_space_, cols, at(w), at(w), at(w), partial_, small_ + 2, stream()),
+               "eigen_dots kernel launch");
+    fetch(small_ + 2, cols + 1, h);
+  }
+
+  double subtract(int64_t cols, const double* h, int64_t w) override {
+    DeviceScope scope(device_);
+    double* const dh = small_ + 2;
+    send(h, cols, dh);
+    check_cuda(kernels::eigen_subtract(vectors_, n_space_, cols, dh, at(w), stream()), "eigen_subtract kernel launch");
+    return std::sqrt(dot(w, w));
+  }
+
+  double dot(int64_t a, int64_t b) override {
+    DeviceScope scope(device_);
+    check_cuda(kernels::eigen_dots(nullptr, n_space_, 0, nullptr, at(a), at(b), partial_, small_ + 2, stream()),
+               "eigen_dots kernel launch");
+    double value = 0;
+    fetch(small_ + 2, 1, &value);
+    return value;
+  }
+
+  void scale(int64_t slot, double factor) override {
+    DeviceScope scope(device_);
+    check_cuda(kernels::eigen_scale(at(slot), n_space_, factor, stream()), "eigen_scale kernel launch");
+  }
+
+  void copy(int64_t from, int64_t to) override {
+    DeviceScope scope(device_);
+    FC_CUDA(cudaMemcpyAsync(at(to), at(from), sizeof(double) * size_t(n_space_), cudaMemcpyDeviceToDevice, stream()));
+  }
+
+  void subtract_scaled(int64_t x, double alpha, int64_t y) override {
+    DeviceScope scope(device_);
+    check_cuda(kernels::eigen_subtract_scaled(at(x), alpha, at(y), n_space_, stream()),
+               "eigen_subtract_scaled kernel launch");
+  }
+
+  void combine(int64_t cols, const double* y, int64_t ldy, int64_t k, int64_t out) override {
+    DeviceScope scope(device_);
+    double* const dy = small_ + 2;
+    const int64_t count = (cols - 1) * ldy + k;  // y[l * ldy + c] for l < cols, c < k
+    send(y, count, dy);
+    check_cuda(kernels::eigen_combine(vectors_, n_space_, cols, dy, ldy, k, at(out), stream()),
+               "eigen_combine kernel launch");
   }
 
  private:
+  cudaStream_t stream() const { return stream_->get(); }
+  void sync() { FC_CUDA(cudaStreamSynchronize(stream())); }
+  double* at(int64_t slot) const { return vectors_ + slot * n_space_; }
+  // count doubles from the device to host memory, through the pinned buffer (waits for them).
+  void fetch(const double* src, int64_t count, double* dst) {
+    FC_CUDA(cudaMemcpyAsync(host_small_.get(), src, sizeof(double) * size_t(count), cudaMemcpyDeviceToHost, stream()));
+    sync();
+    std::memcpy(dst, host_small_.get(), sizeof(double) * size_t(count));
+  }
+  // count doubles from host memory to the device, through the pinned buffer.
+  void send(const double* src, int64_t count, double* dst) {
+    sync();  // the pinned buffer may still feed an earlier copy
+    std::memcpy(host_small_.get(), src, sizeof(double) * size_t(count));
+    FC_CUDA(cudaMemcpyAsync(dst, host_small_.get(), sizeof(double) * size_t(count), cudaMemcpyHostToDevice, stream()));
+  }
+
   int device_;
-  int64_t n_, group_ = 0;
-  double c_pos_, c_neg_;
+  int64_t n_, group_ = 0, n_space_ = 0, slots_ = 0;
+  double c_pos_, c_neg_, gd_pos_ = 0, gd_neg_ = 0;
   std::unique_ptr<Stream> stream_;
-  DeviceBuffer offsets_, columns_, weights_, local_of_, nodes_, x_, y_;
-  PinnedBuffer host_x_, host_y_;
+  DeviceBuffer offsets_, columns_, weights_, local_of_, nodes_, terms_;
+  Grown vectors_buffer_, partial_buffer_, small_buffer_;
+  double* vectors_ = nullptr;
+  double* partial_ = nullptr;
+  double* small_ = nullptr;  // [0] p, [1] q, then h / y / a scalar
+  PinnedBuffer host_, host_small_;
 };
 
 }  // namespace
 
 int64_t group_products_bytes(const SymmetricCsr& g, int64_t n) {
   const int64_t entries = int64_t(g.columns.size());
-  return 8 * (n + 1) + 12 * entries + 4 * 8 * n;  // offsets; columns and weights; local_of, nodes, x, y
+  // offsets; columns and weights; local_of, nodes and the three terms; the eigensolver's vectors
+  // (the modularity eigensolver's slots: a basis of 24, 4 more, 12 kept) and partial sums
+  return 8 * (n + 1) + 12 * entries + 5 * 8 * n + 40 * 8 * n + 41 * 8 * ((n + 2047) / 2048) + 8 * 1800;
 }
 
 std::unique_ptr<GroupProducts> make_group_products(int device, const SymmetricCsr& g, int64_t n, double c_pos,
