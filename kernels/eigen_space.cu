@@ -6,7 +6,6 @@ namespace kernels {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kItemsPerBlock = kThreads / kEigenLanes;  // (chunk, column) items per block of eigen_dots
 
 unsigned grid_for(int64_t items) {
   const int64_t blocks = (items + kThreads - 1) / kThreads;
@@ -15,30 +14,35 @@ unsigned grid_for(int64_t items) {
 
 int64_t chunk_count(int64_t n) { return (n + kEigenChunk - 1) / kEigenChunk; }
 
-// One (chunk, column) item per kEigenLanes threads: lane k sums elements k, k + 8, ... of the
-// chunk's full groups of 8, lane 0 then the tail; the lanes are added pairwise as chunk_dot does.
+// One block per (chunk, column) item. The block's threads first form the chunk's products in
+// shared memory (coalesced loads, many in flight); then lane k of the first kEigenLanes threads
+// adds products k, k + 8, ... of the chunk's full groups of 8 in order, lane 0 then the tail, and
+// the lanes are added pairwise, as chunk_dot does. (Summing straight from global memory, each
+// lane's chain of dependent loads left the device mostly waiting.)
 __global__ void dots_kernel(const double* __restrict__ basis, int64_t n, int64_t cols, const double* __restrict__ w,
-                            const double* __restrict__ a, const double* __restrict__ b, int64_t chunks,
+                            const double* __restrict__ a, const double* __restrict__ b, int64_t width,
                             double* __restrict__ partial) {
-  __shared__ double lanes[kThreads];
-  const int64_t width = cols + 1;
-  const int64_t item = blockIdx.x * int64_t(kItemsPerBlock) + threadIdx.x / kEigenLanes;
-  const int lane = threadIdx.x % kEigenLanes;
-  double acc = 0.0;
-  if (item < chunks * width) {
-    const int64_t c = item / width, l = item % width;
-    const double* x = l < cols ? basis + l * n : a;
-    const double* y = l < cols ? w : b;
-    const int64_t begin = c * kEigenChunk, len = (n - begin < kEigenChunk ? n - begin : kEigenChunk);
-    const int64_t full = len - len % kEigenLanes;
-    for (int64_t i = lane; i < full; i += kEigenLanes) acc = __dadd_rn(acc, __dmul_rn(x[begin + i], y[begin + i]));
-    if (lane == 0)
-      for (int64_t i = full; i < len; ++i) acc = __dadd_rn(acc, __dmul_rn(x[begin + i], y[begin + i]));
-  }
-  lanes[threadIdx.x] = acc;
+  __shared__ double products[kEigenChunk];
+  __shared__ double lanes[kEigenLanes];
+  const int64_t item = blockIdx.x;
+  const int64_t c = item / width, l = item % width;
+  const double* x = l < cols ? basis + l * n : a;
+  const double* y = l < cols ? w : b;
+  const int64_t begin = c * kEigenChunk, len = (n - begin < kEigenChunk ? n - begin : kEigenChunk);
+  for (int64_t i = threadIdx.x; i < len; i += blockDim.x) products[i] = __dmul_rn(x[begin + i], y[begin + i]);
   __syncthreads();
-  if (lane == 0 && item < chunks * width) {
-    const double* v = lanes + threadIdx.x;
+  if (threadIdx.x < kEigenLanes) {
+    const int lane = threadIdx.x;
+    const int64_t full = len - len % kEigenLanes;
+    double acc = 0.0;
+    for (int64_t i = lane; i < full; i += kEigenLanes) acc = __dadd_rn(acc, products[i]);
+    if (lane == 0)
+      for (int64_t i = full; i < len; ++i) acc = __dadd_rn(acc, products[i]);
+    lanes[lane] = acc;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const double* v = lanes;
     partial[item] = __dadd_rn(__dadd_rn(__dadd_rn(v[0], v[1]), __dadd_rn(v[2], v[3])),
                               __dadd_rn(__dadd_rn(v[4], v[5]), __dadd_rn(v[6], v[7])));
   }
@@ -98,9 +102,8 @@ __global__ void finish_kernel(double* __restrict__ y, const double* __restrict__
 cudaError_t eigen_dots(const double* basis, int64_t n, int64_t cols, const double* w, const double* a, const double* b,
                        double* partial, double* h, cudaStream_t stream) {
   const int64_t chunks = chunk_count(n), width = cols + 1, items = chunks * width;
-  const int64_t blocks = (items + kItemsPerBlock - 1) / kItemsPerBlock;
-  dots_kernel<<<static_cast<unsigned>(blocks < 1 ? 1 : blocks), kThreads, 0, stream>>>(basis, n, cols, w, a, b, chunks,
-                                                                                      partial);
+  if (items > 0x7FFFFFFF) return cudaErrorInvalidValue;  // one block per item (x grid limit 2^31 - 1)
+  if (items > 0) dots_kernel<<<static_cast<unsigned>(items), kThreads, 0, stream>>>(basis, n, cols, w, a, b, width, partial);
   const cudaError_t launched = cudaGetLastError();
   if (launched != cudaSuccess) return launched;
   chunk_sums_kernel<<<static_cast<unsigned>((width + 127) / 128), 128, 0, stream>>>(partial, chunks, width, h);

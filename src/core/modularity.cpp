@@ -52,7 +52,7 @@ constexpr int kMaxFinalSweeps = 1000;
 // (for the benchmarks; nothing is measured otherwise).
 struct Phases {
   bool on = false;
-  double induced = 0, eigen = 0, products = 0, refine = 0, final_moves = 0, total = 0;
+  double induced = 0, eigen = 0, products = 0, refine = 0, final_moves = 0, upload = 0;
   using Clock = std::chrono::steady_clock;
   static double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
   // Adds the seconds f takes to `into` when on.
@@ -62,6 +62,7 @@ struct Phases {
     products += o.products;
     refine += o.refine;
     final_moves += o.final_moves;
+    upload += o.upload;
   }
   template <class F>
   auto time(double& into, F&& f) {
@@ -617,7 +618,10 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   slots[0].local_of.assign(static_cast<size_t>(g.n), -1);
   slots[0].phases.on = slots[1].phases.on = profile_on;
   // The device engine, when the backend has one and there is a group to divide.
-  if (device_factory && !root.nodes.empty() && o.max_communities != 1) slots[0].device = device_factory(t.c_pos, t.c_neg);
+  auto make_device = [&](Slot& slot) {
+    slot.device = slot.phases.time(slot.phases.upload, [&] { return device_factory(t.c_pos, t.c_neg); });
+  };
+  if (device_factory && !root.nodes.empty() && o.max_communities != 1) make_device(slots[0]);
   const int all_threads = parallel_team(std::numeric_limits<int64_t>::max(), threads);
   auto analyse_in = [&](Candidate& c, Slot& slot, int team) {
     analyse(c, g, t, o, team, slot.local_of, slot.scratch, slot.device.get(), slot.phases);
@@ -665,7 +669,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
       if (all_threads >= 2 && int64_t(std::min(a.nodes.size(), b.nodes.size())) >= kConcurrentSize) {
         Slot& second = slots[1];
         if (second.local_of.empty()) second.local_of.assign(static_cast<size_t>(g.n), -1);
-        if (slots[0].device && !second.device) second.device = device_factory(t.c_pos, t.c_neg);
+        if (slots[0].device && !second.device) make_device(second);
         const int half = all_threads / 2;
         std::exception_ptr failed;
         std::thread other([&] {
@@ -712,9 +716,10 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   if (phases.on)
     std::fprintf(stderr,
                  "fastconn modularity: %.3f s; summed over the analysis threads: subgraphs %.3f, eigensolver %.3f "
-                 "(products %.3f, %lld of them on the device), fine-tuning %.3f; final moves %.3f\n",
+                 "(host products %.3f, %lld products on the device), fine-tuning %.3f, device engines %.3f; final "
+                 "moves %.3f\n",
                  Phases::since(start), phases.induced, phases.eigen, phases.products, (long long)out.device_products,
-                 phases.refine, phases.final_moves);
+                 phases.refine, phases.upload, phases.final_moves);
   return out;
 }
 
