@@ -42,8 +42,10 @@ FC_API fc_status fc_modularity(fc_context* ctx, const fc_graph* graph, const fc_
     const fc::GraphData& g = *graph->data;
     fc::Progress progress = state.make_progress(g.n);
     const fc::RunSettings run = state.run_settings(progress);
-    const fc::GroupProductsFactory device = [&](double c_pos, double c_neg) {
-      return state.backend->group_products(g, g.n, c_pos, c_neg, run);
+    const fc::GroupProductsFactory device = [&](double c_pos, double c_neg, int engines) {
+      fc::RunSettings share = run;  // each engine its share of the memory limit
+      if (share.memory_limit > 0) share.memory_limit /= engines;
+      return state.backend->group_products(g, g.n, c_pos, c_neg, share);
     };
     auto m = std::make_unique<fc_modules>();
     m->result = fc::find_modules(g, o, state.threads, progress, device);

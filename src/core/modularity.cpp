@@ -2,16 +2,21 @@
 #include "core/modularity.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
+#include <future>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <queue>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -292,25 +297,47 @@ void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<in
 }
 
 struct Candidate {
-  int64_t id = 0;
+  int64_t id = 0;              // in the division tree: given when its parent's split is made
+  uint64_t seed = 0;           // of its eigensolver's start vector: from its parent's and its side
   std::vector<int64_t> nodes;  // ascending global ids
   std::vector<int8_t> side;    // the split (+1: child_a, holding nodes[0]); empty: indivisible
   double eigenvalue = 0, gain = 0, residual = 0;
   int64_t iterations = 0;
   int64_t device_products = 0;  // of the iterations, those that ran on `device`
+  bool analysed = false;
+  std::unique_ptr<Candidate> child[2];  // the split's two groups, once made
+  std::future<void> ready;              // its analysis, when a worker thread runs it
 };
 
+// The seeds of a group's two children.
+uint64_t child_seed(uint64_t parent, int which) {
+  return SplitMix64(parent ^ (which == 0 ? 0xA24BAED4963EE407ULL : 0x9FB21C651E98DF25ULL)).next();
+}
+
+// The two groups of c's split (c.side), child[0] holding c's first node.
+void make_children(Candidate& c) {
+  for (int k = 0; k < 2; ++k) {
+    c.child[k] = std::make_unique<Candidate>();
+    c.child[k]->seed = child_seed(c.seed, k);
+  }
+  for (size_t i = 0; i < c.nodes.size(); ++i) c.child[c.side[i] > 0 ? 0 : 1]->nodes.push_back(c.nodes[i]);
+}
+
 // What one analysis works in: the global-to-local index map, the subgraph's arrays, the device
-// engine and the timings. find_modules keeps two, for sibling groups analysed at once.
+// engine and the timings. find_modules keeps one per analysis that may run at once.
 struct Slot {
   std::vector<int64_t> local_of;
   LocalGraph scratch;
   std::unique_ptr<GroupProducts> device;
+  bool device_tried = false;
   Phases phases;
 };
 
-// Siblings both at least this large are analysed at once (below it a thread's start costs more
-// than half an analysis).
+// Up to this many analyses at once (each with its own Slot: an index map of the graph's size,
+// subgraph arrays, and on CUDA its own copy of the graph on the device).
+constexpr int kMaxAnalyses = 4;
+// Groups at least this large are analysed on a worker thread as soon as they exist; smaller ones
+// on the main thread when their turn comes (a thread's start would cost more than their analysis).
 constexpr int64_t kConcurrentSize = 1024;
 
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
@@ -347,7 +374,7 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   eo.tolerance = kEigenTolerance;
   eo.max_basis = kEigenBasis;
   eo.max_products = kEigenMaxProducts;
-  eo.seed = SplitMix64(o.seed ^ (0xD1B54A32D192ED03ULL * uint64_t(c.id + 1))).next();
+  eo.seed = c.seed;
   eo.threads = threads;
   // A large group's eigenproblem on the device when there is one (its vectors never leave it but
   // for the answer), else on the host.
@@ -601,113 +628,151 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   }
   progress.advance(n_isolated);
 
-  // Best-first: every community is analysed once (eigensolve, split, refinement) as soon as it
-  // exists, and the pending split with the largest gain is made next (ties: the smaller id), so
-  // max_communities keeps the most valuable splits.
-  std::vector<Candidate> pool;
+  // Best-first: every community is analysed once (eigensolve, split, refinement), and the pending
+  // split with the largest gain is made next (ties: the smaller id), so max_communities keeps the
+  // most valuable splits.
+  //
+  // Analyses of different groups are independent: each depends on its nodes and seed alone, and
+  // no result depends on the thread count. So without a community limit, a group of at least
+  // kConcurrentSize nodes is analysed on a worker thread as soon as its parent's analysis has
+  // split it, up to kMaxAnalyses at once, while the main thread makes the splits in best-first
+  // order and waits only for the analyses it needs. The modules are those of one thread.
+  const int all_threads = parallel_team(std::numeric_limits<int64_t>::max(), threads);
+  const bool eager = o.max_communities == 0 && all_threads >= 2;
+  const int slot_count = eager ? std::min(kMaxAnalyses, all_threads) : 1;
+  std::vector<Slot> slots(static_cast<size_t>(slot_count));
+  for (Slot& slot : slots) slot.phases.on = profile_on;
+  std::mutex slot_mutex;
+  std::condition_variable slot_freed;
+  std::vector<Slot*> free_slots;
+  for (Slot& slot : slots) free_slots.push_back(&slot);
+  std::atomic<int> running{0};
+  std::atomic<bool> stop{false};
+  const bool may_use_device = static_cast<bool>(device_factory) && !root.nodes.empty() && o.max_communities != 1;
+
+  // One analysis in a free slot, with a share of the threads (the slot's index map and device
+  // engine made at its first use).
+  auto analyse_now = [&](Candidate& c) {
+    Slot* slot = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(slot_mutex);
+      slot_freed.wait(lock, [&] { return !free_slots.empty(); });
+      slot = free_slots.back();
+      free_slots.pop_back();
+    }
+    struct Release {
+      std::mutex& m;
+      std::condition_variable& cv;
+      std::vector<Slot*>& free;
+      Slot* slot;
+      std::atomic<int>& running;
+      ~Release() {
+        --running;
+        {
+          std::lock_guard<std::mutex> lock(m);
+          free.push_back(slot);
+        }
+        cv.notify_one();
+      }
+    } release{slot_mutex, slot_freed, free_slots, slot, running};
+    const int active = ++running;
+    if (slot->local_of.empty()) slot->local_of.assign(static_cast<size_t>(g.n), -1);
+    if (may_use_device && !slot->device_tried) {
+      slot->device_tried = true;
+      slot->device = slot->phases.time(slot->phases.upload, [&] { return device_factory(t.c_pos, t.c_neg, slot_count); });
+    }
+    analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, slot->scratch, slot->device.get(), slot->phases);
+    c.analysed = true;
+  };
+  // Eager mode: c's analysis on a worker thread, then its children's, as soon as they exist.
+  std::function<void(Candidate&)> launch = [&](Candidate& c) {
+    if (!eager || int64_t(c.nodes.size()) < kConcurrentSize) return;  // the main thread's, when needed
+    c.ready = std::async(std::launch::async, [&, cp = &c] {
+      if (stop) return;
+      analyse_now(*cp);
+      if (cp->side.empty() || stop) return;
+      make_children(*cp);
+      launch(*cp->child[0]);
+      launch(*cp->child[1]);
+    });
+  };
+  // The analysis of c done, by a worker or now (unless the community limit is reached).
+  auto analysed = [&](Candidate& c, bool may_split) {
+    if (c.ready.valid()) c.ready.get();
+    else if (may_split && !c.analysed) analyse_now(c);
+    if (!may_split) {  // the limit was reached: it stays whole
+      c.side.clear();
+      for (auto& k : c.child) k.reset();
+    }
+  };
+
+  std::vector<std::unique_ptr<Candidate>> pool;  // every community made, in order of creation
+  struct Stop {  // on the way out (an error, a cancellation): workers start nothing new
+    std::atomic<bool>& stop;
+    ~Stop() { stop = true; }
+  } stop_on_exit{stop};
   std::vector<int64_t> leaves;  // indices into pool of final communities
   auto by_gain = [&](int64_t a, int64_t b) {
-    const Candidate &x = pool[static_cast<size_t>(a)], &y = pool[static_cast<size_t>(b)];
+    const Candidate &x = *pool[static_cast<size_t>(a)], &y = *pool[static_cast<size_t>(b)];
     return x.gain != y.gain ? x.gain < y.gain : x.id > y.id;
   };
   std::priority_queue<int64_t, std::vector<int64_t>, decltype(by_gain)> pending(by_gain);
-  // Two slots of analysis state: the two children of a split are analysed at once, one on a
-  // second thread, each with half the threads (their analyses are independent, and no result
-  // depends on the thread count, so the modules are the same as one after the other).
-  Slot slots[2];
-  slots[0].local_of.assign(static_cast<size_t>(g.n), -1);
-  slots[0].phases.on = slots[1].phases.on = profile_on;
-  // The device engine, when the backend has one and there is a group to divide.
-  auto make_device = [&](Slot& slot) {
-    slot.device = slot.phases.time(slot.phases.upload, [&] { return device_factory(t.c_pos, t.c_neg); });
-  };
-  if (device_factory && !root.nodes.empty() && o.max_communities != 1) make_device(slots[0]);
-  const int all_threads = parallel_team(std::numeric_limits<int64_t>::max(), threads);
-  auto analyse_in = [&](Candidate& c, Slot& slot, int team) {
-    analyse(c, g, t, o, team, slot.local_of, slot.scratch, slot.device.get(), slot.phases);
-  };
   int64_t communities = n_isolated + (root.nodes.empty() ? 0 : 1), next_id = 1;
   const auto may_split = [&] { return o.max_communities == 0 || communities < o.max_communities; };
-  auto admit = [&](Candidate c) {
-    out.device_products += c.device_products;
+  auto admit = [&](std::unique_ptr<Candidate> c) {
+    analysed(*c, may_split());
+    out.device_products += c->device_products;
     pool.push_back(std::move(c));
     const int64_t index = int64_t(pool.size()) - 1;
-    if (pool.back().side.empty()) {
+    if (pool.back()->side.empty()) {
       leaves.push_back(index);
-      progress.advance(int64_t(pool.back().nodes.size()));
+      progress.advance(int64_t(pool.back()->nodes.size()));
     } else {
       pending.push(index);
       progress.advance(0);
     }
   };
   if (!root.nodes.empty()) {
-    if (may_split()) analyse_in(root, slots[0], threads);
-    admit(std::move(root));
+    root.seed = SplitMix64(o.seed ^ 0xD1B54A32D192ED03ULL).next();
+    auto first = std::make_unique<Candidate>(std::move(root));
+    launch(*first);
+    admit(std::move(first));
   }
   while (!pending.empty()) {
     const int64_t index = pending.top();
     pending.pop();
+    Candidate& c = *pool[static_cast<size_t>(index)];
     if (!may_split()) {  // the limit was reached: the rest stay whole
       leaves.push_back(index);
-      progress.advance(int64_t(pool[static_cast<size_t>(index)].nodes.size()));
+      progress.advance(int64_t(c.nodes.size()));
       continue;
     }
-    Candidate a, b;
-    {
-      Candidate& c = pool[static_cast<size_t>(index)];
-      a.id = next_id++;
-      b.id = next_id++;
-      for (size_t i = 0; i < c.nodes.size(); ++i) (c.side[i] > 0 ? a : b).nodes.push_back(c.nodes[i]);
-      out.splits.push_back({c.id, a.id, b.id, c.eigenvalue, c.gain, c.residual, c.iterations});
-      c.side.clear();
-      c.side.shrink_to_fit();
-      c.nodes.clear();
-      c.nodes.shrink_to_fit();
-    }
+    if (!c.child[0]) make_children(c);  // (eager mode made them already)
+    std::unique_ptr<Candidate> a = std::move(c.child[0]), b = std::move(c.child[1]);
+    a->id = next_id++;
+    b->id = next_id++;
+    out.splits.push_back({c.id, a->id, b->id, c.eigenvalue, c.gain, c.residual, c.iterations});
+    c.side.clear();
+    c.side.shrink_to_fit();
+    c.nodes.clear();
+    c.nodes.shrink_to_fit();
     ++communities;
-    if (may_split()) {
-      if (all_threads >= 2 && int64_t(std::min(a.nodes.size(), b.nodes.size())) >= kConcurrentSize) {
-        Slot& second = slots[1];
-        if (second.local_of.empty()) second.local_of.assign(static_cast<size_t>(g.n), -1);
-        if (slots[0].device && !second.device) make_device(second);
-        const int half = all_threads / 2;
-        std::exception_ptr failed;
-        std::thread other([&] {
-          try {
-            analyse_in(b, second, all_threads - half);
-          } catch (...) {
-            failed = std::current_exception();
-          }
-        });
-        try {
-          analyse_in(a, slots[0], half);
-        } catch (...) {
-          other.join();
-          throw;
-        }
-        other.join();
-        if (failed) std::rethrow_exception(failed);
-      } else {
-        analyse_in(a, slots[0], threads);
-        analyse_in(b, slots[0], threads);
-      }
-    }
     admit(std::move(a));
     admit(std::move(b));
   }
 
   // Labels: the leaves in tree-id order, then each isolated node alone; renumbered at the end.
-  std::sort(leaves.begin(), leaves.end(), [&](int64_t x, int64_t y) { return pool[static_cast<size_t>(x)].id < pool[static_cast<size_t>(y)].id; });
+  std::sort(leaves.begin(), leaves.end(), [&](int64_t x, int64_t y) { return pool[static_cast<size_t>(x)]->id < pool[static_cast<size_t>(y)]->id; });
   std::vector<int64_t> label(static_cast<size_t>(g.n), -1);
   int64_t k = 0;
   for (int64_t index : leaves) {
-    for (int64_t v : pool[static_cast<size_t>(index)].nodes) label[static_cast<size_t>(v)] = k;
+    for (int64_t v : pool[static_cast<size_t>(index)]->nodes) label[static_cast<size_t>(v)] = k;
     ++k;
   }
   for (int64_t v = 0; v < g.n; ++v)
     if (isolated[static_cast<size_t>(v)]) label[static_cast<size_t>(v)] = k++;
   Phases& phases = slots[0].phases;
-  phases.add(slots[1].phases);
+  for (size_t x = 1; x < slots.size(); ++x) phases.add(slots[x].phases);
   if (o.refine && k > 1)
     phases.time(phases.final_moves, [&] { final_moves(g, t, label, k, isolated, o.min_community_size, progress); });
   out.k = renumber(label, k);

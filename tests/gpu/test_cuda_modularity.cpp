@@ -234,7 +234,7 @@ TEST(CudaModularity, SmallGraphsForcedThroughTheDevice) {
       const fc::GraphData& g = data_of(graph->g);
       fc::Progress p1(nullptr, nullptr, g.n), p2(nullptr, nullptr, g.n);
       const fc::Modules host = fc::find_modules(g, o, 0, p1);
-      const fc::GroupProductsFactory factory = [&](double c_pos, double c_neg) {
+      const fc::GroupProductsFactory factory = [&](double c_pos, double c_neg, int) {
         return fc::cuda::make_group_products(device, g, g.n, c_pos, c_neg, 0, 0);
       };
       const fc::Modules dev = fc::find_modules(g, o, 0, p2, factory);
