@@ -252,13 +252,24 @@ TEST(CudaModularity, MemoryLimitKeepsTheProductsOnTheHost) {
   Graph graph = planted(8, 301, 0.12, 0.01, 19, truth);
   const fc::GraphData& g = data_of(graph.g);
   const int64_t need = fc::cuda::group_products_bytes(g, g.n);
+  // One thread: one analysis at a time, one engine.
+  ASSERT_EQ(fc_context_set_threads(cuda.get(), 1), FC_OK);
   cuda.memory_limit(need - 1);
   const fc::Modules limited = modules_on(cuda, graph.g, defaults());
   EXPECT_EQ(limited.device_products, 0);
   cuda.memory_limit(need);
   const fc::Modules fits = modules_on(cuda, graph.g, defaults());
   EXPECT_GT(fits.device_products, 0);
+  // Four threads: up to four analyses at once, each engine a quarter of the limit.
+  ASSERT_EQ(fc_context_set_threads(cuda.get(), 4), FC_OK);
+  const fc::Modules shared_short = modules_on(cuda, graph.g, defaults());
+  EXPECT_EQ(shared_short.device_products, 0);
+  cuda.memory_limit(4 * need);
+  const fc::Modules shared = modules_on(cuda, graph.g, defaults());
+  EXPECT_GT(shared.device_products, 0);
   expect_same_modules(limited, fits);
+  expect_same_modules(limited, shared_short);
+  expect_same_modules(limited, shared);
   expect_same_modules(limited, modules_on(cpu, graph.g, defaults()));
 }
 
