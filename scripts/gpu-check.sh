@@ -119,6 +119,7 @@ if has_step sanitizer; then
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" racecheck "* ]] && {
     srun racecheck test_cuda_window "$small_window"
     srun racecheck test_cuda_graph "$small_graph"
+    srun racecheck test_cuda_modularity "${SANITIZER_FILTER:-*}"
   }
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" initcheck "* ]] && {
     srun initcheck test_cuda_window "$small_window"
