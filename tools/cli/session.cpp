@@ -152,14 +152,6 @@ std::string Session::reserve_file(const std::string& path, const std::string& wh
   return tmp;
 }
 
-// The CUDA driver's start (about 0.2 s, on its own thread from load_scan on) maps and pins memory
-// under the process's memory-map lock, which every page fault of the reading and gathering threads
-// takes too: with 16 of them first-touching 344 MiB the start took 0.27 s instead of 0.21 s
-// (bench/cli/RESULTS.md). A few threads read and gather a whole-brain scan within the start's time.
-int Session::threads_beside_start() const {
-  return backend_ == FC_BACKEND_CPU ? io_threads_ : std::min(io_threads_, kThreadsBesideCudaStart);
-}
-
 void Session::load_scan() {
   const double t0 = now_seconds();
   scan_ = read_header(input_, "scan");
@@ -173,7 +165,7 @@ void Session::load_scan() {
   // Every check that needs no voxel has passed: start the backend now, so that its start (CUDA:
   // about 0.2 s) runs while the voxels are read, masked and gathered.
   context_start_ = std::make_unique<ContextStart>(backend_);
-  load_data(scan_.get(), input_, "scan", threads_beside_start());
+  load_data(scan_.get(), input_, "scan", io_threads_);
   check_cancel();
   n_time_ = time_points(scan_.get());
   const double tr = repetition_time_s(scan_.get());
@@ -202,7 +194,7 @@ void Session::select_voxels() {
   const int64_t nv = volume_voxels(scan_.get());
   if (automask_) {
     int64_t nonfinite = 0;
-    voxels_ = automatic_mask(scan_.get(), &nonfinite, threads_beside_start());
+    voxels_ = automatic_mask(scan_.get(), &nonfinite, io_threads_);
     m.set("source", "automatic");
     m.set("rule", "voxels whose time series is nonzero, non-constant and finite");
     m.set("n_left_out_nonfinite", nonfinite);
@@ -213,7 +205,7 @@ void Session::select_voxels() {
   } else {
     NiftiPtr mask = read_header(mask_path_, "mask");
     require_mask_on_grid(mask.get(), mask_path_, "mask", scan_.get(), input_);
-    load_data(mask.get(), mask_path_, "mask", threads_beside_start());
+    load_data(mask.get(), mask_path_, "mask", io_threads_);
     const std::vector<double> values = first_volume(mask.get());
     for (int64_t v = 0; v < nv; ++v)
       if (values[static_cast<size_t>(v)] != 0.0) voxels_.push_back(v);  // NaN counts as in: gather names it
@@ -296,7 +288,7 @@ void Session::gather_and_create_series() {
   // new T[] leaves the values uninitialized: the gather threads first-touch their own rows (a
   // zero-fill on one thread cost more than the gather itself).
   std::unique_ptr<T[]> buffer(new T[static_cast<size_t>(n * n_time_)]);
-  gather_series(scan_.get(), input_, voxels_, buffer.get(), threads_beside_start());
+  gather_series(scan_.get(), input_, voxels_, buffer.get(), io_threads_);
   set_timing("gather", now_seconds() - t0);
   check_cancel();
   open_context();

@@ -84,9 +84,6 @@ class Session {
   int64_t n_time() const { return n_time_; }
   fc_context* context() { return context_.get(); }
   int io_threads() const { return io_threads_; }  // the program's own reading and gathering threads
-  // The threads that read, mask and gather while the backend starts (fewer than io_threads on CUDA).
-  int threads_beside_start() const;
-  static constexpr int kThreadsBesideCudaStart = 4;
   fc_series* series() { return series_.get(); }
 
   // Maps on the scan's grid from per-voxel values, volume-major (volume k at values + k * N);
