@@ -501,7 +501,13 @@ FC_API fc_status fc_modularity_options_default(fc_modularity_options* options);
  * decreasing gain, so max_communities (which counts isolated nodes' communities too) keeps the
  * best ones. Q is the objective of options->signed_mode (the same as fc_modularity_score's for
  * graphs without negative weights). The progress callback counts nodes whose community is final
- * (total n_nodes); a non-zero return gives FC_ERR_ABORTED. Formulas: src/core/modularity.hpp. */
+ * (total n_nodes); a non-zero return gives FC_ERR_ABORTED. Formulas: src/core/modularity.hpp.
+ * Work: without a community limit, large groups are analysed up to four at a time on the
+ * context's threads. On a CUDA context the eigenproblems of large groups (from 65,536 stored
+ * entries) run on the device, whose kernels add in the host's order (hence the same labels):
+ * each concurrent analysis copies the graph to the device once per call (about 12 bytes per
+ * stored entry, plus 360 bytes per node), within the context's memory limit, shared; a graph that
+ * does not fit is solved on the host. */
 FC_API fc_status fc_modularity(fc_context* ctx, const fc_graph* graph, const fc_modularity_options* options,
                                fc_modules** out);
 
