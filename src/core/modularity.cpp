@@ -155,14 +155,20 @@ struct SplitState {
   double p = 0, q = 0;
 };
 
-SplitState split_state(const LocalGraph& lg, const std::vector<int8_t>& s) {
+// The rows' sums in parallel (each one sequential), P and N in node order: the same bits for any
+// thread count.
+SplitState split_state(const LocalGraph& lg, const std::vector<int8_t>& s, int threads) {
   SplitState st;
   st.y.assign(static_cast<size_t>(lg.n), 0.0);
+  const int team = parallel_team(int64_t(lg.columns.size()) + lg.n, threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t i = 0; i < lg.n; ++i) {
     double sum = 0;
     for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
       sum += lg.weights[static_cast<size_t>(e)] * s[static_cast<size_t>(lg.columns[static_cast<size_t>(e)])];
     st.y[static_cast<size_t>(i)] = sum;
+  }
+  for (int64_t i = 0; i < lg.n; ++i) {
     st.p += lg.k_pos[static_cast<size_t>(i)] * s[static_cast<size_t>(i)];
     st.q += lg.k_neg[static_cast<size_t>(i)] * s[static_cast<size_t>(i)];
   }
@@ -170,8 +176,8 @@ SplitState split_state(const LocalGraph& lg, const std::vector<int8_t>& s) {
 }
 
 // The rise in Q from splitting the group by s: (s^T B^(g) s) / 2s = (s^T B_g s - 1^T B_g 1) / 2s.
-double split_gain(const LocalGraph& lg, const ModularityTerms& t, const std::vector<int8_t>& s) {
-  const SplitState st = split_state(lg, s);
+double split_gain(const LocalGraph& lg, const ModularityTerms& t, const std::vector<int8_t>& s, int threads) {
+  const SplitState st = split_state(lg, s, threads);
   double sbs = 0, all = 0;
   for (int64_t i = 0; i < lg.n; ++i) {
     sbs += s[static_cast<size_t>(i)] * st.y[static_cast<size_t>(i)];
@@ -185,9 +191,10 @@ double split_gain(const LocalGraph& lg, const ModularityTerms& t, const std::vec
 // Newman 2006's fine-tuning of a bisection (his "Kernighan-Lin" step): repeatedly flip the
 // not-yet-moved node whose flip raises s^T B^(g) s most (or lowers it least), keep the best state
 // of the sweep, and sweep again while that improves. A flip never leaves a side below min_size.
-void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<int8_t>& s, int64_t min_size) {
+void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<int8_t>& s, int64_t min_size,
+                  int threads) {
   const int64_t n = lg.n;
-  SplitState st = split_state(lg, s);
+  SplitState st = split_state(lg, s, threads);
   const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
   // Flipping i changes s^T B_g s by 4 (B_ii - s_i (B_g s)_i), with
   // (B_g s)_i = y_i - gamma d+ k+_i P + gamma d- k-_i N and B_ii = -gamma (d+ k+_i^2 - d- k-_i^2).
@@ -336,9 +343,12 @@ struct Slot {
 // Up to this many analyses at once (each with its own Slot: an index map of the graph's size,
 // subgraph arrays, and on CUDA its own copy of the graph on the device).
 constexpr int kMaxAnalyses = 4;
-// Groups at least this large are analysed on a worker thread as soon as they exist; smaller ones
-// on the main thread when their turn comes (a thread's start would cost more than their analysis).
+// Groups of at least this many nodes, or whose nodes have at least this many stored entries, are
+// analysed on a worker thread as soon as they exist; smaller ones on the main thread when their
+// turn comes (a thread's start would cost more than their analysis). The entries matter for dense
+// graphs: a voxel network's communities of 960 nodes hold 480 k entries each.
 constexpr int64_t kConcurrentSize = 1024;
+constexpr int64_t kConcurrentEntries = 65536;
 
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
@@ -408,11 +418,11 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     count_a += s[static_cast<size_t>(i)] > 0;
   }
   if (count_a == n) return;  // one sign: indivisible (Newman 2006)
-  if (o.refine) phases.time(phases.refine, [&] { refine_split(lg, t, s, o.min_community_size); });
+  if (o.refine) phases.time(phases.refine, [&] { refine_split(lg, t, s, o.min_community_size, threads); });
   count_a = 0;
   for (int8_t v : s) count_a += v > 0;
   if (count_a < o.min_community_size || n - count_a < o.min_community_size) return;
-  const double gain = split_gain(lg, t, s);
+  const double gain = phases.time(phases.refine, [&] { return split_gain(lg, t, s, threads); });
   if (!(gain > kMinGain)) return;
   if (s[0] < 0)
     for (int8_t& v : s) v = int8_t(-v);
@@ -634,9 +644,10 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   //
   // Analyses of different groups are independent: each depends on its nodes and seed alone, and
   // no result depends on the thread count. So without a community limit, a group of at least
-  // kConcurrentSize nodes is analysed on a worker thread as soon as its parent's analysis has
-  // split it, up to kMaxAnalyses at once, while the main thread makes the splits in best-first
-  // order and waits only for the analyses it needs. The modules are those of one thread.
+  // kConcurrentSize nodes (or kConcurrentEntries entries) is analysed on a worker thread as soon
+  // as its parent's analysis has split it, up to kMaxAnalyses at once, while the main thread makes
+  // the splits in best-first order and waits only for the analyses it needs. The modules are
+  // those of one thread.
   const int all_threads = parallel_team(std::numeric_limits<int64_t>::max(), threads);
   const bool eager = o.max_communities == 0 && all_threads >= 2;
   const int slot_count = eager ? std::min(kMaxAnalyses, all_threads) : 1;
@@ -686,7 +697,12 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   };
   // Eager mode: c's analysis on a worker thread, then its children's, as soon as they exist.
   std::function<void(Candidate&)> launch = [&](Candidate& c) {
-    if (!eager || int64_t(c.nodes.size()) < kConcurrentSize) return;  // the main thread's, when needed
+    if (!eager) return;
+    if (int64_t(c.nodes.size()) < kConcurrentSize) {  // small: the main thread's when needed, unless dense
+      int64_t entries = 0;
+      for (int64_t u : c.nodes) entries += g.offsets[static_cast<size_t>(u + 1)] - g.offsets[static_cast<size_t>(u)];
+      if (entries < kConcurrentEntries) return;
+    }
     c.ready = std::async(std::launch::async, [&, cp = &c] {
       if (stop) return;
       analyse_now(*cp);
