@@ -3,6 +3,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "kernels/csr_build.cuh"
+#include "kernels/grid_size.cuh"
 
 namespace fc {
 namespace kernels {
@@ -10,10 +11,7 @@ namespace {
 
 constexpr int kThreads = 256;
 
-unsigned grid_for(int64_t items) {
-  const int64_t blocks = (items + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > 65535 * 8 ? 65535 * 8 : blocks));
-}
+unsigned grid_for(int64_t items) { return grid_size(items, kThreads); }
 
 __global__ void count_lower_kernel(const int64_t* __restrict__ cols, int64_t edges, unsigned long long* lower) {
   for (int64_t x = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; x < edges; x += int64_t(gridDim.x) * blockDim.x)

@@ -1,5 +1,6 @@
 // The eigensolver's vector operations on the device (eigen_space.cuh says what each computes).
 #include "kernels/eigen_space.cuh"
+#include "kernels/grid_size.cuh"
 
 namespace fc {
 namespace kernels {
@@ -7,10 +8,7 @@ namespace {
 
 constexpr int kThreads = 256;
 
-unsigned grid_for(int64_t items) {
-  const int64_t blocks = (items + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > 65535 * 8 ? 65535 * 8 : blocks));
-}
+unsigned grid_for(int64_t items) { return grid_size(items, kThreads); }
 
 int64_t chunk_count(int64_t n) { return (n + kEigenChunk - 1) / kEigenChunk; }
 

@@ -1,5 +1,6 @@
 // The modularity group products on the device (group_product.cuh says what they compute).
 #include "kernels/group_product.cuh"
+#include "kernels/grid_size.cuh"
 
 namespace fc {
 namespace kernels {
@@ -8,11 +9,8 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarp = 32;
 
-unsigned grid_for(int64_t items_per_thread_group, int64_t group) {
-  const int64_t threads = items_per_thread_group * group;
-  const int64_t blocks = (threads + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > 65535 * 8 ? 65535 * 8 : blocks));
-}
+// Blocks for `items` work items of `per_item` threads each.
+unsigned grid_for(int64_t items, int64_t per_item) { return grid_size(items * per_item, kThreads); }
 
 __global__ void local_index_kernel(const int64_t* __restrict__ nodes, int64_t n, int64_t* __restrict__ local_of,
                                    bool clear) {
