@@ -43,9 +43,7 @@ FC_API fc_status fc_modularity(fc_context* ctx, const fc_graph* graph, const fc_
     fc::Progress progress = state.make_progress(g.n);
     const fc::RunSettings run = state.run_settings(progress);
     const fc::GroupProductsFactory device = [&](double c_pos, double c_neg, int engines) {
-      fc::RunSettings share = run;  // each engine its share of the memory limit
-      if (share.memory_limit > 0) share.memory_limit /= engines;
-      return state.backend->group_products(g, g.n, c_pos, c_neg, share);
+      return state.backend->group_products(g, g.n, c_pos, c_neg, engines, run);
     };
     auto m = std::make_unique<fc_modules>();
     m->result = fc::find_modules(g, o, state.threads, progress, device);

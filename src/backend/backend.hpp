@@ -125,6 +125,9 @@ class GroupProducts {
   // The space of the group (ascending global ids; local index i is nodes[i]) whose operator is
   // B^(g) with `terms` (copied; nodes too). Valid until the next select.
   virtual EigenSpace& select(const std::vector<int64_t>& nodes, const GroupTerms& terms) = 0;
+  // Another engine for a concurrent analysis, over the same device copy of the graph (null when
+  // the device lacks the memory for its own buffers).
+  virtual std::unique_ptr<GroupProducts> another() const = 0;
 };
 
 class Backend {
@@ -216,13 +219,15 @@ class Backend {
 
   // An engine for the group products of the graph (n nodes, symmetric CSR g) with the weight
   // coefficients c_pos, c_neg, or null where the host should do them (the CPU backend; a graph
-  // that does not fit the memory limit or the device). The graph is copied to it once.
+  // that does not fit the memory limit or the device). The graph is copied to the device once;
+  // `engines` of them (this and its another()s) must fit the memory limit together.
   virtual std::unique_ptr<GroupProducts> group_products(const SymmetricCsr& g, int64_t n, double c_pos, double c_neg,
-                                                        const RunSettings& run) {
+                                                        int engines, const RunSettings& run) {
     (void)g;
     (void)n;
     (void)c_pos;
     (void)c_neg;
+    (void)engines;
     (void)run;
     return nullptr;
   }

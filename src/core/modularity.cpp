@@ -659,6 +659,9 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   for (Slot& slot : slots) free_slots.push_back(&slot);
   std::atomic<int> running{0};
   std::atomic<bool> stop{false};
+  std::mutex engine_mutex;
+  bool first_engine_tried = false;
+  const GroupProducts* first_engine = nullptr;  // owned by its slot, which outlives the others' use
   const bool may_use_device = static_cast<bool>(device_factory) && !root.nodes.empty() && o.max_communities != 1;
 
   // One analysis in a free slot, with a share of the threads (the slot's index map and device
@@ -690,7 +693,17 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     if (slot->local_of.empty()) slot->local_of.assign(static_cast<size_t>(g.n), -1);
     if (may_use_device && !slot->device_tried) {
       slot->device_tried = true;
-      slot->device = slot->phases.time(slot->phases.upload, [&] { return device_factory(t.c_pos, t.c_neg, slot_count); });
+      slot->device = slot->phases.time(slot->phases.upload, [&]() -> std::unique_ptr<GroupProducts> {
+        // the first engine copies the graph to the device; the others share that copy
+        std::lock_guard<std::mutex> lock(engine_mutex);
+        if (!first_engine_tried) {
+          first_engine_tried = true;
+          std::unique_ptr<GroupProducts> engine = device_factory(t.c_pos, t.c_neg, slot_count);
+          first_engine = engine.get();
+          return engine;
+        }
+        return first_engine != nullptr ? first_engine->another() : nullptr;
+      });
     }
     analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, slot->scratch, slot->device.get(), slot->phases);
     c.analysed = true;

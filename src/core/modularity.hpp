@@ -73,8 +73,9 @@ struct Modules {
 };
 
 // Makes the engine of a backend's group products for the coefficients c_pos, c_neg (backend.hpp's
-// Backend::group_products), or null for host products; `engines` of them may exist at once (one
-// per concurrent analysis), which a memory limit must allow for.
+// Backend::group_products), or null for host products; `engines` of them may exist at once (it and
+// its another()s: one per concurrent analysis, sharing the device copy of the graph), which a
+// memory limit must allow for.
 using GroupProductsFactory = std::function<std::unique_ptr<GroupProducts>(double c_pos, double c_neg, int engines)>;
 
 // The whole method on the host; threads = OpenMP threads of the sparse products (0 = default).

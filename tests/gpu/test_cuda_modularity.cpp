@@ -103,7 +103,7 @@ TEST(CudaModularity, GroupSpaceHasTheHostBits) {
   const fc::GraphData& g = data_of(graph.g);
   ASSERT_GT(g.columns.size(), 200000u);
   const double c_pos = 1.0, c_neg = 0.37;
-  auto engine = fc::cuda::make_group_products(device_of(cuda), g, n, c_pos, c_neg, 0, 0);
+  auto engine = fc::cuda::make_group_products(device_of(cuda), g, n, c_pos, c_neg, 0, 1, 0);
   ASSERT_TRUE(engine != nullptr);
   // Three groups in a row: the whole graph (vectors of 3 chunks and a tail), every node not
   // divisible by 3, the odd nodes (each select must forget the previous group's members); with
@@ -235,7 +235,7 @@ TEST(CudaModularity, SmallGraphsForcedThroughTheDevice) {
       fc::Progress p1(nullptr, nullptr, g.n), p2(nullptr, nullptr, g.n);
       const fc::Modules host = fc::find_modules(g, o, 0, p1);
       const fc::GroupProductsFactory factory = [&](double c_pos, double c_neg, int) {
-        return fc::cuda::make_group_products(device, g, g.n, c_pos, c_neg, 0, 0);
+        return fc::cuda::make_group_products(device, g, g.n, c_pos, c_neg, 0, 1, 0);
       };
       const fc::Modules dev = fc::find_modules(g, o, 0, p2, factory);
       SCOPED_TRACE("n = " + std::to_string(g.n));
@@ -251,7 +251,8 @@ TEST(CudaModularity, MemoryLimitKeepsTheProductsOnTheHost) {
   std::vector<int64_t> truth;
   Graph graph = planted(8, 301, 0.12, 0.01, 19, truth);
   const fc::GraphData& g = data_of(graph.g);
-  const int64_t need = fc::cuda::group_products_bytes(g, g.n);
+  const int64_t need = fc::cuda::group_products_bytes(g, g.n, 1), need4 = fc::cuda::group_products_bytes(g, g.n, 4);
+  ASSERT_LT(need4, 4 * need);  // the engines share one copy of the graph
   // One thread: one analysis at a time, one engine.
   ASSERT_EQ(fc_context_set_threads(cuda.get(), 1), FC_OK);
   cuda.memory_limit(need - 1);
@@ -260,11 +261,12 @@ TEST(CudaModularity, MemoryLimitKeepsTheProductsOnTheHost) {
   cuda.memory_limit(need);
   const fc::Modules fits = modules_on(cuda, graph.g, defaults());
   EXPECT_GT(fits.device_products, 0);
-  // Four threads: up to four analyses at once, each engine a quarter of the limit.
+  // Four threads: up to four analyses at once, four engines over one copy of the graph.
   ASSERT_EQ(fc_context_set_threads(cuda.get(), 4), FC_OK);
+  cuda.memory_limit(need4 - 1);
   const fc::Modules shared_short = modules_on(cuda, graph.g, defaults());
   EXPECT_EQ(shared_short.device_products, 0);
-  cuda.memory_limit(4 * need);
+  cuda.memory_limit(need4);
   const fc::Modules shared = modules_on(cuda, graph.g, defaults());
   EXPECT_GT(shared.device_products, 0);
   expect_same_modules(limited, fits);

@@ -376,8 +376,8 @@ class CudaBackend : public Backend {
   }
 
   std::unique_ptr<GroupProducts> group_products(const SymmetricCsr& g, int64_t n, double c_pos, double c_neg,
-                                                const RunSettings& run) override {
-    return cuda::make_group_products(device_, g, n, c_pos, c_neg, run.memory_limit);
+                                                int engines, const RunSettings& run) override {
+    return cuda::make_group_products(device_, g, n, c_pos, c_neg, run.memory_limit, engines);
   }
 
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override {

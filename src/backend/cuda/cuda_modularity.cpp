@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <utility>
 
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_resources.hpp"
@@ -40,10 +42,36 @@ struct Grown {
   }
 };
 
+// The graph's CSR on the device, copied once per fc_modularity call and shared (read only) by the
+// engines of its concurrent analyses.
+struct DeviceGraph {
+  int device = 0;
+  int64_t n = 0;
+  DeviceBuffer offsets, columns, weights;
+
+  // false when the device lacks the memory.
+  bool upload(const SymmetricCsr& g) {
+    DeviceScope scope(device);
+    const int64_t entries = int64_t(g.columns.size());
+    if (!offsets.try_allocate(device, sizeof(int64_t) * size_t(n + 1)) ||
+        !columns.try_allocate(device, sizeof(int64_t) * size_t(entries)) ||
+        !weights.try_allocate(device, sizeof(float) * size_t(entries)))
+      return false;
+    Stream stream;
+    FC_CUDA(cudaMemcpyAsync(offsets.get(), g.offsets.data(), offsets.bytes(), cudaMemcpyHostToDevice, stream.get()));
+    if (entries > 0) {
+      FC_CUDA(cudaMemcpyAsync(columns.get(), g.columns.data(), columns.bytes(), cudaMemcpyHostToDevice, stream.get()));
+      FC_CUDA(cudaMemcpyAsync(weights.get(), g.weights.data(), weights.bytes(), cudaMemcpyHostToDevice, stream.get()));
+    }
+    FC_CUDA(cudaStreamSynchronize(stream.get()));  // the pageable sources must outlive the copies
+    return true;
+  }
+};
+
 class CudaGroupProducts : public GroupProducts, public EigenSpace {
  public:
-  CudaGroupProducts(int device, int64_t n, double c_pos, double c_neg, int64_t min_group_entries)
-      : device_(device), n_(n), c_pos_(c_pos), c_neg_(c_neg) {
+  CudaGroupProducts(std::shared_ptr<const DeviceGraph> graph, double c_pos, double c_neg, int64_t min_group_entries)
+      : graph_(std::move(graph)), device_(graph_->device), n_(graph_->n), c_pos_(c_pos), c_neg_(c_neg) {
     static_assert(kernels::kEigenChunk == kReductionChunk && kernels::kEigenLanes == kReductionLanes,
                   "the device sums in the host's order");
     min_entries = min_group_entries;
@@ -57,32 +85,29 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
     }
   }
 
-  // false when the device lacks the memory (the caller then solves on the host).
-  bool upload(const SymmetricCsr& g) {
+  // The engine's own buffers; false when the device lacks the memory (the caller then solves on
+  // the host).
+  bool prepare() {
     DeviceScope scope(device_);
     stream_ = std::make_unique<Stream>();
-    const int64_t entries = int64_t(g.columns.size());
-    if (!offsets_.try_allocate(device_, sizeof(int64_t) * size_t(n_ + 1)) ||
-        !columns_.try_allocate(device_, sizeof(int64_t) * size_t(entries)) ||
-        !weights_.try_allocate(device_, sizeof(float) * size_t(entries)) ||
-        !local_of_.try_allocate(device_, sizeof(int64_t) * size_t(n_)) ||
+    if (!local_of_.try_allocate(device_, sizeof(int64_t) * size_t(n_)) ||
         !nodes_.try_allocate(device_, sizeof(int64_t) * size_t(n_)) ||
         !terms_.try_allocate(device_, sizeof(double) * size_t(3 * n_)))
       return false;
     host_.allocate(sizeof(double) * size_t(n_));
-    const cudaStream_t s = stream_->get();
-    FC_CUDA(cudaMemcpyAsync(offsets_.get(), g.offsets.data(), offsets_.bytes(), cudaMemcpyHostToDevice, s));
-    if (entries > 0) {
-      FC_CUDA(cudaMemcpyAsync(columns_.get(), g.columns.data(), columns_.bytes(), cudaMemcpyHostToDevice, s));
-      FC_CUDA(cudaMemcpyAsync(weights_.get(), g.weights.data(), weights_.bytes(), cudaMemcpyHostToDevice, s));
-    }
     // every node outside the group: -1 (0xFF bytes)
-    FC_CUDA(cudaMemsetAsync(local_of_.get(), 0xFF, local_of_.bytes(), s));
-    FC_CUDA(cudaStreamSynchronize(s));  // the pageable sources must outlive the copies
+    FC_CUDA(cudaMemsetAsync(local_of_.get(), 0xFF, local_of_.bytes(), stream_->get()));
+    FC_CUDA(cudaStreamSynchronize(stream_->get()));
     return true;
   }
 
   // --- GroupProducts
+
+  std::unique_ptr<GroupProducts> another() const override {
+    auto engine = std::make_unique<CudaGroupProducts>(graph_, c_pos_, c_neg_, min_entries);
+    if (!engine->prepare()) return nullptr;
+    return engine;
+  }
 
   EigenSpace& select(const std::vector<int64_t>& nodes, const GroupTerms& terms) override {
     DeviceScope scope(device_);
@@ -145,7 +170,8 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
                  "eigen_dots kernel launch");
     else
       FC_CUDA(cudaMemsetAsync(pq + 1, 0, sizeof(double), s));
-    check_cuda(kernels::group_product(offsets_.get<int64_t>(), columns_.get<int64_t>(), weights_.get<float>(),
+    check_cuda(kernels::group_product(graph_->offsets.get<int64_t>(), graph_->columns.get<int64_t>(),
+                                      graph_->weights.get<float>(),
                                       nodes_.get<int64_t>(), group_, local_of_.get<int64_t>(), c_pos_, c_neg_, x, at(to), s),
                "group_product kernel launch");
     check_cuda(kernels::group_finish(at(to), x, t, t + group_, t + 2 * group_, gd_pos_, gd_neg_, pq, n_space_, s),
@@ -218,11 +244,12 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
     FC_CUDA(cudaMemcpyAsync(dst, host_small_.get(), sizeof(double) * size_t(count), cudaMemcpyHostToDevice, stream()));
   }
 
+  std::shared_ptr<const DeviceGraph> graph_;
   int device_;
   int64_t n_, group_ = 0, n_space_ = 0, slots_ = 0;
   double c_pos_, c_neg_, gd_pos_ = 0, gd_neg_ = 0;
   std::unique_ptr<Stream> stream_;
-  DeviceBuffer offsets_, columns_, weights_, local_of_, nodes_, terms_;
+  DeviceBuffer local_of_, nodes_, terms_;
   Grown vectors_buffer_, partial_buffer_, small_buffer_;
   double* vectors_ = nullptr;
   double* partial_ = nullptr;
@@ -232,20 +259,26 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
 
 }  // namespace
 
-int64_t group_products_bytes(const SymmetricCsr& g, int64_t n) {
+int64_t group_products_bytes(const SymmetricCsr& g, int64_t n, int engines) {
   const int64_t entries = int64_t(g.columns.size());
-  // offsets; columns and weights; local_of, nodes and the three terms; the eigensolver's vectors
-  // (the modularity eigensolver's slots: a basis of 24, 4 more, 12 kept) and partial sums
-  return 8 * (n + 1) + 12 * entries + 5 * 8 * n + 40 * 8 * n + 41 * 8 * ((n + 2047) / 2048) + 8 * 1800;
+  // the shared CSR (offsets; columns and weights); per engine: local_of, nodes and the three terms,
+  // the eigensolver's vectors (the modularity eigensolver's slots: a basis of 24, 4 more, 12 kept)
+  // and partial sums
+  const int64_t engine = 5 * 8 * n + 40 * 8 * n + 41 * 8 * ((n + 2047) / 2048) + 8 * 1800;
+  return 8 * (n + 1) + 12 * entries + int64_t(std::max(1, engines)) * engine;
 }
 
 std::unique_ptr<GroupProducts> make_group_products(int device, const SymmetricCsr& g, int64_t n, double c_pos,
-                                                   double c_neg, int64_t memory_limit, int64_t min_entries) {
+                                                   double c_neg, int64_t memory_limit, int engines,
+                                                   int64_t min_entries) {
   if (int64_t(g.columns.size()) < min_entries) return nullptr;  // no group would use it
-  const int64_t bytes = group_products_bytes(g, n);
-  if (memory_limit > 0 && bytes > memory_limit) return nullptr;
-  auto engine = std::make_unique<CudaGroupProducts>(device, n, c_pos, c_neg, min_entries);
-  if (!engine->upload(g)) return nullptr;  // the device is out of memory: host products
+  if (memory_limit > 0 && group_products_bytes(g, n, engines) > memory_limit) return nullptr;
+  auto graph = std::make_shared<DeviceGraph>();
+  graph->device = device;
+  graph->n = n;
+  if (!graph->upload(g)) return nullptr;  // the device is out of memory: host products
+  auto engine = std::make_unique<CudaGroupProducts>(std::move(graph), c_pos, c_neg, min_entries);
+  if (!engine->prepare()) return nullptr;
   return engine;
 }
 
