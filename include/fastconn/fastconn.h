@@ -505,9 +505,9 @@ FC_API fc_status fc_modularity_options_default(fc_modularity_options* options);
  * Work: without a community limit, large groups are analysed up to four at a time on the
  * context's threads. On a CUDA context the eigenproblems of large groups (from 65,536 stored
  * entries) run on the device, whose kernels add in the host's order (hence the same labels):
- * each concurrent analysis copies the graph to the device once per call (about 12 bytes per
- * stored entry, plus 360 bytes per node), within the context's memory limit, shared; a graph that
- * does not fit is solved on the host. */
+ * the graph is copied to the device once per call (12 bytes per stored entry) and shared by the
+ * concurrent analyses, each of which also keeps about 360 bytes per node there; all of it within
+ * the context's memory limit, else the graph is solved on the host. */
 FC_API fc_status fc_modularity(fc_context* ctx, const fc_graph* graph, const fc_modularity_options* options,
                                fc_modules** out);
 
