@@ -349,6 +349,8 @@ constexpr int kMaxAnalyses = 4;
 // graphs: a voxel network's communities of 960 nodes hold 480 k entries each.
 constexpr int64_t kConcurrentSize = 1024;
 constexpr int64_t kConcurrentEntries = 65536;
+// FASTCONN_PROFILE=modularity also times each analysis of a group at least this large.
+constexpr int64_t kProfiledGroup = 4096;
 
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
@@ -705,8 +707,19 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
         return first_engine != nullptr ? first_engine->another() : nullptr;
       });
     }
+    const Phases before = slot->phases;
+    const Phases::Clock::time_point begun = Phases::Clock::now();
     analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, slot->scratch, slot->device.get(), slot->phases);
     c.analysed = true;
+    if (profile_on && int64_t(c.nodes.size()) >= kProfiledGroup) {
+      const Phases& p = slot->phases;
+      std::fprintf(stderr,
+                   "fastconn modularity: group of %lld nodes (%lld analyses at once): %.3f s from %.3f s: subgraph "
+                   "%.3f, eigensolver %.3f (%lld products), fine-tuning %.3f\n",
+                   (long long)c.nodes.size(), (long long)active, Phases::since(begun),
+                   std::chrono::duration<double>(begun - start).count(), p.induced - before.induced,
+                   p.eigen - before.eigen, (long long)c.iterations, p.refine - before.refine);
+    }
   };
   // Eager mode: c's analysis on a worker thread, then its children's, as soon as they exist.
   std::function<void(Candidate&)> launch = [&](Candidate& c) {
