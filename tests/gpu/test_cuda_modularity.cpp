@@ -253,26 +253,23 @@ TEST(CudaModularity, MemoryLimitKeepsTheProductsOnTheHost) {
   const fc::GraphData& g = data_of(graph.g);
   const int64_t need = fc::cuda::group_products_bytes(g, g.n, 1), need4 = fc::cuda::group_products_bytes(g, g.n, 4);
   ASSERT_LT(need4, 4 * need);  // the engines share one copy of the graph
-  // One thread: one analysis at a time, one engine.
-  ASSERT_EQ(fc_context_set_threads(cuda.get(), 1), FC_OK);
-  cuda.memory_limit(need - 1);
-  const fc::Modules limited = modules_on(cuda, graph.g, defaults());
-  EXPECT_EQ(limited.device_products, 0);
-  cuda.memory_limit(need);
-  const fc::Modules fits = modules_on(cuda, graph.g, defaults());
-  EXPECT_GT(fits.device_products, 0);
-  // Four threads: up to four analyses at once, four engines over one copy of the graph.
-  ASSERT_EQ(fc_context_set_threads(cuda.get(), 4), FC_OK);
-  cuda.memory_limit(need4 - 1);
-  const fc::Modules shared_short = modules_on(cuda, graph.g, defaults());
-  EXPECT_EQ(shared_short.device_products, 0);
-  cuda.memory_limit(need4);
-  const fc::Modules shared = modules_on(cuda, graph.g, defaults());
-  EXPECT_GT(shared.device_products, 0);
-  expect_same_modules(limited, fits);
-  expect_same_modules(limited, shared_short);
-  expect_same_modules(limited, shared);
-  expect_same_modules(limited, modules_on(cpu, graph.g, defaults()));
+  const fc::Modules on_cpu = modules_on(cpu, graph.g, defaults());
+  // With `threads`, the engines need `bytes` together: one byte less leaves every product on the
+  // host, `bytes` puts the large groups on the device; the modules are the CPU's either way.
+  auto limit_at = [&](int threads, int64_t bytes) {
+    SCOPED_TRACE(std::to_string(threads) + " threads, " + std::to_string(bytes) + " bytes");
+    ASSERT_EQ(fc_context_set_threads(cuda.get(), threads), FC_OK);
+    cuda.memory_limit(bytes - 1);
+    const fc::Modules limited = modules_on(cuda, graph.g, defaults());
+    EXPECT_EQ(limited.device_products, 0);
+    cuda.memory_limit(bytes);
+    const fc::Modules fits = modules_on(cuda, graph.g, defaults());
+    EXPECT_GT(fits.device_products, 0);
+    expect_same_modules(on_cpu, limited);
+    expect_same_modules(on_cpu, fits);
+  };
+  limit_at(1, need);   // one analysis at a time, one engine
+  limit_at(4, need4);  // up to four analyses at once, four engines over one copy of the graph
 }
 
 }  // namespace
