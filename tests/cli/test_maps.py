@@ -335,3 +335,41 @@ def test_help_and_version():
     assert re.match(r"fastconn \d+\.\d+\.\d+ ", v.stdout)
     bare = run(check=False)
     assert bare.returncode == 1 and bare.stderr.startswith("Usage: fastconn")
+
+
+def gzip_members(path):
+    """How many gzip members a file holds (each a complete gzip stream)."""
+    import zlib
+    data, count = open(path, "rb").read(), 0
+    while data:
+        d = zlib.decompressobj(31)
+        d.decompress(data)
+        assert d.eof, "a truncated gzip member"
+        data, count = d.unused_data, count + 1
+    return count
+
+
+def test_large_gz_map_in_members(tmp_path):
+    """A map of 786 KB is compressed on 4 threads as several gzip members: nibabel (Python's gzip)
+    and libnifti2 (the program's own reader, through --mask) read all of them."""
+    shape, t = (64, 64, 48), 12
+    rng = np.random.default_rng(7)
+    base = rng.standard_normal((1, t))
+    data = (1000 + 400 * base * rng.uniform(-1, 1, shape + (1,)) + 100 * rng.standard_normal(shape + (t,)))
+    data[:8] = 5  # constant voxels: r = 0 there, outside the second run's mask
+    scan_path, r_path = tmp_path / "big.nii.gz", tmp_path / "r.nii.gz"
+    img = nib.Nifti1Image(data.astype(np.int16), np.diag([2.0, 2.0, 2.0, 1.0]))
+    img.to_filename(scan_path)
+    i, j, k = 40, 30, 20
+    run("seed", scan_path, "--seed-voxel", f"{i},{j},{k}", "-o", r_path, "--threads", "4", "-q")
+    assert gzip_members(r_path) > 2  # the header's member and the voxels' members
+    v = series(nib.load(scan_path))
+    c = v - v.mean(1, keepdims=True)
+    norm = np.sqrt((c * c).sum(1))
+    seed = c[i + 64 * (j + 64 * k)]
+    expected = np.divide(c @ seed, norm * norm[i + 64 * (j + 64 * k)], out=np.zeros(len(v)), where=norm > 0)
+    r = flat(nib.load(r_path))
+    check_geometry(nib.load(r_path), img, shape)
+    np.testing.assert_allclose(r, expected, atol=1e-5)
+    run("seed", scan_path, "--seed-voxel", f"{i},{j},{k}", "--mask", r_path, "-o", tmp_path / "r2.nii", "-q")
+    assert sidecar(tmp_path / "r2.json")["n_voxels"] == np.count_nonzero(r)

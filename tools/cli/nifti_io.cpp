@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "errors.hpp"
+#include "gzip_members.hpp"
 
 namespace fcli {
 namespace {
@@ -131,7 +132,7 @@ std::array<double, 16> world_affine(const nifti_image* image) {
 }
 
 void write_map(const nifti_image* scan, const std::string& path, int datatype, int64_t n_volumes,
-               double volume_step, int intent, const void* data, const std::string& description) {
+               double volume_step, int intent, const void* data, const std::string& description, int threads) {
   NiftiPtr out(nifti_copy_nim_info(scan));
   if (!out) throw Error(kExitLibrary, "cannot write " + path + ": out of memory");
   nifti_free_extensions(out.get());  // the scan's extensions describe the scan, not this map
@@ -164,18 +165,22 @@ void write_map(const nifti_image* scan, const std::string& path, int datatype, i
   // (a .nii.gz reports a full disk only when it is closed).
   // A .nii.gz is compressed at zlib level 1, nibabel's default: a map on an fMRI grid is mostly
   // the zeros outside the mask, which level 1 packs nearly as well as zlib's default 6, in a
-  // fraction of the time (the mode reaches gzopen through libnifti2's znzopen).
-  const char* mode = nifti_is_gzfile(path.c_str()) ? "wb1" : "wb";
-  znzFile fp = nifti_image_write_hdr_img2(out.get(), 2, mode, nullptr, nullptr);
+  // fraction of the time (the mode reaches gzopen through libnifti2's znzopen). Its header is a
+  // gzip member of its own, closed here; the voxels follow as members compressed on `threads`
+  // threads (gzip_members.hpp).
+  constexpr int kGzipLevel = 1;
+  const bool gz = nifti_is_gzfile(path.c_str()) != 0;
+  znzFile fp = nifti_image_write_hdr_img2(out.get(), 2, gz ? "wb1" : "wb", nullptr, nullptr);
   if (znz_isnull(fp)) throw Error(kExitLibrary, "cannot write " + path + ": the header could not be written");
   const int64_t bytes = static_cast<int64_t>(out->nvox) * out->nbyper;
   errno = 0;
-  const int64_t written = nifti_write_buffer(fp, data, bytes);
+  const int64_t written = gz ? 0 : nifti_write_buffer(fp, data, bytes);
   const int write_errno = errno;
   const int closed = Xznzclose(&fp);
-  if (written != bytes || closed != 0)
+  if (written != (gz ? 0 : bytes) || closed != 0)
     throw Error(kExitLibrary, "cannot write " + path + ": " +
                                   (write_errno ? system_reason(write_errno) : std::string("write failed (disk full?)")));
+  if (gz) append_gzip_members(path, data, bytes, threads, kGzipLevel);
 }
 
 }  // namespace fcli

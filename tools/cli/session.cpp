@@ -308,14 +308,14 @@ void Session::write_float_map(const std::string& tmp_path, const float* values, 
   std::vector<float> grid(static_cast<size_t>(nv * n_volumes), 0.0f);
   for (int64_t k = 0; k < n_volumes; ++k)
     for (int64_t s = 0; s < n; ++s) grid[static_cast<size_t>(k * nv + voxels_[static_cast<size_t>(s)])] = values[k * n + s];
-  write_map(scan_.get(), tmp_path, DT_FLOAT32, n_volumes, volume_step, NIFTI_INTENT_NONE, grid.data(), description);
+  write_map(scan_.get(), tmp_path, DT_FLOAT32, n_volumes, volume_step, NIFTI_INTENT_NONE, grid.data(), description, io_threads_);
 }
 
 void Session::write_int_map(const std::string& tmp_path, const int32_t* values, int intent, const std::string& description) {
   const int64_t nv = volume_voxels(scan_.get()), n = n_voxels();
   std::vector<int32_t> grid(static_cast<size_t>(nv), 0);
   for (int64_t s = 0; s < n; ++s) grid[static_cast<size_t>(voxels_[static_cast<size_t>(s)])] = values[s];
-  write_map(scan_.get(), tmp_path, DT_INT32, 1, 0.0, intent, grid.data(), description);
+  write_map(scan_.get(), tmp_path, DT_INT32, 1, 0.0, intent, grid.data(), description, io_threads_);
 }
 
 void Session::release_library() {
