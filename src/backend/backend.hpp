@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/host_pins.hpp"
 #include "core/leading_eigen.hpp"
 #include "core/run_settings.hpp"
 #include "fastconn/fastconn.h"
@@ -70,6 +71,11 @@ struct UninitializedAllocator : std::allocator<T> {
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+  // Memory a backend page-locked for its copies is unlocked before it is freed (host_pins.hpp).
+  void deallocate(T* p, size_t n) {
+    HostPins::instance().release(p);
+    std::allocator<T>::deallocate(p, n);
   }
 };
 template <class T>

@@ -5,10 +5,13 @@
 // result equals csr_of's bit for bit (same positions, same weights), which the tests check.
 
 #include <climits>
+#include <cstdlib>
+#include <cstring>
 #include <cstdint>
 #include <string>
 
 #include "backend/cuda/graph_buffers.hpp"
+#include "backend/host_pins.hpp"
 #include "backend/cuda/graph_ops.hpp"
 #include "backend/cuda/staging_ring.hpp"
 #include "kernels/csr_build.cuh"
@@ -35,6 +38,28 @@ struct CubScratch {
 };
 CubScratch cub_scratch(int64_t n, int64_t edges) {
   return CubScratch{kernels::csr_scan_bytes(n), kernels::csr_sort_bytes(edges, key_bits_of(n))};
+}
+
+// Page-locks an edge array's whole capacity for direct device copies, once (host_pins.hpp keeps
+// it locked until the memory is freed). Arrays below kMinLockBytes are not worth a lock of their
+// own; FASTCONN_CUDA_LOCK_GRAPHS=0 turns locking off (the staging ring then copies every graph).
+// false when the array is not locked: the caller stages the copy.
+template <class T>
+bool lock_for_copies(EdgeArray<T>& a) {
+  constexpr size_t kMinLockBytes = size_t(16) << 20;
+  static const bool enabled = [] {
+    const char* v = std::getenv("FASTCONN_CUDA_LOCK_GRAPHS");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  const size_t bytes = a.capacity() * sizeof(T);
+  if (!enabled || bytes < kMinLockBytes) return false;
+  HostPins& pins = HostPins::instance();
+  if (pins.locked_bytes(a.data()) >= bytes) return true;
+  if (cudaHostRegister(a.data(), bytes, cudaHostRegisterPortable) != cudaSuccess) {
+    cudaGetLastError();  // not fatal: the limit of locked memory, or an old driver; staged instead
+    return false;
+  }
+  return pins.add(a.data(), bytes, [](void* begin) { cudaHostUnregister(begin); });
 }
 
 }  // namespace
@@ -94,19 +119,28 @@ bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& ed
   FC_CUDA(cudaStreamSynchronize(stream));
 
   // The host arrays grow uninitialized (huge pages asked for): the staging ring's threads do the
-  // first touch as they copy.
+  // first touch as they copy. Arrays a destroyed graph left (graph_recycler.hpp) are mapped
+  // already: they are page-locked once and take the device's copies directly (lock_for_copies).
   out.offsets.assign(static_cast<size_t>(n) + 1, 0);
   out.columns.clear();
   out.weights.clear();
   const int64_t nnz = 2 * e;
+  const bool mapped = out.columns.capacity() >= static_cast<size_t>(nnz) && out.weights.capacity() >= static_cast<size_t>(nnz);
   int64_t* host_columns = grow(out.columns, nnz, nnz);
   float* host_weights = grow(out.weights, nnz, nnz);
-  res.ensure_staging(job.host_threads);
-  StagingRing stager(res, job.host_threads);
-  stager.stage_bytes(columns.get(), host_columns, static_cast<size_t>(nnz) * sizeof(int64_t));
-  stager.stage_bytes(csr_weights.get(), host_weights, static_cast<size_t>(nnz) * sizeof(float));
-  copy_to_host(out.offsets.data(), offsets.get(), n + 1, res.copy_stream());
-  stager.finish();
+  const size_t column_bytes = static_cast<size_t>(nnz) * sizeof(int64_t), weight_bytes = static_cast<size_t>(nnz) * sizeof(float);
+  if (mapped && lock_for_copies(out.columns) && lock_for_copies(out.weights)) {
+    FC_CUDA(cudaMemcpyAsync(host_columns, columns.get(), column_bytes, cudaMemcpyDeviceToHost, res.copy_stream()));
+    FC_CUDA(cudaMemcpyAsync(host_weights, csr_weights.get(), weight_bytes, cudaMemcpyDeviceToHost, res.copy_stream()));
+    copy_to_host(out.offsets.data(), offsets.get(), n + 1, res.copy_stream());
+  } else {
+    res.ensure_staging(job.host_threads);
+    StagingRing stager(res, job.host_threads);
+    stager.stage_bytes(columns.get(), host_columns, column_bytes);
+    stager.stage_bytes(csr_weights.get(), host_weights, weight_bytes);
+    copy_to_host(out.offsets.data(), offsets.get(), n + 1, res.copy_stream());
+    stager.finish();
+  }
   FC_CUDA(cudaStreamSynchronize(res.copy_stream()));
   return true;
 }
