@@ -161,6 +161,20 @@ class Backend {
   virtual void triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end,
                     const Output& out, const RunSettings& run) = 0;
 
+  // The triangles of windows of the stored series s, as triu gives them for the windows that
+  // create_window makes ([begins[k], begins[k] + length) of s's rows, weights as there): window
+  // k's rows [row_begin, row_end) into out + k * per_window values, progress counting every
+  // window's values. For fc_dfc_triu: a backend that can overlaps one window's output with the
+  // next window's work (one triu call a window drains its pipeline in between). false: no such
+  // path here, nothing done (the caller makes each window and calls triu).
+  virtual bool triu_windows(const SeriesView& s, const std::vector<int64_t>& begins, int64_t length, const double* weights,
+                            fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
+                            int64_t per_window, const RunSettings& run) {
+    (void)s, (void)begins, (void)length, (void)weights, (void)order, (void)row_begin, (void)row_end, (void)out,
+        (void)per_window, (void)run;
+    return false;
+  }
+
   // out[(i - a_begin) * ld + j] = r(a_i, b_j) for i in [a_begin, a_end), j in [0, b.n).
   // same_set: a and b are the same series set, so the diagonal (i == j) is set to exactly 1
   // (or the constant policy's value for constant series).

@@ -102,6 +102,18 @@ void dfc_triu(const ContextState& ctx, const std::shared_ptr<const SeriesData>& 
   require_capacity(capacity, checked_product(spec.count, pairs, "windows x pairs"),
                    "values of " + std::to_string(spec.count) + " windows x " + std::to_string(pairs) + " pairs");
   if (pairs == 0) return;
+  // The backend's own pass over every window (CUDA: one pipeline), else a window at a time.
+  int64_t root_begin = 0;
+  const std::shared_ptr<const SeriesData> root = window_root(s, &root_begin);
+  std::vector<int64_t> begins(static_cast<size_t>(spec.count));
+  for (int64_t k = 0; k < spec.count; ++k) begins[static_cast<size_t>(k)] = root_begin + spec.begin(k);
+  const std::vector<double> weights = taper_weights(spec.taper, spec.sigma, spec.length);
+  Output all;
+  all.data = out;
+  Progress progress = ctx.make_progress(spec.count * pairs);
+  if (ctx.backend->triu_windows(root->view(), begins, spec.length, weights.empty() ? nullptr : weights.data(), order,
+                                rows_begin(order), rows_end(s->n, order), all, pairs, ctx.run_settings(progress)))
+    return;
   WindowProgress map;
   for (int64_t k = 0; k < spec.count; ++k) {
     const ContextState wctx = window_context(ctx, map, k, spec.count, pairs);

@@ -481,6 +481,49 @@ INSTANTIATE_TEST_SUITE_P(Sizes, CudaWindowApi,
                                            Case{1031, 300, FC_PRECISION_FP64}),
                          case_name);
 
+// fc_dfc_triu runs every window through one band pipeline (CudaBackend::triu_windows: each
+// window made on the compute stream of its first band, groups of windows within a memory
+// limit): the same bits as each window made by fc_series_window and its own fc_pcc_triu, in
+// both orders, FP32 / FP64 / TF32, tapered, with series constant in some windows only, and with
+// memory limits whose groups hold 7 windows (then the other 2) or one.
+TEST(CudaWindowBatch, DfcTriuEqualsEachWindowsOwnTriangle) {
+  REQUIRE_CUDA();
+  const int64_t n = 257, t = 61, length = 17, step = 5;
+  Dataset d = walk_data(n, t, 4242);
+  for (int64_t k = 20; k < 40; ++k) d.at(3, k) = 777.0;   // constant in the windows within [20, 40)
+  for (int64_t k = 0; k < 18; ++k) d.at(200, k) = -5.0;   // constant in the first window only
+  const int64_t w = fc_window_count(t, length, step), pairs = triu_size(n);
+  ASSERT_GE(w, 9);
+  struct Setting {
+    fc_precision precision;
+    int64_t memory_limit;
+  };
+  for (const Setting z : {Setting{FC_PRECISION_FP32, 0}, Setting{FC_PRECISION_FP64, 0}, Setting{FC_PRECISION_TF32, 0},
+                          Setting{FC_PRECISION_FP32, int64_t(1) << 20}, Setting{FC_PRECISION_FP64, int64_t(96) << 10}})
+    for (const int taper : {int(FC_TAPER_RECTANGULAR), int(FC_TAPER_GAUSSIAN)})
+      for (const fc_triu_order order : {FC_TRIU_ROW, FC_TRIU_COL}) {
+        SCOPED_TRACE("precision " + std::to_string(z.precision) + " limit " + std::to_string(z.memory_limit) + " taper " +
+                     std::to_string(taper) + " order " + std::to_string(order));
+        Context gpu(FC_BACKEND_CUDA);
+        gpu.precision(z.precision);
+        if (z.memory_limit > 0) gpu.memory_limit(z.memory_limit);
+        const Series s = make_series(gpu, d);
+        const double sigma = taper == FC_TAPER_GAUSSIAN ? 3.0 : 0.0;
+        std::vector<float> all(static_cast<size_t>(w * pairs), kSentinel);
+        check(fc_dfc_triu(gpu.get(), s.get(), length, step, taper, sigma, order, all.data(), w * pairs), "fc_dfc_triu");
+        int64_t constant_seen = 0;
+        for (int64_t k = 0; k < w; ++k) {
+          fc_series* raw = nullptr;
+          check(fc_series_window(gpu.get(), s.get(), k * step, length, taper, sigma, &raw), "fc_series_window");
+          const Series one(raw);
+          constant_seen += one.n_constant();
+          const std::vector<float> own = pcc_triu(gpu, one, order);
+          ASSERT_EQ(0, std::memcmp(own.data(), all.data() + k * pairs, own.size() * sizeof(float))) << "window " << k;
+        }
+        EXPECT_GE(constant_seen, 2);  // both series' constant windows were in the run
+      }
+}
+
 // A memory limit that splits gram and project into chunks of a few rows gives the same results
 // (within float64 rounding: the chunk sums add in another order) and repeats its own bits; a
 // limit below one row's need is FC_ERR_OUT_OF_MEMORY naming the limit.

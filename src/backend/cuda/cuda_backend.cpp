@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -23,7 +25,9 @@
 #include "core/error.hpp"
 #include "kernels/cross_finish.cuh"
 #include "kernels/graph_tiles.cuh"
+#include "kernels/pair_products.cuh"
 #include "kernels/triu_extract.cuh"
+#include "kernels/window_normalize.cuh"
 
 namespace fc {
 namespace {
@@ -115,57 +119,95 @@ class CudaBackend : public Backend {
   void triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
             const RunSettings& run) override {
     DeviceScope scope(device_);
-    const CudaSeries& st = storage_of(s);
     check_int_range(s);
-    const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4;
-    const int64_t n = s.n;
-    const int64_t slice = cuda::triu_start(n, order, row_end) - cuda::triu_start(n, order, row_begin);
-    const Destination dest = destination(out, static_cast<size_t>(slice) * out_elem);
     const uint8_t* constant = constant_flags(s);
-
-    // The widest row of this run needs the most tile columns.
-    const int64_t widest = order == FC_TRIU_ROW ? n - 1 - row_begin : row_end - 1;
-    const size_t tile_elem = st.f64 ? 8 : 4;
-    const int64_t tile_values = plan_tiles(run, widest, tile_elem, dest == Destination::Device ? 0 : out_elem,
-                                           "PCC of " + std::to_string(n) + " series");
-
-    std::vector<cuda::TriuBand> bands;
-    std::vector<cuda::BandTransfer> transfers;
-    for (int64_t q = row_begin; q < row_end;) {
-      const cuda::TriuBand b = cuda::next_triu_band(n, order, q, row_end, row_begin, tile_values);
-      bands.push_back(b);
-      cuda::BandTransfer t;
-      t.values = t.width = t.dst_pitch = b.count;
-      t.dst_offset = b.offset;
-      transfers.push_back(t);
-      q = b.q1;
-    }
-    set_math_mode(run, st.f64);
+    set_math_mode(run, storage_of(s).f64);
     const cuda::Operand z = operand(s, run);
+    const int64_t slice = cuda::triu_start(s.n, order, row_end) - cuda::triu_start(s.n, order, row_begin);
+    triangles(s.n, storage_of(s).f64, order, row_begin, row_end, out, slice, 1,
+              [&](int64_t, bool, cudaStream_t) { return std::make_pair(z, constant); }, run);
+  }
 
-    char* const out_base = static_cast<char*>(out.data);
-    const bool out_f64 = out.type == ScalarType::F64;
-    const cuda::ComputeBand compute = [&](size_t k, cudaStream_t stream, cublasHandle_t blas, void* tile, void* packed) {
-      const cuda::TriuBand& b = bands[k];
-      const int64_t rows = b.q1 - b.q0;
-      void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(b.offset) * out_elem;
-      const kernels::TriuBand kb{n, b.q0, rows, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
-      cuda::gemm_triangle_band(blas, b, z, tile);
-      cudaError_t launched;
-      if (st.f64) {
-        launched = out_f64 ? kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
-                                                   policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
-                           : kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
-                                                   policy_value<float>(run.constant_policy), static_cast<float*>(dst), stream);
-      } else {
-        launched = out_f64 ? kernels::triu_extract(static_cast<const float*>(tile), kb, constant,
-                                                   policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
-                           : kernels::triu_extract(static_cast<const float*>(tile), kb, constant,
-                                                   policy_value<float>(run.constant_policy), static_cast<float*>(dst), stream);
-      }
-      cuda::check_cuda(launched, "triu_extract kernel launch");
-    };
-    cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
+  // Every window's bands through one pipeline (backend.hpp): a group of windows at a time, each
+  // window normalized and transposed on the compute stream of its first band as that band is
+  // enqueued (no host round trip), so the copy engine goes on with window k's values while window
+  // k + 1 is made and multiplied. The same kernels as create_window, operand and triu: the same bits.
+  bool triu_windows(const SeriesView& s, const std::vector<int64_t>& begins, int64_t length, const double* weights,
+                    fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out, int64_t per_window,
+                    const RunSettings& run) override {
+    DeviceScope scope(device_);
+    check_int_range(s);
+    const CudaSeries& src = storage_of(s);
+    const int64_t n = s.n, count = static_cast<int64_t>(begins.size());
+    if (count == 0) return true;
+    const size_t elem = src.f64 ? 8 : 4;
+    const bool kmajor = src.f64 || run.precision != FC_PRECISION_TF32;  // operand(): TF32 reads the rows
+    const int64_t t_pad = kernels::kmajor_t_pad(length), ld = kernels::kmajor_ld(n);
+    // Each window's rows, k-major copy and flags start on a 256-byte boundary, as cudaMalloc's do.
+    auto aligned = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
+    const int64_t rows_stride = aligned(n * length * static_cast<int64_t>(elem));
+    const int64_t zt_stride = kmajor ? aligned(t_pad * ld * static_cast<int64_t>(elem)) : 0, flags_stride = aligned(n);
+    const int64_t window_bytes = rows_stride + zt_stride + flags_stride;
+    // Windows held at once: what kWindowGroupBytes (or half a memory limit) holds, at least one.
+    constexpr int64_t kWindowGroupBytes = int64_t(256) << 20;
+    const cuda::WorkBudget budget = work_budget(run);
+    const int64_t group_bytes = budget.user_limit ? std::min(kWindowGroupBytes, budget.bytes / 2) : kWindowGroupBytes;
+    const int64_t group = std::max<int64_t>(1, std::min(count, group_bytes / std::max<int64_t>(1, window_bytes)));
+    cuda::DeviceBuffer rows, zt, flags, device_weights;
+    if (!rows.try_allocate(device_, static_cast<size_t>(group * rows_stride)) ||
+        (kmajor && !zt.try_allocate(device_, static_cast<size_t>(group * zt_stride))) ||
+        !flags.try_allocate(device_, static_cast<size_t>(group * flags_stride)) ||
+        (weights != nullptr && !device_weights.try_allocate(device_, static_cast<size_t>(length) * sizeof(double))))
+      return false;  // out of device memory: the caller makes one window at a time
+    if (weights != nullptr) {
+      FC_CUDA(cudaMemcpyAsync(device_weights.get(), weights, static_cast<size_t>(length) * sizeof(double),
+                              cudaMemcpyHostToDevice, res_->copy_stream()));
+      FC_CUDA(cudaStreamSynchronize(res_->copy_stream()));
+    }
+    std::vector<std::unique_ptr<cuda::Event>> ready(static_cast<size_t>(group));
+    for (auto& e : ready) e = std::make_unique<cuda::Event>();
+    set_math_mode(run, src.f64);
+    const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4;
+    for (int64_t g0 = 0; g0 < count; g0 += group) {
+      const int64_t g1 = std::min(count, g0 + group);
+      Output part = out;
+      part.data = static_cast<char*>(out.data) + static_cast<size_t>(g0 * per_window) * out_elem;
+      triangles(n, src.f64, order, row_begin, row_end, part, per_window, g1 - g0,
+                [&](int64_t j, bool first, cudaStream_t stream) {
+                  char* const w_rows = rows.get<char>() + j * rows_stride;
+                  uint8_t* const w_flags = flags.get<uint8_t>() + j * flags_stride;
+                  cuda::Operand z;
+                  z.rows = w_rows;
+                  z.t = length;
+                  z.t_pad = t_pad;
+                  z.ld = ld;
+                  z.f64 = src.f64;
+                  char* const w_kmajor = kmajor ? zt.get<char>() + j * zt_stride : nullptr;
+                  z.kmajor = w_kmajor;
+                  cudaEvent_t made = ready[static_cast<size_t>(j)]->get();
+                  if (!first) {
+                    FC_CUDA(cudaStreamWaitEvent(stream, made, 0));
+                    return std::make_pair(z, static_cast<const uint8_t*>(w_flags));
+                  }
+                  const kernels::WindowShape ks{n, s.t, begins[static_cast<size_t>(g0 + j)], length};
+                  const double* wd = device_weights.get<double>();
+                  cudaError_t launched =
+                      src.f64 ? kernels::window_normalize(src.rows.get<double>(), ks, wd, reinterpret_cast<double*>(w_rows), w_flags, stream)
+                              : kernels::window_normalize(src.rows.get<float>(), ks, wd, reinterpret_cast<float*>(w_rows), w_flags, stream);
+                  cuda::check_cuda(launched, "window_normalize kernel launch");
+                  if (kmajor) {
+                    launched = src.f64 ? kernels::transpose_pad(reinterpret_cast<const double*>(w_rows), n, length,
+                                                                reinterpret_cast<double*>(w_kmajor), ld, t_pad, stream)
+                                       : kernels::transpose_pad(reinterpret_cast<const float*>(w_rows), n, length,
+                                                                reinterpret_cast<float*>(w_kmajor), ld, t_pad, stream);
+                    cuda::check_cuda(launched, "transpose_pad kernel launch");
+                  }
+                  FC_CUDA(cudaEventRecord(made, stream));
+                  return std::make_pair(z, static_cast<const uint8_t*>(w_flags));
+                },
+                run);
+    }
+    return true;
   }
 
   void cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, const Output& out,
@@ -424,6 +466,66 @@ class CudaBackend : public Backend {
   }
 
   static int host_threads(const RunSettings& run) { return run.threads > 0 ? run.threads : default_host_threads(); }
+
+  // The triangles of `count` series of n rows (one for triu, a group of windows for
+  // triu_windows), series j's rows [row_begin, row_end) in `order` into out + j * per_window
+  // values, all through one run of the band pipeline. prepare(j, first, stream) is called as each
+  // band of series j is enqueued on `stream` (first: its first band, enqueued before the others)
+  // and returns the operand the products read and the device constant flags (null: none).
+  template <class Prepare>
+  void triangles(int64_t n, bool f64, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
+                 int64_t per_window, int64_t count, Prepare&& prepare, const RunSettings& run) {
+    const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4;
+    const int64_t slice = cuda::triu_start(n, order, row_end) - cuda::triu_start(n, order, row_begin);
+    const Destination dest = destination(out, static_cast<size_t>((count - 1) * per_window + slice) * out_elem);
+
+    // The widest row of this run needs the most tile columns.
+    const int64_t widest = order == FC_TRIU_ROW ? n - 1 - row_begin : row_end - 1;
+    const size_t tile_elem = f64 ? 8 : 4;
+    const int64_t tile_values = plan_tiles(run, widest, tile_elem, dest == Destination::Device ? 0 : out_elem,
+                                           "PCC of " + std::to_string(n) + " series");
+
+    std::vector<cuda::TriuBand> bands;
+    for (int64_t q = row_begin; q < row_end;) {
+      bands.push_back(cuda::next_triu_band(n, order, q, row_end, row_begin, tile_values));
+      q = bands.back().q1;
+    }
+    const size_t per_series = bands.size();
+    std::vector<cuda::BandTransfer> transfers;
+    for (int64_t j = 0; j < count; ++j)
+      for (const cuda::TriuBand& b : bands) {
+        cuda::BandTransfer t;
+        t.values = t.width = t.dst_pitch = b.count;
+        t.dst_offset = j * per_window + b.offset;
+        transfers.push_back(t);
+      }
+
+    char* const out_base = static_cast<char*>(out.data);
+    const bool out_f64 = out.type == ScalarType::F64;
+    const cuda::ComputeBand compute = [&](size_t k, cudaStream_t stream, cublasHandle_t blas, void* tile, void* packed) {
+      const int64_t j = static_cast<int64_t>(k / per_series);
+      const cuda::TriuBand& b = bands[k % per_series];
+      const auto [z, constant] = prepare(j, k % per_series == 0, stream);
+      const int64_t rows = b.q1 - b.q0;
+      void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(transfers[k].dst_offset) * out_elem;
+      const kernels::TriuBand kb{n, b.q0, rows, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
+      cuda::gemm_triangle_band(blas, b, z, tile);
+      cudaError_t launched;
+      if (f64) {
+        launched = out_f64 ? kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
+                                                   policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
+                           : kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
+                                                   policy_value<float>(run.constant_policy), static_cast<float*>(dst), stream);
+      } else {
+        launched = out_f64 ? kernels::triu_extract(static_cast<const float*>(tile), kb, constant,
+                                                   policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
+                           : kernels::triu_extract(static_cast<const float*>(tile), kb, constant,
+                                                   policy_value<float>(run.constant_policy), static_cast<float*>(dst), stream);
+      }
+      cuda::check_cuda(launched, "triu_extract kernel launch");
+    };
+    cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
+  }
 
   Destination destination(const Output& out, size_t bytes) const {
     if (!out.on_device) return cuda::classify_host_output(out.data, bytes);
