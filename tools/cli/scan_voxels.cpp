@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "errors.hpp"
+#include "huge_buffer.hpp"
 #include "nifti_io.hpp"
 #include "thread_split.hpp"
 
@@ -93,10 +94,10 @@ void load_data(nifti_image* image, const std::string& path, const std::string& r
     if (nifti_image_load(image) != 0) unreadable();
     return;
   }
-  // malloc, as nifti_image_load allocates: nifti_image_unload/free release it. Not zeroed: each
-  // reader fills (and first touches) its own part.
+  // For free(), as nifti_image_load's malloc: nifti_image_unload/free release it. Not zeroed:
+  // each reader fills (and first touches) its own part, on huge pages (huge_buffer.hpp).
   nifti_image_unload(image);
-  image->data = std::malloc(static_cast<size_t>(bytes));
+  image->data = huge_alloc(static_cast<size_t>(bytes));
   if (!image->data) unreadable();
   char* data = static_cast<char*>(image->data);
   const int64_t element = image->nbyper;  // parts hold whole values, for the byte swap

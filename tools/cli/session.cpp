@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "errors.hpp"
+#include "huge_buffer.hpp"
 #include "scan_voxels.hpp"
 #include "thread_split.hpp"
 
@@ -285,9 +286,10 @@ template <class T>
 void Session::gather_and_create_series() {
   const double t0 = now_seconds();
   const int64_t n = n_voxels();
-  // new T[] leaves the values uninitialized: the gather threads first-touch their own rows (a
-  // zero-fill on one thread cost more than the gather itself).
-  std::unique_ptr<T[]> buffer(new T[static_cast<size_t>(n * n_time_)]);
+  // Uninitialized: the gather threads first-touch their own rows (a zero-fill on one thread cost
+  // more than the gather itself), on huge pages (huge_buffer.hpp).
+  HugeArray<T> buffer(static_cast<T*>(huge_alloc(static_cast<size_t>(n * n_time_) * sizeof(T))));
+  if (!buffer) throw Error(kExitLibrary, "out of memory for the " + std::to_string(n) + " x " + std::to_string(n_time_) + " series");
   gather_series(scan_.get(), input_, voxels_, buffer.get(), io_threads_);
   set_timing("gather", now_seconds() - t0);
   check_cancel();
