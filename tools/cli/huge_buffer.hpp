@@ -13,15 +13,21 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 namespace fcli {
 
 // `bytes` of uninitialized memory for free() (so that libnifti2's nifti_image_free can release
 // a scan's data), 2 MiB-aligned with huge pages asked for; null when out of memory.
+// FASTCONN_HUGEPAGE=0 turns huge pages off here as it does in the library (plain malloc).
 inline void* huge_alloc(size_t bytes) {
   constexpr size_t kHuge = size_t(2) << 20;
-  if (bytes < kHuge) return std::malloc(bytes > 0 ? bytes : 1);
+  static const bool enabled = [] {
+    const char* v = std::getenv("FASTCONN_HUGEPAGE");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  if (bytes < kHuge || !enabled) return std::malloc(bytes > 0 ? bytes : 1);
   const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
   void* p = std::aligned_alloc(kHuge, rounded);
   if (p != nullptr) madvise(p, rounded, MADV_HUGEPAGE);  // advisory: failure leaves 4 KiB pages
