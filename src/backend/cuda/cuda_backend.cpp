@@ -21,6 +21,7 @@
 #include "backend/cuda/cuda_series.hpp"
 #include "backend/cuda/cuda_window.hpp"
 #include "backend/cuda/gemm.hpp"
+#include "backend/cuda/graph_profile.hpp"
 #include "backend/cuda/graph_ops.hpp"
 #include "core/error.hpp"
 #include "kernels/cross_finish.cuh"
@@ -341,17 +342,24 @@ class CudaBackend : public Backend {
     const EdgePlan p = plan_edges(s, st, run);
     set_math_mode(run, st.f64);
     const cuda::GraphJob job = graph_job(s, run, p.tile);
+    cuda::GraphProfile* const profile = cuda::GraphProfile::get();
+    const auto t0 = cuda::GraphProfile::Clock::now();
     cuda::DeviceEdges kept;
     cuda::threshold_edges(job, test, arena_, p.arena_edges, edges, &kept);
-    if (!kept.on_device) return false;
+    cuda::profile_phase(profile, cuda::GraphProfile::kEdges, t0);
+    if (!kept.on_device) {
+      if (profile != nullptr) profile->graph_done(false);
+      return false;
+    }
     int64_t budget = 0;
     if (run.memory_limit > 0) {
       budget = run.memory_limit - p.tile_bytes - arena_.capacity * kArenaEdgeBytes;
       if (budget <= 0) budget = -1;  // nothing left: symmetric_csr declines
     }
-    if (budget >= 0 && cuda::symmetric_csr(job, arena_, kept, weights, budget, csr)) return true;
-    cuda::edges_to_host(job, arena_, kept, edges);
-    return false;
+    const bool assembled = budget >= 0 && cuda::symmetric_csr(job, arena_, kept, weights, budget, csr);
+    if (!assembled) cuda::edges_to_host(job, arena_, kept, edges);
+    if (profile != nullptr) profile->graph_done(assembled);
+    return assembled;
   }
 
   void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,

@@ -13,6 +13,7 @@
 #include "backend/cuda/graph_buffers.hpp"
 #include "backend/host_pins.hpp"
 #include "backend/cuda/graph_ops.hpp"
+#include "backend/cuda/graph_profile.hpp"
 #include "backend/cuda/staging_ring.hpp"
 #include "kernels/csr_build.cuh"
 
@@ -95,6 +96,8 @@ bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& ed
   DeviceBuffer* record = b.record;
 
   PipelineResources& res = *job.res;
+  GraphProfile* const profile = GraphProfile::get();
+  const auto t0 = GraphProfile::Clock::now();
   const cudaStream_t stream = res.compute_stream(0);
   const int64_t* cols = arena.cols.get<int64_t>();
   const float* vals = arena.vals.get<float>();
@@ -117,6 +120,8 @@ bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& ed
   FC_CUDA(kernels::csr_place_lower(keys[sorted], records[sorted], e, offsets.get<int64_t>(), lower_start.get<int64_t>(),
                                    columns.get<int64_t>(), csr_weights.get<float>(), stream));
   FC_CUDA(cudaStreamSynchronize(stream));
+  profile_phase(profile, GraphProfile::kAssemble, t0);
+  const auto t1 = GraphProfile::Clock::now();
 
   // The host arrays grow uninitialized (huge pages asked for): the staging ring's threads do the
   // first touch as they copy. Arrays a destroyed graph left (graph_recycler.hpp) are mapped
@@ -142,6 +147,7 @@ bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& ed
     stager.finish();
   }
   FC_CUDA(cudaStreamSynchronize(res.copy_stream()));
+  profile_phase(profile, GraphProfile::kCopy, t1);
   return true;
 }
 

@@ -8,6 +8,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/host_copy_pool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_graph.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_csr.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/graph_profile.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_modularity.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
