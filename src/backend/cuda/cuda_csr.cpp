@@ -103,12 +103,12 @@ bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& ed
   const float* vals = arena.vals.get<float>();
   FC_CUDA(cudaMemsetAsync(lower.get(), 0, static_cast<size_t>(8 * n), stream));
   FC_CUDA(kernels::csr_count_lower(cols, e, lower.get<unsigned long long>(), stream));
-  FC_CUDA(kernels::csr_scan(edges.row_count.get<int64_t>(), lower.get<unsigned long long>(), n, first_edge.get<int64_t>(),
+  FC_CUDA(kernels::csr_scan(edges.row_count->get<int64_t>(), lower.get<unsigned long long>(), n, first_edge.get<int64_t>(),
                             lower_start.get<int64_t>(), offsets.get<int64_t>(), scan_scratch.get(), stream));
   const kernels::CsrWeight weight = weights == FC_GRAPH_BINARY     ? kernels::kCsrBinary
                                     : weights == FC_GRAPH_WEIGHTED ? kernels::kCsrSigned
                                                                    : kernels::kCsrAbsolute;
-  FC_CUDA(kernels::csr_place_upper(cols, vals, edges.row_count.get<int64_t>(), first_edge.get<int64_t>(),
+  FC_CUDA(kernels::csr_place_upper(cols, vals, edges.row_count->get<int64_t>(), first_edge.get<int64_t>(),
                                    lower.get<unsigned long long>(), offsets.get<int64_t>(), n, weight,
                                    columns.get<int64_t>(), csr_weights.get<float>(), key[0].get<uint32_t>(),
                                    record[0].get<uint64_t>(), stream));
@@ -163,7 +163,7 @@ void edges_to_host(const GraphJob& job, const GraphArena& arena, const DeviceEdg
   StagingRing stager(res, job.host_threads);
   stager.stage_bytes(arena.cols.get(), cols, static_cast<size_t>(e) * sizeof(int64_t));
   stager.stage_bytes(arena.vals.get(), vals, static_cast<size_t>(e) * sizeof(float));
-  copy_to_host(out.row_count.data(), edges.row_count.get(), job.n, res.copy_stream());
+  copy_to_host(out.row_count.data(), edges.row_count->get(), job.n, res.copy_stream());
   stager.finish();
   FC_CUDA(cudaStreamSynchronize(res.copy_stream()));
 }

@@ -186,19 +186,27 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     allocate<float>(job, arena.vals, arena_edges, "the edge arena (values)");
     arena.capacity = arena_edges;
   }
-  DeviceBuffer counts[2], offsets[2], local_row_count, band_out, state;
-  DeviceBuffer& row_count = kept != nullptr ? kept->row_count : local_row_count;
+  // The arena's scratch, grown when too small (kept between graphs: see GraphArena).
+  EdgeScratch& sc = arena.scratch;
+  DeviceBuffer(&counts)[2] = sc.counts;
+  DeviceBuffer(&offsets)[2] = sc.offsets;
+  DeviceBuffer &row_count = sc.row_count, &band_out = sc.band_out, &state = sc.state;
+  if (kept != nullptr) kept->row_count = &row_count;
   // Edges stay in the arena, not staged to `out`, while kept != null and none was flushed.
   bool on_device = kept != nullptr;
   for (int s = 0; s < 2; ++s) {
-    allocate<int32_t>(job, counts[s], max_chunks, "the edge chunk counts");
-    allocate<int64_t>(job, offsets[s], max_chunks, "the edge chunk offsets");
+    reserve<int32_t>(job, counts[s], max_chunks, "the edge chunk counts");
+    reserve<int64_t>(job, offsets[s], max_chunks, "the edge chunk offsets");
   }
-  allocate<int64_t>(job, row_count, job.n, "the edge row counts");
-  allocate<int64_t>(job, band_out, 2 * kWindow, "the band edge totals");
-  allocate<kernels::ArenaState>(job, state, 1, "the edge arena state");
-  PinnedBuffer band_host;
-  band_host.allocate(2 * kWindow * sizeof(int64_t));
+  reserve<int64_t>(job, row_count, job.n, "the edge row counts");
+  reserve<int64_t>(job, band_out, 2 * kWindow, "the band edge totals");
+  reserve<kernels::ArenaState>(job, state, 1, "the edge arena state");
+  if (!sc.band_host) {
+    auto fresh = std::make_unique<PinnedBuffer>();
+    fresh->allocate(2 * kWindow * sizeof(int64_t));
+    sc.band_host = std::move(fresh);
+  }
+  PinnedBuffer& band_host = *sc.band_host;
   const int64_t* placed = reinterpret_cast<const int64_t*>(band_host.get());
 
   DrainOnUnwind drain(res);  // before the stager: unwinding stops its copies into `out` before leaving here
@@ -224,7 +232,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   };
   out.columns.clear();
   out.values.clear();
-  zero_async(row_count, copy);
+  FC_CUDA(cudaMemsetAsync(row_count.get(), 0, static_cast<size_t>(job.n) * sizeof(int64_t), copy));
   reset_arena();  // also waits for the memset
 
   const kernels::EdgeRule rule = edge_rule(test);

@@ -23,6 +23,13 @@ inline void allocate(const GraphJob& job, DeviceBuffer& buffer, int64_t count, c
   buffer.allocate(job.res->device(), static_cast<size_t>(std::max<int64_t>(1, count)) * sizeof(T), what);
 }
 
+// The same, unless the buffer already holds `count` values (kept from an earlier call).
+template <class T>
+inline void reserve(const GraphJob& job, DeviceBuffer& buffer, int64_t count, const char* what) {
+  if (buffer.bytes() >= static_cast<size_t>(std::max<int64_t>(1, count)) * sizeof(T)) return;
+  allocate<T>(job, buffer, count, what);
+}
+
 inline void zero_async(DeviceBuffer& buffer, cudaStream_t stream) {
   FC_CUDA(cudaMemsetAsync(buffer.get(), 0, buffer.bytes(), stream));
 }

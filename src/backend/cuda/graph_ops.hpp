@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -35,12 +36,22 @@ struct CsrBuffers {
   DeviceBuffer lower, first_edge, lower_start, offsets, columns, weights, key[2], record[2], scan, sort;
 };
 
-// Device memory kept by the backend between calls: the edge arena (int64 columns, float values)
-// and the CSR assembly's buffers (grown, not reallocated, when graph after graph is built: a
-// cudaMalloc and cudaFree of a window's buffers cost more than its assembly).
+// threshold_edges' small buffers: per-chunk counts and offsets of the two bands in flight, each
+// row's edge count, the bands' totals and the arena's state on the device, the totals' pinned
+// host copy.
+struct EdgeScratch {
+  DeviceBuffer counts[2], offsets[2], row_count, band_out, state;
+  std::unique_ptr<PinnedBuffer> band_host;  // (PinnedBuffer does not move)
+};
+
+// Device memory kept by the backend between calls: the edge arena (int64 columns, float values),
+// threshold_edges' scratch and the CSR assembly's buffers (grown, not reallocated, when graph
+// after graph is built: a cudaMalloc and cudaFree of a window's buffers cost more than its
+// assembly, and a cudaFree or cudaFreeHost waits for the whole device).
 struct GraphArena {
   DeviceBuffer cols, vals;
   int64_t capacity = 0;
+  EdgeScratch scratch;
   CsrBuffers csr;
 };
 
@@ -52,7 +63,7 @@ std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values);
 struct DeviceEdges {
   bool on_device = false;  // false: the arena filled up, and the edges went to the host instead
   int64_t count = 0;
-  DeviceBuffer row_count;
+  const DeviceBuffer* row_count = nullptr;  // the arena's scratch.row_count
 };
 
 // arena_edges: capacity the arena must have (at least the largest band's pairs). With `kept`,
