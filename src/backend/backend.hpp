@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -136,6 +137,13 @@ class GroupProducts {
   virtual std::unique_ptr<GroupProducts> another() const = 0;
 };
 
+// A graph's symmetric CSR kept on a backend's device (Backend::threshold_graph_device).
+class DeviceCsr {
+ public:
+  virtual ~DeviceCsr() = default;
+  int64_t n = 0, n_edges = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -187,6 +195,22 @@ class Backend {
 
   // Every pair (i < j) passing `test`, in row order, into `out` (replaced).
   virtual void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) = 0;
+
+  // threshold_graph in two halves, for a sequence of graphs (fc_dfc_next_graph builds the next
+  // window's graph while this one is copied out). threshold_graph_device: the graph's CSR made and
+  // kept on the backend's device; null when the backend has no such path or this graph cannot
+  // stay there (the caller then calls threshold_graph). copy_device_csr: that CSR into `csr`, as
+  // threshold_graph fills it, calling meanwhile() on this thread while the copy runs where it can
+  // (else after it).
+  virtual std::unique_ptr<DeviceCsr> threshold_graph_device(const SeriesView& s, const EdgeTest& test, int weights,
+                                                            const RunSettings& run) {
+    (void)s, (void)test, (void)weights, (void)run;
+    return nullptr;
+  }
+  virtual void copy_device_csr(DeviceCsr& g, SymmetricCsr& csr, const std::function<void()>& meanwhile) {
+    (void)g, (void)csr;
+    if (meanwhile) meanwhile();
+  }
 
   // The graph of every pair passing `test` with fc_graph_weights `weights`. A backend that can
   // assemble the symmetric CSR itself (CUDA: on the device, copied to the host once) fills `csr`

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <string>
@@ -339,10 +340,49 @@ fc_status DfcIterator::next_graph(const fc_edge_rule& rule, double param, int we
   const int64_t k = next_window_;
   WindowProgress map;
   const ContextState wctx = window_context(*ctx_, map, k, spec_.count, triu_count(series_->n));
-  *out = pcc_graph(wctx, current_window(), rule, param, weights);
+  std::unique_ptr<DeviceCsr> csr;
+  if (ahead_.csr && ahead_.matches(k, raw_enum(rule), param, weights, *ctx_)) csr = std::move(ahead_.csr);
+  ahead_ = Ahead();  // one that does not match is dropped
+  if (!csr) csr = pcc_graph_device(wctx, current_window(), rule, param, weights);
+  if (csr) {
+    // Window k's storage lives until the copy is done: freeing device memory waits for the device.
+    const std::shared_ptr<SeriesData> keep = cached_;
+    *out = graph_from_device(wctx, *csr, [&] { look_ahead(k + 1, rule, param, weights); });
+  } else {
+    *out = pcc_graph(wctx, current_window(), rule, param, weights);
+  }
   if (window != nullptr) *window = k;
   ++next_window_;
   return FC_OK;
+}
+
+bool DfcIterator::Ahead::matches(int64_t k, int rule_, double param_, int weights_, const ContextState& now) const {
+  return window == k && rule == rule_ && std::memcmp(&param, &param_, sizeof param) == 0 && weights == weights_ &&
+         precision == now.precision && constant_policy == now.constant_policy && threads == now.threads &&
+         now.memory_limit == 0;
+}
+
+void DfcIterator::look_ahead(int64_t j, const fc_edge_rule& rule, double param, int weights) noexcept {
+  if (j >= spec_.count) return;
+  try {
+    ContextState quiet = *ctx_;
+    quiet.progress_fn = nullptr;
+    quiet.progress_user = nullptr;
+    cached_ = window(j);  // kept for window j's own call, whatever happens next
+    cached_index_ = j;
+    std::unique_ptr<DeviceCsr> csr = pcc_graph_device(quiet, *cached_, rule, param, weights);
+    if (!csr) return;
+    ahead_.window = j;
+    ahead_.rule = raw_enum(rule);
+    ahead_.param = param;
+    ahead_.weights = weights;
+    ahead_.precision = quiet.precision;
+    ahead_.constant_policy = quiet.constant_policy;
+    ahead_.threads = quiet.threads;
+    ahead_.csr = std::move(csr);
+  } catch (...) {
+    ahead_ = Ahead();
+  }
 }
 
 }  // namespace fc

@@ -55,11 +55,31 @@ class DfcIterator {
   fc_status next_triu(float* buf, int64_t capacity, fc_dfc_block_info* info);
 
   // FC_OK with the next window's graph, or FC_DONE (*out null). FC_ERR_BAD_STATE in the middle
-  // of a window's triangle.
+  // of a window's triangle. Where the backend keeps a graph's CSR on its device (CUDA, without a
+  // memory limit), the next window's graph is built, with the same rule and settings, while this
+  // one is copied out; the next call takes it when it asks for the same (else it is dropped).
+  // (On the H100 the copy then finishes inside the next window's work, but that work takes
+  // longer by about as much: 5-8 % gained, bench/RESULTS-gpu.md.)
   fc_status next_graph(const fc_edge_rule& rule, double param, int weights, std::shared_ptr<GraphData>* out, int64_t* window);
 
  private:
   const SeriesData& current_window();
+
+  // The next window's graph, built during a copy (look_ahead), and what it was built with.
+  struct Ahead {
+    int64_t window = -1;
+    int rule = 0, weights = 0;
+    double param = 0;
+    fc_precision precision = FC_PRECISION_FP32;
+    fc_constant_policy constant_policy = FC_CONSTANT_NAN;
+    int threads = 0;
+    std::unique_ptr<DeviceCsr> csr;
+    bool matches(int64_t k, int rule_, double param_, int weights_, const ContextState& now) const;
+  };
+  // Builds window j's graph on the device into ahead_; never throws (a failure here is the window's
+  // own call's to report, when it does the work itself). Reports no progress: the call it runs in
+  // reports its own window's.
+  void look_ahead(int64_t j, const fc_edge_rule& rule, double param, int weights) noexcept;
 
   std::shared_ptr<const ContextState> ctx_;
   std::shared_ptr<const SeriesData> series_;
@@ -68,6 +88,7 @@ class DfcIterator {
   int64_t next_row_ = 0;  // first row of the next triangle block within next_window_
   std::shared_ptr<SeriesData> cached_;  // window next_window_, once computed
   int64_t cached_index_ = -1;
+  Ahead ahead_;  // after ctx_: destroyed first (its CSR goes back to the context's backend)
 };
 
 }  // namespace fc

@@ -317,6 +317,26 @@ std::shared_ptr<GraphData> pcc_graph(const ContextState& ctx, const SeriesData& 
   return g;
 }
 
+std::unique_ptr<DeviceCsr> pcc_graph_device(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule,
+                                            double param, int weights) {
+  const Rule r = validate_rule(rule, param);
+  validate_weights(weights);
+  if (s.n < 2 || !is_threshold(r)) return nullptr;
+  Progress progress = ctx.make_progress(triu_count(s.n));
+  return ctx.backend->threshold_graph_device(s.view(), threshold_test(r), weights, ctx.run_settings(progress));
+}
+
+std::shared_ptr<GraphData> graph_from_device(const ContextState& ctx, DeviceCsr& csr, const std::function<void()>& meanwhile) {
+  auto g = std::make_shared<GraphData>();
+  g->recycler = ctx.graph_recycler;
+  ctx.graph_recycler->take(*g);
+  ctx.backend->copy_device_csr(csr, *g, meanwhile);
+  g->n = csr.n;
+  g->n_edges = csr.n_edges;
+  ctx.graph_recycler->fit(*g);
+  return g;
+}
+
 void pcc_degree(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param, int64_t* degree,
                 double* strength) {
   const Rule r = validate_rule(rule, param);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -34,6 +35,16 @@ struct GraphData : SymmetricCsr {
 // The rule is taken by reference: a caller's out-of-range value is read as an int (raw_enum).
 std::shared_ptr<GraphData> pcc_graph(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param,
                                      int weights);
+
+// fc_pcc_graph in two halves, for a sequence of graphs (fc_dfc_next_graph builds the next
+// window's graph while this one is copied). pcc_graph_device: the graph's CSR made and kept on
+// the backend's device; null for a rule other than a threshold, fewer than 2 series, or a
+// backend or graph that cannot keep it (pcc_graph then makes the graph). graph_from_device: the
+// graph of such a CSR (the same graph pcc_graph gives, bit for bit), meanwhile() running on this
+// thread while it is copied.
+std::unique_ptr<DeviceCsr> pcc_graph_device(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule,
+                                            double param, int weights);
+std::shared_ptr<GraphData> graph_from_device(const ContextState& ctx, DeviceCsr& csr, const std::function<void()>& meanwhile);
 
 // fc_pcc_degree; degree and strength may be null (n values each otherwise).
 void pcc_degree(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param, int64_t* degree,

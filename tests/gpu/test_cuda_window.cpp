@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "api_calls.hpp"
+#include "graph_reference.hpp"
 #include "core/handles.hpp"
 #include "reference.hpp"
 #include "require_cuda.hpp"
@@ -522,6 +523,101 @@ TEST(CudaWindowBatch, DfcTriuEqualsEachWindowsOwnTriangle) {
         }
         EXPECT_GE(constant_seen, 2);  // both series' constant windows were in the run
       }
+}
+
+// fc_dfc_next_graph builds the next window's graph on the device while it copies this one out
+// (DfcIterator's look-ahead): each window's graph is still the one fc_pcc_graph gives for that
+// window, bit for bit, when the next call asks for the same (taken), another rule, another
+// precision, or comes after a triangle (dropped); a graph kept across calls is untouched, and an
+// iterator destroyed with a graph ahead leaves nothing behind. 2999 series, nearly every pair an
+// edge: the host arrays are large enough to be page-locked, so the copies run beside the next
+// window's work.
+TEST(CudaWindowBatch, NextGraphLooksAheadAndGivesEachWindowsGraph) {
+  REQUIRE_CUDA();
+  const int64_t n = 2999, t = 60, length = 12, step = 8;
+  const Dataset d = walk_data(n, t, 777);
+  const int64_t w = fc_window_count(t, length, step);
+  ASSERT_EQ(w, 7);
+  Context gpu(FC_BACKEND_CUDA);
+  const Series s = make_series(gpu, d);
+  auto reference = [&](int64_t k, fc_edge_rule rule, int weights) {
+    fc_series* raw = nullptr;
+    check(fc_series_window(gpu.get(), s.get(), k * step, length, FC_TAPER_RECTANGULAR, 0.0, &raw), "fc_series_window");
+    const Series one(raw);
+    return pcc_graph(gpu, one, rule, 0.02, weights);
+  };
+  auto same = [](const Csr& a, const Csr& b) {
+    ASSERT_EQ(a.n_edges, b.n_edges);
+    ASSERT_EQ(a.offsets, b.offsets);
+    ASSERT_EQ(a.columns, b.columns);
+    ASSERT_EQ(0, std::memcmp(a.weights.data(), b.weights.data(), a.weights.size() * sizeof(float)));
+  };
+  struct Step {
+    fc_edge_rule rule;
+    int weights;
+    fc_precision precision;
+  };
+  const Step steps[] = {{FC_EDGE_ABS_THRESHOLD, FC_GRAPH_WEIGHTED, FC_PRECISION_FP32},   // builds window 1 ahead
+                        {FC_EDGE_ABS_THRESHOLD, FC_GRAPH_WEIGHTED, FC_PRECISION_FP32},   // takes it
+                        {FC_EDGE_THRESHOLD, FC_GRAPH_BINARY, FC_PRECISION_FP32},         // another rule: dropped
+                        {FC_EDGE_THRESHOLD, FC_GRAPH_BINARY, FC_PRECISION_TF32},         // another precision: dropped
+                        {FC_EDGE_ABS_THRESHOLD, FC_GRAPH_WEIGHTED, FC_PRECISION_FP32}};  // dropped again
+  fc_dfc* raw_it = nullptr;
+  check(fc_dfc_begin(gpu.get(), s.get(), length, step, FC_TAPER_RECTANGULAR, 0.0, &raw_it), "fc_dfc_begin");
+  std::unique_ptr<fc_dfc, void (*)(fc_dfc*)> it(raw_it, fc_dfc_destroy);
+  std::unique_ptr<fc_graph, void (*)(fc_graph*)> kept(nullptr, fc_graph_destroy);
+  Csr kept_reference;
+  int64_t big = 0;
+  for (int64_t k = 0; k < 5; ++k) {
+    SCOPED_TRACE("window " + std::to_string(k));
+    const Step& st = steps[k];
+    gpu.precision(st.precision);
+    fc_graph* g = nullptr;
+    int64_t at = -1;
+    check(fc_dfc_next_graph(it.get(), st.rule, 0.02, st.weights, &g, &at), "fc_dfc_next_graph");
+    ASSERT_EQ(at, k);
+    const Csr ref = reference(k, st.rule, st.weights);
+    big = std::max(big, ref.n_edges);
+    same(copy_out(g), ref);
+    if (k == 1) {
+      kept.reset(g);
+      kept_reference = ref;
+    } else {
+      fc_graph_destroy(g);
+    }
+  }
+  gpu.precision(FC_PRECISION_FP32);
+  EXPECT_GT(big, int64_t(2200000));  // arrays past 16 MiB: locked after the first reuse
+  // Window 5 as a triangle (the graph built ahead for it is dropped), then window 6's graph.
+  std::vector<float> tri(static_cast<size_t>(triu_size(n)), kSentinel);
+  fc_dfc_block_info info;
+  check(fc_dfc_next_triu(it.get(), tri.data(), static_cast<int64_t>(tri.size()), &info), "fc_dfc_next_triu");
+  ASSERT_EQ(info.window, 5);
+  {
+    fc_series* raw = nullptr;
+    check(fc_series_window(gpu.get(), s.get(), 5 * step, length, FC_TAPER_RECTANGULAR, 0.0, &raw), "fc_series_window");
+    const Series one(raw);
+    const std::vector<float> own = pcc_triu(gpu, one, FC_TRIU_ROW);
+    ASSERT_EQ(0, std::memcmp(own.data(), tri.data(), own.size() * sizeof(float)));
+  }
+  fc_graph* g6 = nullptr;
+  int64_t at = -1;
+  check(fc_dfc_next_graph(it.get(), FC_EDGE_ABS_THRESHOLD, 0.02, FC_GRAPH_WEIGHTED, &g6, &at), "fc_dfc_next_graph");
+  ASSERT_EQ(at, 6);
+  same(copy_out(g6), reference(6, FC_EDGE_ABS_THRESHOLD, FC_GRAPH_WEIGHTED));
+  fc_graph_destroy(g6);
+  fc_graph* none = nullptr;
+  EXPECT_EQ(fc_dfc_next_graph(it.get(), FC_EDGE_ABS_THRESHOLD, 0.02, FC_GRAPH_WEIGHTED, &none, &at), FC_DONE);
+  same(copy_out(kept.get()), kept_reference);  // the graph held across the calls
+
+  // Destroyed with window 1's graph built ahead.
+  fc_dfc* second = nullptr;
+  check(fc_dfc_begin(gpu.get(), s.get(), length, step, FC_TAPER_RECTANGULAR, 0.0, &second), "fc_dfc_begin");
+  fc_graph* g0 = nullptr;
+  check(fc_dfc_next_graph(second, FC_EDGE_ABS_THRESHOLD, 0.02, FC_GRAPH_WEIGHTED, &g0, nullptr), "fc_dfc_next_graph");
+  fc_dfc_destroy(second);
+  same(copy_out(g0), reference(0, FC_EDGE_ABS_THRESHOLD, FC_GRAPH_WEIGHTED));
+  fc_graph_destroy(g0);
 }
 
 // A memory limit that splits gram and project into chunks of a few rows gives the same results

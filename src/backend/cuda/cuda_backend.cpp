@@ -54,6 +54,19 @@ int default_host_threads() {
   return static_cast<int>(std::max(1u, std::min(hw, 16u) - (hw > 1 ? 1u : 0u)));
 }
 
+// The CSR threshold_graph_device keeps on the device (backend.hpp): the output buffers of the
+// arena's assembly, taken from it; freed into the backend's spare set (CudaBackend::give_back),
+// which the next assembly reuses, so that graph after graph allocates nothing. Destroyed before
+// its backend (fc_dfc holds its context).
+class CudaBackend;
+struct CudaDeviceCsr : DeviceCsr {
+  explicit CudaDeviceCsr(CudaBackend* backend, int threads) : home(backend), host_threads(threads) {}
+  ~CudaDeviceCsr() override;
+  cuda::DeviceBuffer offsets, columns, weights;
+  CudaBackend* home;
+  int host_threads;
+};
+
 class CudaBackend : public Backend {
  public:
   explicit CudaBackend(int device) : device_(device) {
@@ -362,6 +375,57 @@ class CudaBackend : public Backend {
     return assembled;
   }
 
+  // Without a memory limit only (a kept CSR is device memory a limit does not plan for). The
+  // edges' pass and the assembly are threshold_graph's; when the edges do not stay on the device
+  // or the assembly does not fit, null (the caller's threshold_graph then does the work again:
+  // graphs past the arena's 4 GiB, or a device out of memory).
+  std::unique_ptr<DeviceCsr> threshold_graph_device(const SeriesView& s, const EdgeTest& test, int weights,
+                                                    const RunSettings& run) override {
+    if (s.n < 2 || run.memory_limit > 0) return nullptr;
+    DeviceScope scope(device_);
+    check_int_range(s);
+    const CudaSeries& st = storage_of(s);
+    const EdgePlan p = plan_edges(s, st, run);
+    set_math_mode(run, st.f64);
+    const cuda::GraphJob job = graph_job(s, run, p.tile);
+    cuda::GraphProfile* const profile = cuda::GraphProfile::get();
+    const auto t0 = cuda::GraphProfile::Clock::now();
+    cuda::DeviceEdges kept;
+    UpperEdges edges;
+    cuda::threshold_edges(job, test, arena_, p.arena_edges, edges, &kept);
+    cuda::profile_phase(profile, cuda::GraphProfile::kEdges, t0);
+    if (!kept.on_device || !cuda::build_csr(job, arena_, kept, weights, 0)) return nullptr;
+    auto g = std::make_unique<CudaDeviceCsr>(this, host_threads(run));
+    g->n = s.n;
+    g->n_edges = kept.count;
+    // The CSR leaves with g; the arena's next assembly gets the spare set.
+    cuda::CsrBuffers& b = arena_.csr;
+    std::swap(g->offsets, b.offsets);
+    std::swap(g->columns, b.columns);
+    std::swap(g->weights, b.weights);
+    std::swap(b.offsets, spare_csr_.offsets);
+    std::swap(b.columns, spare_csr_.columns);
+    std::swap(b.weights, spare_csr_.weights);
+    if (profile != nullptr) profile->graph_done(true);
+    return g;
+  }
+
+  void copy_device_csr(DeviceCsr& g, SymmetricCsr& csr, const std::function<void()>& meanwhile) override {
+    auto& c = static_cast<CudaDeviceCsr&>(g);
+    DeviceScope scope(device_);
+    // Its own stream: the next graph's work (meanwhile) synchronizes the copy stream.
+    if (!csr_copy_) csr_copy_ = std::make_unique<cuda::Stream>();
+    cuda::copy_csr(*res_, c.host_threads, c.offsets, c.columns, c.weights, c.n, c.n_edges, csr_copy_->get(), csr, meanwhile);
+  }
+
+  // A kept CSR's buffers, once copied: the spare set keeps the larger of the two.
+  void give_back(CudaDeviceCsr& g) noexcept {
+    if (g.columns.bytes() <= spare_csr_.columns.bytes()) return;  // freed with g
+    std::swap(spare_csr_.offsets, g.offsets);
+    std::swap(spare_csr_.columns, g.columns);
+    std::swap(spare_csr_.weights, g.weights);
+  }
+
   void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,
                         const RunSettings& run) override {
     DeviceScope scope(device_);
@@ -410,7 +474,7 @@ class CudaBackend : public Backend {
   std::unique_ptr<SeriesStorage> create_window(const SeriesView& s, int64_t begin, int64_t length, const double* weights,
                                                uint8_t* constant, const RunSettings&) override {
     DeviceScope scope(device_);
-    return cuda::create_window(*res_, user_stream_, storage_of(s), begin, length, weights, constant);
+    return cuda::create_window(*res_, user_stream_, storage_of(s), begin, length, weights, constant, window_pool_);
   }
 
   void gram(const SeriesView& s, double* gram, const RunSettings& run) override {
@@ -575,7 +639,7 @@ class CudaBackend : public Backend {
     if (!st.f64 && run.precision == FC_PRECISION_TF32) return z;
     if (!st.kmajor_ready) {
       const size_t bytes = static_cast<size_t>(z.t_pad * z.ld) * (st.f64 ? sizeof(double) : sizeof(float));
-      st.kmajor.allocate(device_, bytes, "the k-major copy of the series");
+      if (st.kmajor.bytes() < bytes) st.kmajor.allocate(device_, bytes, "the k-major copy of the series");  // a reused window's may do
       const cudaStream_t copy = res_->copy_stream();
       const cudaError_t launched =
           st.f64 ? kernels::transpose_pad(st.rows.get<double>(), s.n, s.t, st.kmajor.get<double>(), z.ld, z.t_pad, copy)
@@ -636,9 +700,14 @@ class CudaBackend : public Backend {
   std::string name_;
   std::unique_ptr<cuda::PipelineResources> res_;
   cuda::GraphArena arena_;  // edges of threshold_edges, kept between calls
+  std::shared_ptr<cuda::SeriesBufferPool> window_pool_ = std::make_shared<cuda::SeriesBufferPool>();  // create_window's
+  cuda::CsrBuffers spare_csr_;  // offsets, columns, weights of a copied kept CSR (give_back)
+  std::unique_ptr<cuda::Stream> csr_copy_;  // copy_device_csr's stream
   cuda::LowRankScratch lowrank_;  // gram's and project's buffers, kept between calls
   cudaStream_t user_stream_ = nullptr;
 };
+
+CudaDeviceCsr::~CudaDeviceCsr() { home->give_back(*this); }
 
 CudaBackend& cuda_backend_of(Backend& backend) {
   auto* cuda_backend = dynamic_cast<CudaBackend*>(&backend);

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <cstdint>
 #include <string>
 
@@ -66,8 +67,7 @@ bool lock_for_copies(EdgeArray<T>& a) {
 }  // namespace
 
 
-bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges, int weights, int64_t budget,
-                   SymmetricCsr& out) {
+bool build_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges, int weights, int64_t budget) {
   const int64_t n = job.n, e = edges.count;
   if (!edges.on_device || n < 1 || n > UINT32_MAX) return false;
   if (e > INT_MAX) return false;  // the sort takes 32-bit counts
@@ -121,11 +121,18 @@ bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& ed
                                    columns.get<int64_t>(), csr_weights.get<float>(), stream));
   FC_CUDA(cudaStreamSynchronize(stream));
   profile_phase(profile, GraphProfile::kAssemble, t0);
-  const auto t1 = GraphProfile::Clock::now();
+  return true;
+}
 
+void copy_csr(PipelineResources& res, int host_threads, const DeviceBuffer& offsets, const DeviceBuffer& columns,
+              const DeviceBuffer& csr_weights, int64_t n, int64_t e, cudaStream_t stream, SymmetricCsr& out,
+              const std::function<void()>& meanwhile) {
+  GraphProfile* const profile = GraphProfile::get();
+  const auto t1 = GraphProfile::Clock::now();
   // The host arrays grow uninitialized (huge pages asked for): the staging ring's threads do the
   // first touch as they copy. Arrays a destroyed graph left (graph_recycler.hpp) are mapped
-  // already: they are page-locked once and take the device's copies directly (lock_for_copies).
+  // already: they are page-locked once and take the device's copies directly (lock_for_copies),
+  // while meanwhile() runs. The offsets go first: a copy into pageable memory returns when done.
   out.offsets.assign(static_cast<size_t>(n) + 1, 0);
   out.columns.clear();
   out.weights.clear();
@@ -134,20 +141,49 @@ bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& ed
   int64_t* host_columns = grow(out.columns, nnz, nnz);
   float* host_weights = grow(out.weights, nnz, nnz);
   const size_t column_bytes = static_cast<size_t>(nnz) * sizeof(int64_t), weight_bytes = static_cast<size_t>(nnz) * sizeof(float);
+  copy_to_host(out.offsets.data(), offsets.get(), n + 1, stream);
+  bool ran = false;
+  double ahead_seconds = 0;
   if (mapped && lock_for_copies(out.columns) && lock_for_copies(out.weights)) {
-    FC_CUDA(cudaMemcpyAsync(host_columns, columns.get(), column_bytes, cudaMemcpyDeviceToHost, res.copy_stream()));
-    FC_CUDA(cudaMemcpyAsync(host_weights, csr_weights.get(), weight_bytes, cudaMemcpyDeviceToHost, res.copy_stream()));
-    copy_to_host(out.offsets.data(), offsets.get(), n + 1, res.copy_stream());
+    FC_CUDA(cudaMemcpyAsync(host_columns, columns.get(), column_bytes, cudaMemcpyDeviceToHost, stream));
+    FC_CUDA(cudaMemcpyAsync(host_weights, csr_weights.get(), weight_bytes, cudaMemcpyDeviceToHost, stream));
+    if (meanwhile) {
+      ran = true;
+      const auto m0 = GraphProfile::Clock::now();
+      try {
+        meanwhile();
+      } catch (...) {
+        cudaStreamSynchronize(stream);  // the host arrays must not be left to a running copy
+        throw;
+      }
+      if (profile != nullptr) {
+        const auto m1 = GraphProfile::Clock::now();
+        ahead_seconds = std::chrono::duration<double>(m1 - m0).count();
+        profile->add_seconds(GraphProfile::kAhead, ahead_seconds);
+        FC_CUDA(cudaStreamSynchronize(stream));
+        profile_phase(profile, GraphProfile::kWait, m1);
+      }
+    }
   } else {
-    res.ensure_staging(job.host_threads);
-    StagingRing stager(res, job.host_threads);
+    res.ensure_staging(host_threads);
+    StagingRing stager(res, host_threads);
     stager.stage_bytes(columns.get(), host_columns, column_bytes);
     stager.stage_bytes(csr_weights.get(), host_weights, weight_bytes);
-    copy_to_host(out.offsets.data(), offsets.get(), n + 1, res.copy_stream());
     stager.finish();
   }
-  FC_CUDA(cudaStreamSynchronize(res.copy_stream()));
-  profile_phase(profile, GraphProfile::kCopy, t1);
+  FC_CUDA(cudaStreamSynchronize(stream));
+  if (profile != nullptr)
+    profile->add_seconds(GraphProfile::kCopy,
+                         std::chrono::duration<double>(GraphProfile::Clock::now() - t1).count() - ahead_seconds);
+  if (meanwhile && !ran) meanwhile();
+}
+
+bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges, int weights, int64_t budget,
+                   SymmetricCsr& out) {
+  if (!build_csr(job, arena, edges, weights, budget)) return false;
+  const CsrBuffers& b = arena.csr;
+  copy_csr(*job.res, job.host_threads, b.offsets, b.columns, b.weights, job.n, edges.count, job.res->copy_stream(), out,
+           std::function<void()>());
   return true;
 }
 

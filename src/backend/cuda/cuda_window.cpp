@@ -100,17 +100,25 @@ void allocate_or_fail(DeviceBuffer& buffer, int device, int64_t bytes, const std
 }  // namespace
 
 std::unique_ptr<CudaSeries> create_window(PipelineResources& res, cudaStream_t user_stream, const CudaSeries& src,
-                                          int64_t begin, int64_t length, const double* weights, uint8_t* constant) {
+                                          int64_t begin, int64_t length, const double* weights, uint8_t* constant,
+                                          const std::shared_ptr<SeriesBufferPool>& pool) {
   const int device = res.device();
   auto w = std::make_unique<CudaSeries>();
   w->n = src.n;
   w->t = length;
   w->f64 = src.f64;
   const std::string shape = std::to_string(src.n) + " x " + std::to_string(length);
-  allocate_or_fail(w->rows, device, src.n * length * (src.f64 ? 8 : 4), "the " + shape + " normalized window");
+  const int64_t rows_bytes = src.n * length * (src.f64 ? 8 : 4);
+  // An earlier window's buffers when one of this shape was dropped (its k-major copy's too).
+  SeriesBufferPool::Buffers reused = pool->take(static_cast<size_t>(rows_bytes), static_cast<size_t>(src.n));
+  w->rows = std::move(reused.rows);
+  w->constant = std::move(reused.constant);
+  w->kmajor = std::move(reused.kmajor);
+  w->pool = pool;
+  allocate_or_fail(w->rows, device, rows_bytes, "the " + shape + " normalized window", true);
   // The kernel writes the flags on the device as well: the storage's device copy is then ready
   // for the PCC and graph kernels, with no upload of the host flags later.
-  allocate_or_fail(w->constant, device, src.n, "the window's constant-series flags");
+  allocate_or_fail(w->constant, device, src.n, "the window's constant-series flags", true);
   DeviceBuffer device_weights;
   if (weights != nullptr) allocate_or_fail(device_weights, device, length * 8, "the window's taper weights");
 

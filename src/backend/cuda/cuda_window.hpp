@@ -24,8 +24,11 @@ struct WorkBudget {
 
 // Backend::create_window on stored rows `src`: a new storage of src.n x length in src's
 // precision; constant (src.n host flags) written. The new storage's device flags are filled too.
+// Its buffers come from `pool` when a dropped window of the same shape left them there, and go
+// back there when it is dropped.
 std::unique_ptr<CudaSeries> create_window(PipelineResources& res, cudaStream_t user_stream, const CudaSeries& src,
-                                          int64_t begin, int64_t length, const double* weights, uint8_t* constant);
+                                          int64_t begin, int64_t length, const double* weights, uint8_t* constant,
+                                          const std::shared_ptr<SeriesBufferPool>& pool);
 
 // Device memory of gram and project, kept by the backend between calls and grown when a call
 // needs more: the low-rank loop calls them window after window, and a cudaMalloc and cudaFree

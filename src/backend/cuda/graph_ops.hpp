@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -78,6 +79,14 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
 // limit) or do not fit on the device; the caller then brings the edges to the host (edges_to_host).
 bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges, int weights, int64_t budget,
                    SymmetricCsr& out);
+// symmetric_csr in two halves. build_csr: the CSR assembled in arena.csr's offsets (n + 1),
+// columns and weights (2 x edges each), or false as symmetric_csr. copy_csr: such a CSR (n nodes,
+// e edges) to `out` on `stream`; meanwhile (if set) runs on this thread while the copy goes on
+// when the host arrays take it directly (reused, page-locked arrays), else after it.
+bool build_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges, int weights, int64_t budget);
+void copy_csr(PipelineResources& res, int host_threads, const DeviceBuffer& offsets, const DeviceBuffer& columns,
+              const DeviceBuffer& weights, int64_t n, int64_t e, cudaStream_t stream, SymmetricCsr& out,
+              const std::function<void()>& meanwhile);
 void edges_to_host(const GraphJob& job, const GraphArena& arena, const DeviceEdges& edges, UpperEdges& out);
 void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength);
 

@@ -28,6 +28,11 @@ void GraphProfile::add(Phase phase, Clock::time_point since) {
   seconds_[phase] += s;
 }
 
+void GraphProfile::add_seconds(Phase phase, double seconds) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  seconds_[phase] += seconds;
+}
+
 void GraphProfile::graph_done(bool on_device) {
   std::lock_guard<std::mutex> lock(g_mutex);
   ++graphs_;
@@ -37,8 +42,8 @@ void GraphProfile::graph_done(bool on_device) {
 GraphProfile::~GraphProfile() {
   std::fprintf(stderr,
                "[fastconn profile graph] %ld graphs (%ld assembled on the device): edges %.4f s, assemble %.4f s, "
-               "copy %.4f s\n",
-               graphs_, on_device_, seconds_[kEdges], seconds_[kAssemble], seconds_[kCopy]);
+               "copy %.4f s (besides: the next window ahead %.4f s, then the copy's wait %.4f s)\n",
+               graphs_, on_device_, seconds_[kEdges], seconds_[kAssemble], seconds_[kCopy], seconds_[kAhead], seconds_[kWait]);
 }
 
 }  // namespace cuda

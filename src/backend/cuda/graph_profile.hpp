@@ -4,7 +4,9 @@
 // Each phase ends at a synchronization the path makes anyway, so timing adds none:
 //   edges     threshold_edges: the bands' products and the edge compaction into the arena
 //   assemble  the symmetric CSR built on the device (count, scan, place, sort, place)
-//   copy      the CSR to the host arrays (locked: one D2H each; else the staging ring)
+//   copy      the CSR to the host arrays (locked: one D2H each; else the staging ring), less:
+//   ahead     fc_dfc_next_graph's next window, built while the copy runs (copy_csr's meanwhile)
+//   wait      what the copy still took after the next window was built
 #pragma once
 
 #include <chrono>
@@ -14,13 +16,14 @@ namespace cuda {
 
 class GraphProfile {
  public:
-  enum Phase { kEdges, kAssemble, kCopy, kPhases };
+  enum Phase { kEdges, kAssemble, kCopy, kAhead, kWait, kPhases };
   using Clock = std::chrono::steady_clock;
 
   // The process's profile, or null when FASTCONN_PROFILE does not ask for it.
   static GraphProfile* get();
 
   void add(Phase phase, Clock::time_point since);
+  void add_seconds(Phase phase, double seconds);
   void graph_done(bool on_device);
 
  private:
