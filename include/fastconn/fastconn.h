@@ -309,8 +309,10 @@ FC_API fc_status fc_graph_create_csr(int64_t n_nodes, const int64_t* row_offsets
 /* Frees a graph. The memory of a graph built by fc_pcc_graph or fc_dfc_next_graph (of at least
  * 2^20 stored entries) goes back to its context while the context lives: the context keeps the
  * arrays of up to two destroyed graphs, the largest, and builds its next graphs in them, so that
- * a loop over windows does not pay for fresh pages each time. fc_context_destroy frees them
- * (once no window iterator of the context is alive). */
+ * a loop over windows does not pay for fresh pages each time. On the CUDA backend those arrays are
+ * page-locked (cudaHostRegister) when they are reused, so that the GPU copies straight into them;
+ * they stay locked until freed. fc_context_destroy frees them (once no window iterator of the
+ * context is alive). */
 FC_API void fc_graph_destroy(fc_graph* graph);
 
 /* Save a graph to a file, and load it back (same nodes, edges and weights). The format is
@@ -411,7 +413,11 @@ FC_API fc_status fc_dfc_next_triu(fc_dfc* dfc, float* buf, int64_t capacity, fc_
 /* The next window's network (rule, param, weights as fc_pcc_graph) as a new graph; *window is
  * set to its index (may be NULL). FC_DONE, *out = NULL and *window = -1 after the last window.
  * FC_ERR_BAD_STATE when fc_dfc_next_triu has delivered part of a window. Triangles and graphs
- * share the iterator's window cursor. */
+ * share the iterator's window cursor. On the CUDA backend without a memory limit, each call also
+ * builds the next window's graph on the GPU (same rule and settings) while it copies this one out,
+ * holding one more graph's CSR in GPU memory until the next call takes it (same rule, param,
+ * weights and settings) or drops it; errors of that look-ahead are reported by the call that then
+ * builds the window itself, and it reports no progress (the window's own call does). */
 FC_API fc_status fc_dfc_next_graph(fc_dfc* dfc, fc_edge_rule rule, double param, int weights, fc_graph** out,
                                    int64_t* window);
 FC_API void fc_dfc_destroy(fc_dfc* dfc);
