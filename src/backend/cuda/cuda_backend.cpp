@@ -340,6 +340,27 @@ class CudaBackend : public Backend {
     cuda::threshold_edges(graph_job(s, run, p.tile), test, arena_, p.arena_edges, out);
   }
 
+  // The edge pass of threshold_graph and threshold_graph_device (the caller holds a DeviceScope):
+  // the edges passing `test`, left in the arena while it holds them all (kept.on_device), else
+  // in `edges`; with the plan and job it ran.
+  struct EdgePass {
+    EdgePlan plan;
+    cuda::GraphJob job;
+    cuda::DeviceEdges kept;
+  };
+  EdgePass edge_pass(const SeriesView& s, const EdgeTest& test, UpperEdges& edges, const RunSettings& run) {
+    check_int_range(s);
+    const CudaSeries& st = storage_of(s);
+    EdgePass pass;
+    pass.plan = plan_edges(s, st, run);
+    set_math_mode(run, st.f64);
+    pass.job = graph_job(s, run, pass.plan.tile);
+    const auto t0 = cuda::GraphProfile::Clock::now();
+    cuda::threshold_edges(pass.job, test, arena_, pass.plan.arena_edges, edges, &pass.kept);
+    cuda::profile_phase(cuda::GraphProfile::get(), cuda::GraphProfile::kEdges, t0);
+    return pass;
+  }
+
   // The edges stay in the arena and the CSR is assembled next to them (cuda_csr.cpp) when the
   // arena holds them all and the assembly's buffers fit the memory limit (what the limit leaves
   // past the tiles and the arena) and the device; otherwise the edges come to the host.
@@ -350,27 +371,19 @@ class CudaBackend : public Backend {
       return false;
     }
     DeviceScope scope(device_);
-    check_int_range(s);
-    const CudaSeries& st = storage_of(s);
-    const EdgePlan p = plan_edges(s, st, run);
-    set_math_mode(run, st.f64);
-    const cuda::GraphJob job = graph_job(s, run, p.tile);
+    const EdgePass pass = edge_pass(s, test, edges, run);
     cuda::GraphProfile* const profile = cuda::GraphProfile::get();
-    const auto t0 = cuda::GraphProfile::Clock::now();
-    cuda::DeviceEdges kept;
-    cuda::threshold_edges(job, test, arena_, p.arena_edges, edges, &kept);
-    cuda::profile_phase(profile, cuda::GraphProfile::kEdges, t0);
-    if (!kept.on_device) {
+    if (!pass.kept.on_device) {
       if (profile != nullptr) profile->graph_done(false);
       return false;
     }
     int64_t budget = 0;
     if (run.memory_limit > 0) {
-      budget = run.memory_limit - p.tile_bytes - arena_.capacity * kArenaEdgeBytes;
+      budget = run.memory_limit - pass.plan.tile_bytes - arena_.capacity * kArenaEdgeBytes;
       if (budget <= 0) budget = -1;  // nothing left: symmetric_csr declines
     }
-    const bool assembled = budget >= 0 && cuda::symmetric_csr(job, arena_, kept, weights, budget, csr);
-    if (!assembled) cuda::edges_to_host(job, arena_, kept, edges);
+    const bool assembled = budget >= 0 && cuda::symmetric_csr(pass.job, arena_, pass.kept, weights, budget, csr);
+    if (!assembled) cuda::edges_to_host(pass.job, arena_, pass.kept, edges);
     if (profile != nullptr) profile->graph_done(assembled);
     return assembled;
   }
@@ -383,21 +396,13 @@ class CudaBackend : public Backend {
                                                     const RunSettings& run) override {
     if (s.n < 2 || run.memory_limit > 0) return nullptr;
     DeviceScope scope(device_);
-    check_int_range(s);
-    const CudaSeries& st = storage_of(s);
-    const EdgePlan p = plan_edges(s, st, run);
-    set_math_mode(run, st.f64);
-    const cuda::GraphJob job = graph_job(s, run, p.tile);
-    cuda::GraphProfile* const profile = cuda::GraphProfile::get();
-    const auto t0 = cuda::GraphProfile::Clock::now();
-    cuda::DeviceEdges kept;
     UpperEdges edges;
-    cuda::threshold_edges(job, test, arena_, p.arena_edges, edges, &kept);
-    cuda::profile_phase(profile, cuda::GraphProfile::kEdges, t0);
-    if (!kept.on_device || !cuda::build_csr(job, arena_, kept, weights, 0)) return nullptr;
+    const EdgePass pass = edge_pass(s, test, edges, run);
+    if (!pass.kept.on_device || !cuda::build_csr(pass.job, arena_, pass.kept, weights, 0)) return nullptr;
+    cuda::GraphProfile* const profile = cuda::GraphProfile::get();
     auto g = std::make_unique<CudaDeviceCsr>(this, host_threads(run));
     g->n = s.n;
-    g->n_edges = kept.count;
+    g->n_edges = pass.kept.count;
     // The CSR leaves with g; the arena's next assembly gets the spare set.
     cuda::CsrBuffers& b = arena_.csr;
     std::swap(g->offsets, b.offsets);
