@@ -5,10 +5,10 @@
 // result equals csr_of's bit for bit (same positions, same weights), which the tests check.
 
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <cstdint>
 #include <string>
 
 #include "backend/cuda/graph_buffers.hpp"
@@ -145,24 +145,25 @@ void copy_csr(PipelineResources& res, int host_threads, const DeviceBuffer& offs
   bool ran = false;
   double ahead_seconds = 0;
   if (mapped && lock_for_copies(out.columns) && lock_for_copies(out.weights)) {
-    FC_CUDA(cudaMemcpyAsync(host_columns, columns.get(), column_bytes, cudaMemcpyDeviceToHost, stream));
-    FC_CUDA(cudaMemcpyAsync(host_weights, csr_weights.get(), weight_bytes, cudaMemcpyDeviceToHost, stream));
-    if (meanwhile) {
-      ran = true;
-      const auto m0 = GraphProfile::Clock::now();
-      try {
+    // On any failure from here on, the copies are waited for before the host arrays can be freed.
+    try {
+      FC_CUDA(cudaMemcpyAsync(host_columns, columns.get(), column_bytes, cudaMemcpyDeviceToHost, stream));
+      FC_CUDA(cudaMemcpyAsync(host_weights, csr_weights.get(), weight_bytes, cudaMemcpyDeviceToHost, stream));
+      if (meanwhile) {
+        ran = true;
+        const auto m0 = GraphProfile::Clock::now();
         meanwhile();
-      } catch (...) {
-        cudaStreamSynchronize(stream);  // the host arrays must not be left to a running copy
-        throw;
+        if (profile != nullptr) {
+          const auto m1 = GraphProfile::Clock::now();
+          ahead_seconds = std::chrono::duration<double>(m1 - m0).count();
+          profile->add_seconds(GraphProfile::kAhead, ahead_seconds);
+          FC_CUDA(cudaStreamSynchronize(stream));
+          profile_phase(profile, GraphProfile::kWait, m1);
+        }
       }
-      if (profile != nullptr) {
-        const auto m1 = GraphProfile::Clock::now();
-        ahead_seconds = std::chrono::duration<double>(m1 - m0).count();
-        profile->add_seconds(GraphProfile::kAhead, ahead_seconds);
-        FC_CUDA(cudaStreamSynchronize(stream));
-        profile_phase(profile, GraphProfile::kWait, m1);
-      }
+    } catch (...) {
+      cudaStreamSynchronize(stream);
+      throw;
     }
   } else {
     res.ensure_staging(host_threads);
