@@ -538,6 +538,12 @@ ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, 
   }
   const double tp = t.total_pos, tn = t.total_neg, both = tp + tn;
   if (both == 0) return t;  // no weight: s = 0, Q = 0
+  // gamma's terms are at most gamma times the total weight (the sum of K_c^2 over communities is
+  // at most the total squared, and d is 1 / total): past that a double overflows and Q would be
+  // -inf (the fuzzer found gamma = 9e307). A margin of 16 covers the sums and the moves' factor 2.
+  if (!std::isfinite(gamma * both * 16))
+    fail(FC_ERR_INVALID_ARG, "the resolution (gamma) " + exact_text(gamma) + " times the graph's total weight " +
+                                 exact_text(both) + " overflows a double; use a smaller resolution");
   if (mode == FC_SIGNED_RUBINOV && tp > 0) {
     t.s = tp;
     t.c_pos = 1;

@@ -145,6 +145,8 @@ int main(void) {
   CHECK_BAD_OPTION(bad, "resolution", "inf");
   bad = o, bad.resolution = NAN;
   CHECK_BAD_OPTION(bad, "resolution", "nan");
+  bad = o, bad.resolution = 1e308; /* finite, but times the total weight it overflows (fuzzer) */
+  CHECK_BAD_OPTION(bad, "resolution", "1e+308");
   bad = o, bad.eigen_threshold = -0.25;
   CHECK_BAD_OPTION(bad, "eigen_threshold", "-0.25");
   bad = o, bad.eigen_threshold = NAN;
@@ -208,6 +210,9 @@ int main(void) {
   CHECK_STATUS(fc_modularity_score(two, split_labels, 0.0, &q), FC_ERR_INVALID_ARG);
   CHECK_ERROR_MENTIONS("gamma");
   CHECK_STATUS(fc_modularity_score(two, split_labels, NAN, &q), FC_ERR_INVALID_ARG);
+  CHECK(q == -7);
+  CHECK_STATUS(fc_modularity_score(two, split_labels, 1e308, &q), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("overflows");
   CHECK(q == -7);
   CHECK_OK(fc_modularity_score(none, singletons, 1.0, &q)); /* no edges: Q = 0 */
   CHECK(q == 0.0);
