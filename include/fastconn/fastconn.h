@@ -488,7 +488,7 @@ typedef enum fc_signed_modularity {
 typedef struct fc_modularity_options {
   double eigen_threshold;      /* split a community only while its leading eigenvalue (in units of
                                   the weights) exceeds this; default 1e-8. Wu et al.'s r_e. */
-  double resolution;           /* gamma > 0; default 1 */
+  double resolution;           /* gamma > 0, gamma x the total weight finite; default 1 */
   int64_t max_communities;     /* stop splitting at this many (0 = no limit; default 0) */
   int64_t min_community_size;  /* never make a community smaller than this (default 1) */
   uint64_t seed;               /* seeds the eigensolver's start vectors (default 1) */
