@@ -174,10 +174,10 @@ void write_map(const nifti_image* scan, const std::string& path, int datatype, i
   if (znz_isnull(fp)) throw Error(kExitLibrary, "cannot write " + path + ": the header could not be written");
   const int64_t bytes = static_cast<int64_t>(out->nvox) * out->nbyper;
   errno = 0;
-  const int64_t written = gz ? 0 : nifti_write_buffer(fp, data, bytes);
+  const bool data_written = gz || nifti_write_buffer(fp, data, bytes) == bytes;  // a .nii.gz's voxels come next
   const int write_errno = errno;
   const int closed = Xznzclose(&fp);
-  if (written != (gz ? 0 : bytes) || closed != 0)
+  if (!data_written || closed != 0)
     throw Error(kExitLibrary, "cannot write " + path + ": " +
                                   (write_errno ? system_reason(write_errno) : std::string("write failed (disk full?)")));
   if (gz) append_gzip_members(path, data, bytes, threads, kGzipLevel);
