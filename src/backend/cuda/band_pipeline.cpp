@@ -1,6 +1,7 @@
 #include "backend/cuda/band_pipeline.hpp"
 
 #include "backend/cuda/staging_ring.hpp"
+#include "kernels/host_store.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -84,6 +85,14 @@ void PipelineResources::quiesce() noexcept {
   cudaStreamSynchronize(copy_.get());
   cudaGetLastError();
   if (pool_) pool_->cancel_all();
+}
+
+void PipelineResources::read_small(void* dst, const void* src, size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) return;
+  if (readback_.bytes() < bytes) readback_.allocate(std::max<size_t>(bytes, 4096), true);
+  check_cuda(kernels::store_to_host(src, readback_.device(), bytes, stream), "store_to_host kernel launch");
+  FC_CUDA(cudaStreamSynchronize(stream));
+  std::memcpy(dst, readback_.get(), bytes);
 }
 
 Destination classify_host_output(const void* begin, size_t bytes) {

@@ -73,6 +73,11 @@ class PipelineResources {
   // Waits for all work on the backend's streams, ignoring errors (used while unwinding).
   void quiesce() noexcept;
 
+  // `bytes` of device memory into host memory `dst` by a kernel's stores into a mapped pinned
+  // buffer (kernels/host_store.cuh), after the stream's work so far; returns when they are in
+  // `dst`. For small reads that must not queue behind a large copy out on another stream.
+  void read_small(void* dst, const void* src, size_t bytes, cudaStream_t stream);
+
  private:
   int device_;
   std::unique_ptr<Stream> compute_[kComputeStreams], pass_[kComputeStreams];
@@ -87,6 +92,7 @@ class PipelineResources {
   size_t tile_elem_ = 0, packed_elem_ = 0;
   int packed_count_ = 0;
   PinnedBuffer ring_;
+  PinnedBuffer readback_;  // read_small's, mapped; grows to the largest read
   size_t ring_slot_bytes_ = 0;
   std::vector<std::unique_ptr<Event>> ring_events_;
   std::unique_ptr<HostCopyPool> pool_;

@@ -36,6 +36,7 @@
 #include "backend/cuda/graph_ops.hpp"
 #include "backend/cuda/staging_ring.hpp"
 #include "kernels/graph_tiles.cuh"
+#include "kernels/host_store.cuh"
 
 namespace fc {
 namespace cuda {
@@ -203,7 +204,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   reserve<kernels::ArenaState>(job, state, 1, "the edge arena state");
   if (!sc.band_host) {
     auto fresh = std::make_unique<PinnedBuffer>();
-    fresh->allocate(2 * kWindow * sizeof(int64_t));
+    fresh->allocate(2 * kWindow * sizeof(int64_t), true);  // mapped: the bands' totals are stored there by a kernel
     sc.band_host = std::move(fresh);
   }
   PinnedBuffer& band_host = *sc.band_host;
@@ -224,8 +225,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   auto flush = [&] {
     stager.finish();
     kernels::ArenaState now{};
-    FC_CUDA(cudaMemcpyAsync(&now, state.get(), sizeof now, cudaMemcpyDeviceToHost, copy));
-    FC_CUDA(cudaStreamSynchronize(copy));
+    res.read_small(&now, state.get(), sizeof now, copy);
     if (now.offset != since_reset)
       fail(FC_ERR_INTERNAL, "the edge arena holds " + std::to_string(now.offset) + " edges but the bands placed " +
                                 std::to_string(since_reset));
@@ -256,8 +256,11 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     launched(kernels::edge_gather(scratch_cols, scratch_vals, counts[s].get<int32_t>(), offsets[s].get<int64_t>(), kb,
                                   slot_out, arena.cols.get<int64_t>(), arena.vals.get<float>(), stream),
              "edge_gather kernel launch");
-    FC_CUDA(cudaMemcpyAsync(band_host.get() + (slot_out - band_out.get<int64_t>()) * sizeof(int64_t), slot_out,
-                            2 * sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
+    // Not a cudaMemcpyAsync: it would queue behind any large copy out (host_store.cuh).
+    launched(kernels::store_to_host(slot_out, static_cast<char*>(band_host.device()) +
+                                                  (slot_out - band_out.get<int64_t>()) * sizeof(int64_t),
+                                    2 * sizeof(int64_t), stream),
+             "store_to_host kernel launch");
   };
   int64_t pairs_total = 0;
   for (const TriuBand& b : bands) pairs_total += b.count;

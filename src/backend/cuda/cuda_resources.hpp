@@ -98,7 +98,8 @@ class DeviceBuffer {
   int device_ = 0;
 };
 
-// Page-locked host memory (cudaHostAlloc): the staging ring of pageable outputs.
+// Page-locked host memory (cudaHostAlloc): the staging ring of pageable outputs; mapped, also
+// the target of kernels' stores (kernels/host_store.cuh), at device().
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
@@ -108,23 +109,29 @@ class PinnedBuffer {
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
 
-  void allocate(size_t bytes) {
+  void allocate(size_t bytes, bool mapped = false) {
     if (ptr_ != nullptr) cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    const cudaError_t status = cudaHostAlloc(&ptr_, bytes, cudaHostAllocDefault);
+    ptr_ = device_ = nullptr;
+    bytes_ = 0;
+    const unsigned flags = mapped ? cudaHostAllocMapped | cudaHostAllocPortable : cudaHostAllocDefault;
+    cudaError_t status = cudaHostAlloc(&ptr_, bytes, flags);
+    if (status == cudaSuccess && mapped) status = cudaHostGetDevicePointer(&device_, ptr_, 0);
     if (status != cudaSuccess) {
-      ptr_ = nullptr;
+      if (ptr_ != nullptr) cudaFreeHost(ptr_);
+      ptr_ = device_ = nullptr;
       cudaGetLastError();
-      fail(FC_ERR_OUT_OF_MEMORY, "cudaHostAlloc of " + std::to_string(bytes) + " bytes for the pinned staging ring failed: " +
-                                     cudaGetErrorString(status));
+      fail(FC_ERR_OUT_OF_MEMORY, "cudaHostAlloc of " + std::to_string(bytes) + " pinned bytes" +
+                                     (mapped ? " (mapped)" : "") + " failed: " + cudaGetErrorString(status));
     }
     bytes_ = bytes;
   }
   char* get() const { return static_cast<char*>(ptr_); }
+  void* device() const { return device_; }  // mapped only
   size_t bytes() const { return bytes_; }
 
  private:
   void* ptr_ = nullptr;
+  void* device_ = nullptr;
   size_t bytes_ = 0;
 };
 

@@ -132,7 +132,7 @@ std::unique_ptr<CudaSeries> create_window(PipelineResources& res, cudaStream_t u
         src.f64 ? kernels::window_normalize(src.rows.get<double>(), ks, wd, w->rows.get<double>(), w->constant.get<uint8_t>(), stream)
                 : kernels::window_normalize(src.rows.get<float>(), ks, wd, w->rows.get<float>(), w->constant.get<uint8_t>(), stream);
     check_cuda(launched, "window_normalize kernel launch");
-    FC_CUDA(cudaMemcpyAsync(constant, w->constant.get(), static_cast<size_t>(src.n), cudaMemcpyDeviceToHost, stream));
+    res.read_small(constant, w->constant.get(), static_cast<size_t>(src.n), stream);  // not behind a copy out
   });
   w->constant_ready = true;
   return w;

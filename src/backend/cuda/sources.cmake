@@ -22,7 +22,8 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/row_topk.cu
   ${PROJECT_SOURCE_DIR}/kernels/window_normalize.cu
   ${PROJECT_SOURCE_DIR}/kernels/group_product.cu
-  ${PROJECT_SOURCE_DIR}/kernels/eigen_space.cu)
+  ${PROJECT_SOURCE_DIR}/kernels/eigen_space.cu
+  ${PROJECT_SOURCE_DIR}/kernels/host_store.cu)
 find_package(Threads REQUIRED)
 target_link_libraries(fastconn PRIVATE CUDA::cudart CUDA::cublas Threads::Threads)
 # Kernels: optimized device code, no per-thread default stream (the backend passes its streams).
