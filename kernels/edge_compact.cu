@@ -147,6 +147,12 @@ __global__ void __launch_bounds__(kScanThreads) edge_scan_kernel(const int32_t* 
   }
 }
 
+__global__ void edge_arena_reset_kernel(ArenaState* arena, long long capacity) {
+  arena->offset = 0;
+  arena->capacity = capacity;
+  arena->full = 0;
+}
+
 constexpr int kGatherThreads = 128;
 
 __global__ void __launch_bounds__(kGatherThreads) edge_gather_kernel(
@@ -191,6 +197,11 @@ cudaError_t edge_scan(const int32_t* chunk_counts, const GraphBand& band, int64_
                       ArenaState* arena, int64_t* band_out, cudaStream_t stream) {
   edge_scan_kernel<<<1, kScanThreads, 0, stream>>>(chunk_counts, band, edge_chunks_per_row(band), chunk_offsets,
                                                    row_count, arena, band_out);
+  return cudaGetLastError();
+}
+
+cudaError_t edge_arena_reset(ArenaState* arena, int64_t capacity, cudaStream_t stream) {
+  edge_arena_reset_kernel<<<1, 1, 0, stream>>>(arena, static_cast<long long>(capacity));
   return cudaGetLastError();
 }
 

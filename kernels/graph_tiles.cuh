@@ -61,6 +61,8 @@ cudaError_t edge_compact(const double* tile, const GraphBand& band, const uint8_
                          int32_t* scratch_cols, float* scratch_vals, int32_t* chunk_counts, cudaStream_t stream);
 cudaError_t edge_scan(const int32_t* chunk_counts, const GraphBand& band, int64_t* chunk_offsets, int64_t* row_count,
                       ArenaState* arena, int64_t* band_out, cudaStream_t stream);
+// The arena emptied on the device (stream-ordered, no host round trip): { 0, capacity, 0 }.
+cudaError_t edge_arena_reset(ArenaState* arena, int64_t capacity, cudaStream_t stream);
 cudaError_t edge_gather(const int32_t* scratch_cols, const float* scratch_vals, const int32_t* chunk_counts,
                         const int64_t* chunk_offsets, const GraphBand& band, const int64_t* band_out,
                         int64_t* arena_cols, float* arena_vals, cudaStream_t stream);

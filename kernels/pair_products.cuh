@@ -26,18 +26,28 @@ constexpr int64_t kProductTile = 128; // the widest tile (float); the double til
 inline int64_t kmajor_ld(int64_t n) { return (n + 2 * kProductTile - 1) / kProductTile * kProductTile + kProductTile; }
 inline int64_t kmajor_t_pad(int64_t t) { return (t + kProductK - 1) / kProductK * kProductK; }
 
+// Several series sets of one shape in one launch (the dfc windows of triu_windows): set i is read
+// at in + i * in_stride and written at out + i * out_stride (values); at most 65535 sets. Each
+// set's values are exactly those of a launch of its own.
+struct SeriesBatch {
+  int64_t count = 1;
+  int64_t in_stride = 0, out_stride = 0;
+};
+
 cudaError_t transpose_pad(const float* z, int64_t n, int64_t t, float* zt, int64_t ld, int64_t t_pad,
-                          cudaStream_t stream);
+                          cudaStream_t stream, const SeriesBatch& batch = SeriesBatch());
 cudaError_t transpose_pad(const double* z, int64_t n, int64_t t, double* zt, int64_t ld, int64_t t_pad,
-                          cudaStream_t stream);
+                          cudaStream_t stream, const SeriesBatch& batch = SeriesBatch());
 
 // c[(q - q0) * ldc + (p - p0)] = <z_p, z_q> for p in [p0, p0 + np) of the series in zp and q in
 // [q0, q0 + nq) of those in zq (k-major copies with leading dimensions ldp, ldq and the same
 // t_pad); nothing else of c is written.
 cudaError_t pair_products(const float* zp, int64_t ldp, int64_t p0, int64_t np, const float* zq, int64_t ldq,
-                          int64_t q0, int64_t nq, int64_t t_pad, float* c, int64_t ldc, cudaStream_t stream);
+                          int64_t q0, int64_t nq, int64_t t_pad, float* c, int64_t ldc, cudaStream_t stream,
+                          const SeriesBatch& batch = SeriesBatch());
 cudaError_t pair_products(const double* zp, int64_t ldp, int64_t p0, int64_t np, const double* zq, int64_t ldq,
-                          int64_t q0, int64_t nq, int64_t t_pad, double* c, int64_t ldc, cudaStream_t stream);
+                          int64_t q0, int64_t nq, int64_t t_pad, double* c, int64_t ldc, cudaStream_t stream,
+                          const SeriesBatch& batch = SeriesBatch());
 
 }  // namespace kernels
 }  // namespace fc

@@ -30,7 +30,11 @@ __device__ __forceinline__ In clamp_unit(In v) {
 template <class In, class Out>
 __global__ void __launch_bounds__(kThreads) triu_extract_kernel(const In* __restrict__ tile, TriuBand b,
                                                                 const uint8_t* __restrict__ constant, Out fill,
-                                                                Out* __restrict__ dst) {
+                                                                Out* __restrict__ dst, TriuBatch batch) {
+  // blockIdx.z: the band of a batch (TriuBatch strides).
+  tile += int64_t(blockIdx.z) * batch.tile_stride;
+  dst += int64_t(blockIdx.z) * batch.dst_stride;
+  if (constant != nullptr) constant += int64_t(blockIdx.z) * batch.flags_stride;
   for (int64_t ql = blockIdx.y; ql < b.rows; ql += gridDim.y) {
     const int64_t q = b.q0 + ql;
     const int64_t first = b.order == 0 ? q + 1 : 0;  // first partner p of row q
@@ -60,35 +64,38 @@ __global__ void __launch_bounds__(kThreads) triu_extract_kernel(const In* __rest
 }
 
 template <class In, class Out>
-cudaError_t launch(const In* tile, const TriuBand& b, const uint8_t* constant, Out fill, Out* dst, cudaStream_t stream) {
-  if (b.rows <= 0) return cudaSuccess;
+cudaError_t launch(const In* tile, const TriuBand& b, const uint8_t* constant, Out fill, Out* dst, const TriuBatch& batch,
+                   cudaStream_t stream) {
+  if (b.rows <= 0 || batch.count <= 0) return cudaSuccess;
+  if (batch.count > 65535) return cudaErrorInvalidConfiguration;
   // The longest run of the band: its last row in row order is shorter, its first in column order.
   const int64_t longest = b.order == 0 ? b.n - 1 - b.q0 : b.q0 + b.rows - 1;
   if (longest <= 0) return cudaSuccess;
   const int64_t x_blocks = std::min<int64_t>((longest + kThreads * kValuesPerThread - 1) / (kThreads * kValuesPerThread),
                                              int64_t(1) << 20);
-  const dim3 grid(static_cast<unsigned>(x_blocks), static_cast<unsigned>(std::min<int64_t>(b.rows, 65535)));
-  triu_extract_kernel<In, Out><<<grid, kThreads, 0, stream>>>(tile, b, constant, fill, dst);
+  const dim3 grid(static_cast<unsigned>(x_blocks), static_cast<unsigned>(std::min<int64_t>(b.rows, 65535)),
+                  static_cast<unsigned>(batch.count));
+  triu_extract_kernel<In, Out><<<grid, kThreads, 0, stream>>>(tile, b, constant, fill, dst, batch);
   return cudaGetLastError();
 }
 
 }  // namespace
 
 cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
-                         cudaStream_t stream) {
-  return launch(tile, band, constant, fill, dst, stream);
+                         cudaStream_t stream, const TriuBatch& batch) {
+  return launch(tile, band, constant, fill, dst, batch, stream);
 }
 cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
-                         cudaStream_t stream) {
-  return launch(tile, band, constant, fill, dst, stream);
+                         cudaStream_t stream, const TriuBatch& batch) {
+  return launch(tile, band, constant, fill, dst, batch, stream);
 }
 cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
-                         cudaStream_t stream) {
-  return launch(tile, band, constant, fill, dst, stream);
+                         cudaStream_t stream, const TriuBatch& batch) {
+  return launch(tile, band, constant, fill, dst, batch, stream);
 }
 cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
-                         cudaStream_t stream) {
-  return launch(tile, band, constant, fill, dst, stream);
+                         cudaStream_t stream, const TriuBatch& batch) {
+  return launch(tile, band, constant, fill, dst, batch, stream);
 }
 
 }  // namespace kernels

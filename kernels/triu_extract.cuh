@@ -26,14 +26,26 @@ struct TriuBand {
   int order;
 };
 
+// Several bands of one shape in one launch (the dfc windows of triu_windows): band i reads
+// tile + i * tile_stride and constant + i * flags_stride, and writes dst + i * dst_stride; at
+// most 65535. Each band's values are exactly those of a launch of its own.
+struct TriuBatch {
+  int64_t count = 1;
+  int64_t tile_stride = 0, flags_stride = 0, dst_stride = 0;
+};
+
 cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
-                         cudaStream_t stream);
+                         cudaStream_t stream,
+                         const TriuBatch& batch = TriuBatch());
 cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
-                         cudaStream_t stream);
+                         cudaStream_t stream,
+                         const TriuBatch& batch = TriuBatch());
 cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
-                         cudaStream_t stream);
+                         cudaStream_t stream,
+                         const TriuBatch& batch = TriuBatch());
 cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
-                         cudaStream_t stream);
+                         cudaStream_t stream,
+                         const TriuBatch& batch = TriuBatch());
 
 }  // namespace kernels
 }  // namespace fc

@@ -23,11 +23,17 @@ __device__ __forceinline__ double warp_sum(double v) {
   return v;
 }
 
+// Window blockIdx.y of a batch: begin + blockIdx.y * batch.step, into dst and constant at
+// blockIdx.y times their strides (a batch of one: blockIdx.y = 0).
 template <class T>
 __global__ void __launch_bounds__(kThreads) window_normalize_kernel(const T* __restrict__ src, WindowShape shape,
+                                                                    WindowBatch batch,
                                                                     const double* __restrict__ weights,
                                                                     T* __restrict__ dst,
                                                                     uint8_t* __restrict__ constant) {
+  shape.begin += int64_t(blockIdx.y) * batch.step;
+  dst += int64_t(blockIdx.y) * batch.dst_stride;
+  constant += int64_t(blockIdx.y) * batch.flags_stride;
   const int lane = static_cast<int>(threadIdx.x) % kWarp;
   const int64_t first_row = int64_t(blockIdx.x) * kRowsPerBlock + threadIdx.x / kWarp;
   const int64_t row_stride = int64_t(gridDim.x) * kRowsPerBlock;
@@ -78,11 +84,13 @@ __global__ void __launch_bounds__(kThreads) window_normalize_kernel(const T* __r
 }
 
 template <class T>
-cudaError_t launch_window(const T* src, const WindowShape& shape, const double* weights, T* dst, uint8_t* constant,
-                          cudaStream_t stream) {
-  if (shape.n <= 0 || shape.length <= 0) return cudaSuccess;
+cudaError_t launch_window(const T* src, const WindowShape& shape, const WindowBatch& batch, const double* weights, T* dst,
+                          uint8_t* constant, cudaStream_t stream) {
+  if (shape.n <= 0 || shape.length <= 0 || batch.count <= 0) return cudaSuccess;
+  if (batch.count > 65535) return cudaErrorInvalidConfiguration;
   const int64_t blocks = std::min<int64_t>((shape.n + kRowsPerBlock - 1) / kRowsPerBlock, int64_t(1) << 20);
-  window_normalize_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(src, shape, weights, dst, constant);
+  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(batch.count));
+  window_normalize_kernel<T><<<grid, kThreads, 0, stream>>>(src, shape, batch, weights, dst, constant);
   return cudaGetLastError();
 }
 
@@ -122,11 +130,19 @@ cudaError_t sum_slices(const double* slices, int64_t count, int64_t size, bool a
 
 cudaError_t window_normalize(const float* src, const WindowShape& shape, const double* weights, float* dst,
                              uint8_t* constant, cudaStream_t stream) {
-  return launch_window(src, shape, weights, dst, constant, stream);
+  return launch_window(src, shape, WindowBatch{}, weights, dst, constant, stream);
 }
 cudaError_t window_normalize(const double* src, const WindowShape& shape, const double* weights, double* dst,
                              uint8_t* constant, cudaStream_t stream) {
-  return launch_window(src, shape, weights, dst, constant, stream);
+  return launch_window(src, shape, WindowBatch{}, weights, dst, constant, stream);
+}
+cudaError_t window_normalize(const float* src, const WindowShape& shape, const WindowBatch& batch, const double* weights,
+                             float* dst, uint8_t* constant, cudaStream_t stream) {
+  return launch_window(src, shape, batch, weights, dst, constant, stream);
+}
+cudaError_t window_normalize(const double* src, const WindowShape& shape, const WindowBatch& batch, const double* weights,
+                             double* dst, uint8_t* constant, cudaStream_t stream) {
+  return launch_window(src, shape, batch, weights, dst, constant, stream);
 }
 
 cudaError_t convert(const float* src, int64_t count, double* dst, cudaStream_t stream) {

@@ -29,6 +29,18 @@ cudaError_t window_normalize(const float* src, const WindowShape& shape, const d
 cudaError_t window_normalize(const double* src, const WindowShape& shape, const double* weights, double* dst,
                              uint8_t* constant, cudaStream_t stream);
 
+// `count` windows in one launch (at most 65535), each exactly as window_normalize makes it:
+// window i begins at shape.begin + i * step and goes to dst + i * dst_stride and
+// constant + i * flags_stride (values, bytes).
+struct WindowBatch {
+  int64_t count = 1;
+  int64_t step = 0, dst_stride = 0, flags_stride = 0;
+};
+cudaError_t window_normalize(const float* src, const WindowShape& shape, const WindowBatch& batch, const double* weights,
+                             float* dst, uint8_t* constant, cudaStream_t stream);
+cudaError_t window_normalize(const double* src, const WindowShape& shape, const WindowBatch& batch, const double* weights,
+                             double* dst, uint8_t* constant, cudaStream_t stream);
+
 // dst[i] = src[i] for i in [0, count), converted (double -> float rounds to nearest).
 cudaError_t convert(const float* src, int64_t count, double* dst, cudaStream_t stream);
 cudaError_t convert(const double* src, int64_t count, float* dst, cudaStream_t stream);

@@ -14,16 +14,23 @@
 //
 // The failures are simulated in the test program only: the library has no hook, nothing of this
 // is in a release build.
+//
+// The same interposition delays work (CudaStalls): a cudaMemsetAsync can be made to wait on its
+// stream first, so that work the library queues on one stream runs late against its other
+// streams; the results must not change (every cross-stream dependency is an event wait).
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -31,6 +38,7 @@
 #include <vector>
 
 #include "api_calls.hpp"
+#include "graph_reference.hpp"
 #include "reference.hpp"
 #include "require_cuda.hpp"
 
@@ -39,6 +47,13 @@ namespace {
 std::atomic<long> g_countdown{0};
 std::atomic<bool> g_fired{false};
 std::atomic<long> g_calls{0};
+
+// CudaStalls: while g_stall_us > 0, each cudaMemsetAsync on a stream other than the first one
+// seen since arming (g_unstalled) waits g_stall_us on its stream before it runs.
+std::atomic<int> g_stall_us{0};
+std::atomic<cudaStream_t> g_unstalled{nullptr};
+std::atomic<long> g_stalls{0};
+void CUDART_CB sleep_on_stream(void*) { usleep(static_cast<useconds_t>(g_stall_us.load())); }
 
 // True for the armed call: it is the one to fail.
 bool fail_now() {
@@ -121,6 +136,12 @@ cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t 
 }
 cudaError_t cudaMemsetAsync(void* p, int value, size_t count, cudaStream_t stream) {
   REAL(cudaMemsetAsync);
+  if (g_stall_us.load() > 0) {
+    cudaStream_t none = nullptr;
+    if (!g_unstalled.compare_exchange_strong(none, stream) && stream != g_unstalled.load() &&
+        cudaLaunchHostFunc(stream, sleep_on_stream, nullptr) == cudaSuccess)
+      ++g_stalls;
+  }
   const cudaError_t status = real_cudaMemsetAsync(p, value, count, stream);
   return fail_now() ? cudaErrorInvalidValue : status;
 }
@@ -381,6 +402,52 @@ TEST_F(CudaFaults, ContextCreation) {
         c = nullptr;
       },
       true);
+}
+
+// The dfc graphs' look-ahead (src/core/dfc.cpp) builds window k + 1's edges while window k's CSR
+// is assembled on its own stream and copied out (cuda_csr.cpp), with no host wait between: the
+// next edge pass waits for the assembly's reads of the arena on the device. Here every memset of
+// the streams other than the copy stream (the assembly's first operation) waits 30 ms on its
+// stream, so the assembly runs long after the next window's edges are computed; without that
+// wait they would overwrite the arena it reads, and the graph would differ.
+TEST(CudaStalls, EachWindowsGraphWhenTheAssemblyIsLate) {
+  REQUIRE_CUDA();
+  const int64_t n = 2999, t = 60, length = 12, step = 8;
+  const Dataset d = structured_data(n, t, 0x5A11u);
+  const int64_t w = fc_window_count(t, length, step);
+  Context gpu(FC_BACKEND_CUDA);
+  const Series s = make_series(gpu, d);
+  std::vector<Csr> reference;
+  for (int64_t k = 0; k < w; ++k) {
+    fc_series* raw = nullptr;
+    check(fc_series_window(gpu.get(), s.get(), k * step, length, FC_TAPER_RECTANGULAR, 0.0, &raw), "fc_series_window");
+    const Series one(raw);
+    reference.push_back(pcc_graph(gpu, one, FC_EDGE_ABS_THRESHOLD, 0.02, FC_GRAPH_WEIGHTED));
+  }
+  ASSERT_GT(reference[0].n_edges, int64_t(2200000));  // arrays past 16 MiB: the direct copies from window 2 on
+  fc_dfc* raw_it = nullptr;
+  check(fc_dfc_begin(gpu.get(), s.get(), length, step, FC_TAPER_RECTANGULAR, 0.0, &raw_it), "fc_dfc_begin");
+  std::unique_ptr<fc_dfc, void (*)(fc_dfc*)> it(raw_it, fc_dfc_destroy);
+  g_stalls = 0;
+  g_unstalled = nullptr;
+  g_stall_us = 30000;
+  for (int64_t k = 0; k < w; ++k) {
+    SCOPED_TRACE("window " + std::to_string(k));
+    fc_graph* g = nullptr;
+    int64_t at = -1;
+    const fc_status status = fc_dfc_next_graph(it.get(), FC_EDGE_ABS_THRESHOLD, 0.02, FC_GRAPH_WEIGHTED, &g, &at);
+    if (status != FC_OK) g_stall_us = 0;
+    check(status, "fc_dfc_next_graph");
+    ASSERT_EQ(at, k);
+    const Csr got = copy_out(g);
+    fc_graph_destroy(g);
+    ASSERT_EQ(got.n_edges, reference[k].n_edges);
+    ASSERT_EQ(got.offsets, reference[k].offsets);
+    ASSERT_EQ(got.columns, reference[k].columns);
+    ASSERT_EQ(0, std::memcmp(got.weights.data(), reference[k].weights.data(), got.weights.size() * sizeof(float)));
+  }
+  g_stall_us = 0;
+  EXPECT_GE(g_stalls.load(), w) << "the assemblies were not delayed: the test no longer tests the ordering";
 }
 
 }  // namespace

@@ -484,9 +484,10 @@ INSTANTIATE_TEST_SUITE_P(Sizes, CudaWindowApi,
 
 // fc_dfc_triu runs every window through one band pipeline (CudaBackend::triu_windows: each
 // window made on the compute stream of its first band, groups of windows within a memory
-// limit): the same bits as each window made by fc_series_window and its own fc_pcc_triu, in
-// both orders, FP32 / FP64 / TF32, tapered, with series constant in some windows only, and with
-// memory limits whose groups hold 7 windows (then the other 2) or one.
+// limit; without a limit, n = 257 puts 2 windows in each band of the pipeline, the last band
+// one: batched_triangles): the same bits as each window made by fc_series_window and its own
+// fc_pcc_triu, in both orders, FP32 / FP64 / TF32, tapered, with series constant in some windows
+// only, and with memory limits whose groups hold 7 windows (then the other 2) or one.
 TEST(CudaWindowBatch, DfcTriuEqualsEachWindowsOwnTriangle) {
   REQUIRE_CUDA();
   const int64_t n = 257, t = 61, length = 17, step = 5;

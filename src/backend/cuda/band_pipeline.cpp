@@ -83,6 +83,7 @@ void PipelineResources::quiesce() noexcept {
     if (pass_[i]) cudaStreamSynchronize(pass_[i]->get());
   }
   cudaStreamSynchronize(copy_.get());
+  cudaStreamSynchronize(assembly_.get());
   cudaGetLastError();
   if (pool_) pool_->cancel_all();
 }

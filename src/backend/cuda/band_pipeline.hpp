@@ -48,6 +48,9 @@ class PipelineResources {
   cudaEvent_t pass_done(int i) const { return pass_done_[i]->get(); }
   cublasHandle_t blas(int i) const { return blas_[i]->get(); }
   cudaStream_t copy_stream() const { return copy_.get(); }
+  // The CSR assembly's (cuda_csr.cpp: build_csr): apart from the compute streams, so that the
+  // next graph's GEMMs start while it runs.
+  cudaStream_t assembly_stream() const { return assembly_.get(); }
 
   // Tiles (storage type) and packed buffers (output type) of `tile_values` values each; keeps
   // the current ones when they are large enough. false when the device is out of memory.
@@ -78,12 +81,19 @@ class PipelineResources {
   // `dst`. For small reads that must not queue behind a large copy out on another stream.
   void read_small(void* dst, const void* src, size_t bytes, cudaStream_t stream);
 
+  // Page-locked host memory of at least `bytes` (grown, not kept smaller): copy_csr's target for
+  // a graph's offsets, which it holds until its copies are complete. One user at a time.
+  char* pinned_scratch(size_t bytes) {
+    if (pinned_scratch_.bytes() < bytes) pinned_scratch_.allocate(bytes);
+    return pinned_scratch_.get();
+  }
+
  private:
   int device_;
   std::unique_ptr<Stream> compute_[kComputeStreams], pass_[kComputeStreams];
   std::unique_ptr<Event> gemm_done_[kComputeStreams], pass_done_[kComputeStreams];
   std::unique_ptr<CublasHandle> blas_[kComputeStreams];
-  Stream copy_;
+  Stream copy_, assembly_;
   Event start_;
   std::unique_ptr<Event> band_ready_[kBandsInFlight], band_done_[kBandsInFlight];
   std::unique_ptr<Event> packed_free_[kComputeStreams];
@@ -93,6 +103,7 @@ class PipelineResources {
   int packed_count_ = 0;
   PinnedBuffer ring_;
   PinnedBuffer readback_;  // read_small's, mapped; grows to the largest read
+  PinnedBuffer pinned_scratch_;
   size_t ring_slot_bytes_ = 0;
   std::vector<std::unique_ptr<Event>> ring_events_;
   std::unique_ptr<HostCopyPool> pool_;

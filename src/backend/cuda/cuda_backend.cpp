@@ -63,6 +63,7 @@ struct CudaDeviceCsr : DeviceCsr {
   explicit CudaDeviceCsr(CudaBackend* backend, int threads) : home(backend), host_threads(threads) {}
   ~CudaDeviceCsr() override;
   cuda::DeviceBuffer offsets, columns, weights;
+  cuda::Event assembled;  // recorded after its assembly, which the copy out waits for
   CudaBackend* home;
   int host_threads;
 };
@@ -83,10 +84,12 @@ class CudaBackend : public Backend {
       DeviceScope scope(device_);
       arena_ = cuda::GraphArena();
       lowrank_ = cuda::LowRankScratch();
+      window_group_ = WindowGroup();
       res_.reset();
     } catch (...) {
       arena_ = cuda::GraphArena();
       lowrank_ = cuda::LowRankScratch();
+      window_group_ = WindowGroup();
       res_.reset();
     }
   }
@@ -167,25 +170,38 @@ class CudaBackend : public Backend {
     const cuda::WorkBudget budget = work_budget(run);
     const int64_t group_bytes = budget.user_limit ? std::min(kWindowGroupBytes, budget.bytes / 2) : kWindowGroupBytes;
     const int64_t group = std::max<int64_t>(1, std::min(count, group_bytes / std::max<int64_t>(1, window_bytes)));
-    cuda::DeviceBuffer rows, zt, flags, device_weights;
-    if (!rows.try_allocate(device_, static_cast<size_t>(group * rows_stride)) ||
-        (kmajor && !zt.try_allocate(device_, static_cast<size_t>(group * zt_stride))) ||
-        !flags.try_allocate(device_, static_cast<size_t>(group * flags_stride)) ||
-        (weights != nullptr && !device_weights.try_allocate(device_, static_cast<size_t>(length) * sizeof(double))))
+    // Kept from the last call when large enough (a cudaFree waits for the whole device, and the
+    // allocations cost more than a run of small windows' work).
+    WindowGroup& kept = window_group_;
+    auto room = [&](cuda::DeviceBuffer& b, int64_t bytes) {
+      if (static_cast<int64_t>(b.bytes()) >= bytes) return true;
+      b.release();
+      return b.try_allocate(device_, static_cast<size_t>(bytes));
+    };
+    if (!room(kept.rows, group * rows_stride) || (kmajor && !room(kept.zt, group * zt_stride)) ||
+        !room(kept.flags, group * flags_stride) ||
+        (weights != nullptr && !room(kept.weights, length * static_cast<int64_t>(sizeof(double))))) {
+      kept = WindowGroup();
       return false;  // out of device memory: the caller makes one window at a time
+    }
+    cuda::DeviceBuffer &rows = kept.rows, &zt = kept.zt, &flags = kept.flags, &device_weights = kept.weights;
     if (weights != nullptr) {
       FC_CUDA(cudaMemcpyAsync(device_weights.get(), weights, static_cast<size_t>(length) * sizeof(double),
                               cudaMemcpyHostToDevice, res_->copy_stream()));
       FC_CUDA(cudaStreamSynchronize(res_->copy_stream()));
     }
-    std::vector<std::unique_ptr<cuda::Event>> ready(static_cast<size_t>(group));
-    for (auto& e : ready) e = std::make_unique<cuda::Event>();
+    std::vector<std::unique_ptr<cuda::Event>>& ready = kept.ready;  // the window-by-window path's
     set_math_mode(run, src.f64);
     const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4;
     for (int64_t g0 = 0; g0 < count; g0 += group) {
       const int64_t g1 = std::min(count, g0 + group);
       Output part = out;
       part.data = static_cast<char*>(out.data) + static_cast<size_t>(g0 * per_window) * out_elem;
+      const WindowStore store{rows.get<char>(), kmajor ? zt.get<char>() : nullptr, flags.get<uint8_t>(), rows_stride,
+                              zt_stride, flags_stride, device_weights.get<double>()};
+      if (batched_triangles(src, s.t, begins, g0, g1, length, store, order, row_begin, row_end, part, per_window, run))
+        continue;
+      while (static_cast<int64_t>(ready.size()) < g1 - g0) ready.push_back(std::make_unique<cuda::Event>());
       triangles(n, src.f64, order, row_begin, row_end, part, per_window, g1 - g0,
                 [&](int64_t j, bool first, cudaStream_t stream) {
                   char* const w_rows = rows.get<char>() + j * rows_stride;
@@ -411,6 +427,7 @@ class CudaBackend : public Backend {
     std::swap(b.offsets, spare_csr_.offsets);
     std::swap(b.columns, spare_csr_.columns);
     std::swap(b.weights, spare_csr_.weights);
+    FC_CUDA(cudaEventRecord(g->assembled.get(), res_->assembly_stream()));
     if (profile != nullptr) profile->graph_done(true);
     return g;
   }
@@ -420,6 +437,7 @@ class CudaBackend : public Backend {
     DeviceScope scope(device_);
     // Its own stream: the next graph's work (meanwhile) synchronizes the copy stream.
     if (!csr_copy_) csr_copy_ = std::make_unique<cuda::Stream>();
+    FC_CUDA(cudaStreamWaitEvent(csr_copy_->get(), c.assembled.get(), 0));
     cuda::copy_csr(*res_, c.host_threads, c.offsets, c.columns, c.weights, c.n, c.n_edges, csr_copy_->get(), csr, meanwhile);
   }
 
@@ -543,6 +561,109 @@ class CudaBackend : public Backend {
   }
 
   static int host_threads(const RunSettings& run) { return run.threads > 0 ? run.threads : default_host_threads(); }
+
+  // triu_windows' device storage of a group of windows: window j's rows, k-major copy (null
+  // under TF32) and flags at j times the strides (bytes); the taper's weights (null: none).
+  struct WindowStore {
+    char* rows;
+    char* kmajor;
+    uint8_t* flags;
+    int64_t rows_stride, zt_stride, flags_stride;
+    const double* weights;
+  };
+
+  // Windows [g0, g1) of triu_windows when each window's triangle is one band and several fit in
+  // a tile (small n: per-window launches, not the products, would bound the run): each band of
+  // the pipeline is a batch of windows, made, multiplied and packed by one launch per step
+  // (kernels' batched forms), and copied out as one piece. Each window's values are those of its
+  // own triangle. false, having done nothing, when that does not apply (the caller then runs
+  // triangles() window by window).
+  bool batched_triangles(const CudaSeries& src, int64_t t, const std::vector<int64_t>& begins, int64_t g0, int64_t g1,
+                         int64_t length, const WindowStore& store, fc_triu_order order, int64_t row_begin,
+                         int64_t row_end, const Output& out, int64_t per_window, const RunSettings& run) {
+    const int64_t n = src.n, count = g1 - g0;
+    if (store.kmajor == nullptr || count < 2 || row_end <= row_begin) return false;
+    const int64_t step = begins[static_cast<size_t>(g0 + 1)] - begins[static_cast<size_t>(g0)];
+    for (int64_t j = g0 + 1; j < g1; ++j)
+      if (begins[static_cast<size_t>(j)] - begins[static_cast<size_t>(j - 1)] != step) return false;
+    const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4, elem = src.f64 ? 8 : 4;
+    const int64_t slice = cuda::triu_start(n, order, row_end) - cuda::triu_start(n, order, row_begin);
+    const Destination dest = destination(out, static_cast<size_t>((count - 1) * per_window + slice) * out_elem);
+    const int64_t tile_values = plan_tiles(run, order == FC_TRIU_ROW ? n - 1 - row_begin : row_end - 1, elem, dest == Destination::Device ? 0 : out_elem,
+                                           "PCC of " + std::to_string(n) + " series");
+    const cuda::TriuBand b = cuda::next_triu_band(n, order, row_begin, row_end, row_begin, tile_values);
+    if (b.q1 != row_end) return false;  // the rows take more than one band
+    const int64_t band_values = (b.q1 - b.q0) * b.ld;
+    const int64_t fit = std::min<int64_t>(tile_values / band_values, 65535);
+    // Past a quarter of a tile a window's products are long enough to hide their launches (N =
+    // 5000 runs at the copy floor window by window, bench/RESULTS-gpu.md).
+    if (fit < 4) return false;
+    // About 16 batches, so that the copies out overlap the next batches' work; at least 2 windows
+    // each.
+    const int64_t per_batch = std::min(fit, std::max<int64_t>(2, (count + 15) / 16));
+    std::vector<cuda::BandTransfer> transfers;
+    for (int64_t j0 = 0; j0 < count; j0 += per_batch) {
+      cuda::BandTransfer tr;
+      tr.rows = std::min(per_batch, count - j0);
+      tr.width = slice;
+      tr.values = tr.rows * slice;
+      tr.dst_offset = j0 * per_window;
+      tr.dst_pitch = per_window;
+      transfers.push_back(tr);
+    }
+    const int64_t t_pad = kernels::kmajor_t_pad(length), ld = kernels::kmajor_ld(n);
+    char* const out_base = static_cast<char*>(out.data);
+    const bool out_f64 = out.type == ScalarType::F64;
+    const cuda::ComputeBand compute = [&](size_t k, cudaStream_t stream, cublasHandle_t, void* tile, void* packed) {
+      const int64_t j0 = static_cast<int64_t>(k) * per_batch, m = transfers[k].rows;
+      char* const w_rows = store.rows + j0 * store.rows_stride;
+      char* const w_kmajor = store.kmajor + j0 * store.zt_stride;
+      uint8_t* const w_flags = store.flags + j0 * store.flags_stride;
+      const kernels::WindowShape ks{n, t, begins[static_cast<size_t>(g0 + j0)], length};
+      const kernels::WindowBatch wb{m, step, store.rows_stride / static_cast<int64_t>(elem), store.flags_stride};
+      const kernels::SeriesBatch tb{m, store.rows_stride / static_cast<int64_t>(elem), store.zt_stride / static_cast<int64_t>(elem)};
+      const kernels::SeriesBatch pb{m, store.zt_stride / static_cast<int64_t>(elem), band_values};
+      cudaError_t launched;
+      if (src.f64) {
+        launched = kernels::window_normalize(src.rows.get<double>(), ks, wb, store.weights, reinterpret_cast<double*>(w_rows), w_flags, stream);
+        cuda::check_cuda(launched, "window_normalize kernel launch");
+        launched = kernels::transpose_pad(reinterpret_cast<const double*>(w_rows), n, length, reinterpret_cast<double*>(w_kmajor), ld,
+                                          t_pad, stream, tb);
+        cuda::check_cuda(launched, "transpose_pad kernel launch");
+        launched = kernels::pair_products(reinterpret_cast<const double*>(w_kmajor), ld, b.p0, b.ld,
+                                          reinterpret_cast<const double*>(w_kmajor), ld, b.q0, b.q1 - b.q0, t_pad,
+                                          static_cast<double*>(tile), b.ld, stream, pb);
+      } else {
+        launched = kernels::window_normalize(src.rows.get<float>(), ks, wb, store.weights, reinterpret_cast<float*>(w_rows), w_flags, stream);
+        cuda::check_cuda(launched, "window_normalize kernel launch");
+        launched = kernels::transpose_pad(reinterpret_cast<const float*>(w_rows), n, length, reinterpret_cast<float*>(w_kmajor), ld,
+                                          t_pad, stream, tb);
+        cuda::check_cuda(launched, "transpose_pad kernel launch");
+        launched = kernels::pair_products(reinterpret_cast<const float*>(w_kmajor), ld, b.p0, b.ld,
+                                          reinterpret_cast<const float*>(w_kmajor), ld, b.q0, b.q1 - b.q0, t_pad,
+                                          static_cast<float*>(tile), b.ld, stream, pb);
+      }
+      cuda::check_cuda(launched, "pair_products kernel launch");
+      // Host outputs: the batch's triangles one after another in `packed`; a device output takes
+      // them in place.
+      void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(transfers[k].dst_offset) * out_elem;
+      const kernels::TriuBand kb{n, b.q0, b.q1 - b.q0, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
+      const kernels::TriuBatch xb{m, band_values, store.flags_stride, packed != nullptr ? slice : per_window};
+      if (src.f64)
+        launched = out_f64 ? kernels::triu_extract(static_cast<const double*>(tile), kb, w_flags, policy_value<double>(run.constant_policy),
+                                                   static_cast<double*>(dst), stream, xb)
+                           : kernels::triu_extract(static_cast<const double*>(tile), kb, w_flags, policy_value<float>(run.constant_policy),
+                                                   static_cast<float*>(dst), stream, xb);
+      else
+        launched = out_f64 ? kernels::triu_extract(static_cast<const float*>(tile), kb, w_flags, policy_value<double>(run.constant_policy),
+                                                   static_cast<double*>(dst), stream, xb)
+                           : kernels::triu_extract(static_cast<const float*>(tile), kb, w_flags, policy_value<float>(run.constant_policy),
+                                                   static_cast<float*>(dst), stream, xb);
+      cuda::check_cuda(launched, "triu_extract kernel launch");
+    };
+    cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
+    return true;
+  }
 
   // The triangles of `count` series of n rows (one for triu, a group of windows for
   // triu_windows), series j's rows [row_begin, row_end) in `order` into out + j * per_window
@@ -709,6 +830,13 @@ class CudaBackend : public Backend {
   cuda::CsrBuffers spare_csr_;  // offsets, columns, weights of a copied kept CSR (give_back)
   std::unique_ptr<cuda::Stream> csr_copy_;  // copy_device_csr's stream
   cuda::LowRankScratch lowrank_;  // gram's and project's buffers, kept between calls
+  // triu_windows' group of windows (rows, k-major copies, flags, taper weights) and its events,
+  // kept between calls.
+  struct WindowGroup {
+    cuda::DeviceBuffer rows, zt, flags, weights;
+    std::vector<std::unique_ptr<cuda::Event>> ready;
+  };
+  WindowGroup window_group_;
   cudaStream_t user_stream_ = nullptr;
 };
 

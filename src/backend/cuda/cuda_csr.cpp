@@ -98,7 +98,10 @@ bool build_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges,
   PipelineResources& res = *job.res;
   GraphProfile* const profile = GraphProfile::get();
   const auto t0 = GraphProfile::Clock::now();
-  const cudaStream_t stream = res.compute_stream(0);
+  // Its own stream, and no wait at the end: the next graph's GEMMs run beside it. The copy out
+  // waits for arena.assembled (symmetric_csr, CudaBackend::copy_device_csr), and so does the
+  // next edge pass before it writes the arena (threshold_edges).
+  const cudaStream_t stream = res.assembly_stream();
   const int64_t* cols = arena.cols.get<int64_t>();
   const float* vals = arena.vals.get<float>();
   FC_CUDA(cudaMemsetAsync(lower.get(), 0, static_cast<size_t>(8 * n), stream));
@@ -119,8 +122,12 @@ bool build_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& edges,
     FC_CUDA(kernels::csr_sort(keys, records, e, key_bits_of(n), &sorted, sort_scratch.get(), sort_bytes, stream));
   FC_CUDA(kernels::csr_place_lower(keys[sorted], records[sorted], e, offsets.get<int64_t>(), lower_start.get<int64_t>(),
                                    columns.get<int64_t>(), csr_weights.get<float>(), stream));
-  FC_CUDA(cudaStreamSynchronize(stream));
-  profile_phase(profile, GraphProfile::kAssemble, t0);
+  if (!arena.assembled) arena.assembled = std::make_unique<Event>();
+  FC_CUDA(cudaEventRecord(arena.assembled->get(), stream));
+  if (profile != nullptr) {  // the phase's length: profiled runs wait for it
+    FC_CUDA(cudaStreamSynchronize(stream));
+    profile_phase(profile, GraphProfile::kAssemble, t0);
+  }
   return true;
 }
 
@@ -141,12 +148,17 @@ void copy_csr(PipelineResources& res, int host_threads, const DeviceBuffer& offs
   int64_t* host_columns = grow(out.columns, nnz, nnz);
   float* host_weights = grow(out.weights, nnz, nnz);
   const size_t column_bytes = static_cast<size_t>(nnz) * sizeof(int64_t), weight_bytes = static_cast<size_t>(nnz) * sizeof(float);
-  copy_to_host(out.offsets.data(), offsets.get(), n + 1, stream);
+  const size_t offset_bytes = static_cast<size_t>(n + 1) * sizeof(int64_t);
   bool ran = false;
   double ahead_seconds = 0;
   if (mapped && lock_for_copies(out.columns) && lock_for_copies(out.weights)) {
+    // Nothing here waits for the device before meanwhile(): the copies start when the assembly
+    // that `stream` waits for ends, while the next graph's GEMMs run. The offsets go through a
+    // pinned buffer of the backend's (a copy into pageable memory would wait).
+    char* offsets_bounce = res.pinned_scratch(offset_bytes);
     // On any failure from here on, the copies are waited for before the host arrays can be freed.
     try {
+      FC_CUDA(cudaMemcpyAsync(offsets_bounce, offsets.get(), offset_bytes, cudaMemcpyDeviceToHost, stream));
       FC_CUDA(cudaMemcpyAsync(host_columns, columns.get(), column_bytes, cudaMemcpyDeviceToHost, stream));
       FC_CUDA(cudaMemcpyAsync(host_weights, csr_weights.get(), weight_bytes, cudaMemcpyDeviceToHost, stream));
       if (meanwhile) {
@@ -161,11 +173,16 @@ void copy_csr(PipelineResources& res, int host_threads, const DeviceBuffer& offs
           profile_phase(profile, GraphProfile::kWait, m1);
         }
       }
+      FC_CUDA(cudaStreamSynchronize(stream));
+      std::memcpy(out.offsets.data(), offsets_bounce, offset_bytes);
     } catch (...) {
       cudaStreamSynchronize(stream);
       throw;
     }
   } else {
+    // Into pageable memory: returns when done, so the staging ring's copies below (on other
+    // streams) come after anything `stream` waits for.
+    copy_to_host(out.offsets.data(), offsets.get(), n + 1, stream);
     res.ensure_staging(host_threads);
     StagingRing stager(res, host_threads);
     stager.stage_bytes(columns.get(), host_columns, column_bytes);
@@ -183,6 +200,7 @@ bool symmetric_csr(const GraphJob& job, GraphArena& arena, const DeviceEdges& ed
                    SymmetricCsr& out) {
   if (!build_csr(job, arena, edges, weights, budget)) return false;
   const CsrBuffers& b = arena.csr;
+  FC_CUDA(cudaStreamWaitEvent(job.res->copy_stream(), arena.assembled->get(), 0));
   copy_csr(*job.res, job.host_threads, b.offsets, b.columns, b.weights, job.n, edges.count, job.res->copy_stream(), out,
            std::function<void()>());
   return true;

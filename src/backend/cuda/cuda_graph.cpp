@@ -214,10 +214,12 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   res.ensure_staging(job.host_threads);
   StagingRing stager(res, job.host_threads);
   int64_t since_reset = 0;  // edges placed in the arena since it was last reset
+  // The first scan after a reset waits for it on the device (the chain), not the host: the GEMMs
+  // start meanwhile, while the last graph's assembly may still read the arena.
+  BandChain chain;
   auto reset_arena = [&] {
-    const kernels::ArenaState empty{0, static_cast<long long>(arena.capacity), 0};
-    FC_CUDA(cudaMemcpyAsync(state.get(), &empty, sizeof empty, cudaMemcpyHostToDevice, copy));
-    FC_CUDA(cudaStreamSynchronize(copy));
+    launched(kernels::edge_arena_reset(state.get<kernels::ArenaState>(), arena.capacity, copy), "edge_arena_reset kernel launch");
+    chain.mark(copy);
     since_reset = 0;
   };
   // Waits until every placed band's edges are in `out`; the arena may then be reused. The
@@ -232,11 +234,11 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   };
   out.columns.clear();
   out.values.clear();
+  if (arena.assembled) FC_CUDA(cudaStreamWaitEvent(copy, arena.assembled->get(), 0));  // its reads of row_count and the arena
   FC_CUDA(cudaMemsetAsync(row_count.get(), 0, static_cast<size_t>(job.n) * sizeof(int64_t), copy));
-  reset_arena();  // also waits for the memset
+  reset_arena();  // ordered after the memset
 
   const kernels::EdgeRule rule = edge_rule(test);
-  BandChain chain;
   const Pass pass = [&](size_t k, int s, cudaStream_t stream, void* tile) {
     const TriuBand& b = bands[k];
     const kernels::GraphBand kb = graph_band(job, b);

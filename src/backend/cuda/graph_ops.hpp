@@ -49,11 +49,14 @@ struct EdgeScratch {
 // threshold_edges' scratch and the CSR assembly's buffers (grown, not reallocated, when graph
 // after graph is built: a cudaMalloc and cudaFree of a window's buffers cost more than its
 // assembly, and a cudaFree or cudaFreeHost waits for the whole device).
+// `assembled`: recorded after the last assembly (build_csr does not wait for it): it reads the
+// arena's edges and row counts, so the next edge pass's writes are ordered after it.
 struct GraphArena {
   DeviceBuffer cols, vals;
   int64_t capacity = 0;
   EdgeScratch scratch;
   CsrBuffers csr;
+  std::unique_ptr<Event> assembled;
 };
 
 // The row-order bands of the whole triangle, as fc_pcc_triu plans them for these tiles.
