@@ -4,7 +4,7 @@
 //             host at r >= 0.7 and at |r| >= 0.7            target <= 1.5 x the windows' GEMMs alone
 //   triangles N = 5,000, T = 200, w = 50, s = 1 (151 windows) into pinned host memory
 //                                                           target <= 1.15 x the D2H floor of the bytes
-//             and N = 500 (per-window overheads, not the GEMM, dominate)
+//             and N = 500 (per-window overheads, not the GEMM, dominate: the windows are batched)
 //   lowrank   N = 30,697, T = 257, w = 150, rank 50, every window's factor    target <= 0.2 s
 //   degree    N = 90,112, T = 1,200, w = 100, s = 10 (111 windows), |r| >= 0.5
 //                                                           target <= 1.3 x the windows' GEMMs alone
@@ -116,6 +116,11 @@ struct Row {
   std::string what, value, floor, ratio, target;
 };
 
+// "<= 1.5 x: met" or ": missed", from the unrounded value.
+std::string verdict(double value, double bound, const std::string& target) {
+  return target + (value <= bound ? ": met" : ": missed");
+}
+
 std::string fmt(double v, int precision = 3) {
   std::ostringstream o;
   o << std::fixed << std::setprecision(precision) << v;
@@ -178,7 +183,7 @@ void run_graphs(std::vector<Row>& rows, std::map<std::string, double>& r, int re
                     fmt(seconds) + " s",
                     fmt(gemm_s) + " s (GEMMs alone, " + fmt(tflops, 1) + " TFLOP/s); the CSRs' D2H alone " + fmt(pinned_s) +
                         " s pinned, " + fmt(pageable_s) + " s pageable (" + fmt(double(csr_bytes) * windows / 1e9, 1) + " GB)",
-                    fmt(seconds / gemm_s, 2) + " x", "<= 1.5 x"});
+                    fmt(seconds / gemm_s, 2) + " x", verdict(seconds / gemm_s, 1.5, "<= 1.5 x")});
   }
 }
 
@@ -215,7 +220,7 @@ void run_triangles(const Shape& sh, std::vector<Row>& rows, std::map<std::string
                   fmt(seconds, 4) + " s",
                   fmt(floor_s, 4) + " s (D2H at " + fmt(double(bytes) / floor_s / 1e9, 1) + " GB/s); GEMMs alone " +
                       fmt(gemm_s, 4) + " s; windows made alone " + fmt(windows_s, 4) + " s",
-                  fmt(seconds / floor_s, 2) + " x", sh.n >= 5000 ? "<= 1.15 x" : "(launch-bound case)"});
+                  fmt(seconds / floor_s, 2) + " x", verdict(seconds / floor_s, 1.15, "<= 1.15 x")});
   cudaFreeHost(pinned);
 }
 
@@ -267,7 +272,7 @@ void run_lowrank(std::vector<Row>& rows, std::map<std::string, double>& r, int r
                   fmt(seconds, 4) + " s",
                   "(the paper: 125.8 s); steps alone: windows " + fmt(create_s, 4) + " s, Gram " + fmt(gram_s, 4) +
                       " s, projections " + fmt(project_s, 4) + " s",
-                  "", "<= 0.2 s"});
+                  "", verdict(seconds, 0.2, "<= 0.2 s")});
 }
 
 void run_degree(std::vector<Row>& rows, std::map<std::string, double>& r, int reps) {
@@ -290,7 +295,7 @@ void run_degree(std::vector<Row>& rows, std::map<std::string, double>& r, int re
   rows.push_back({"time-resolved degree, N = 90,112, " + std::to_string(windows) + " windows, |r| >= 0.5 (mean degree " +
                       fmt(mean_degree, 0) + ")",
                   fmt(seconds) + " s", fmt(gemm_s) + " s (GEMMs alone, " + fmt(tflops, 1) + " TFLOP/s)",
-                  fmt(seconds / gemm_s, 2) + " x", "<= 1.3 x"});
+                  fmt(seconds / gemm_s, 2) + " x", verdict(seconds / gemm_s, 1.3, "<= 1.3 x")});
 }
 
 }  // namespace
