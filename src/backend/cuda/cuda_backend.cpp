@@ -562,6 +562,26 @@ class CudaBackend : public Backend {
 
   static int host_threads(const RunSettings& run) { return run.threads > 0 ? run.threads : default_host_threads(); }
 
+  // triu_extract of a band's tile (storage type: f64) into dst (out_f64), constant pairs filled
+  // by the policy's value.
+  static void pack_band(const void* tile, bool f64, bool out_f64, const kernels::TriuBand& kb, const uint8_t* constant,
+                        fc_constant_policy policy, void* dst, cudaStream_t stream, const kernels::TriuBatch& batch) {
+    auto pack = [&](auto in, auto out) {
+      using In = decltype(in);
+      using Out = decltype(out);
+      cuda::check_cuda(kernels::triu_extract(static_cast<const In*>(tile), kb, constant, policy_value<Out>(policy),
+                                             static_cast<Out*>(dst), stream, batch),
+                       "triu_extract kernel launch");
+    };
+    if (f64) {
+      if (out_f64) pack(double(), double());
+      else pack(double(), float());
+    } else {
+      if (out_f64) pack(float(), double());
+      else pack(float(), float());
+    }
+  }
+
   // triu_windows' device storage of a group of windows: window j's rows, k-major copy (null
   // under TF32) and flags at j times the strides (bytes); the taper's weights (null: none).
   struct WindowStore {
@@ -623,43 +643,27 @@ class CudaBackend : public Backend {
       const kernels::WindowBatch wb{m, step, store.rows_stride / static_cast<int64_t>(elem), store.flags_stride};
       const kernels::SeriesBatch tb{m, store.rows_stride / static_cast<int64_t>(elem), store.zt_stride / static_cast<int64_t>(elem)};
       const kernels::SeriesBatch pb{m, store.zt_stride / static_cast<int64_t>(elem), band_values};
-      cudaError_t launched;
-      if (src.f64) {
-        launched = kernels::window_normalize(src.rows.get<double>(), ks, wb, store.weights, reinterpret_cast<double*>(w_rows), w_flags, stream);
-        cuda::check_cuda(launched, "window_normalize kernel launch");
-        launched = kernels::transpose_pad(reinterpret_cast<const double*>(w_rows), n, length, reinterpret_cast<double*>(w_kmajor), ld,
-                                          t_pad, stream, tb);
-        cuda::check_cuda(launched, "transpose_pad kernel launch");
-        launched = kernels::pair_products(reinterpret_cast<const double*>(w_kmajor), ld, b.p0, b.ld,
-                                          reinterpret_cast<const double*>(w_kmajor), ld, b.q0, b.q1 - b.q0, t_pad,
-                                          static_cast<double*>(tile), b.ld, stream, pb);
-      } else {
-        launched = kernels::window_normalize(src.rows.get<float>(), ks, wb, store.weights, reinterpret_cast<float*>(w_rows), w_flags, stream);
-        cuda::check_cuda(launched, "window_normalize kernel launch");
-        launched = kernels::transpose_pad(reinterpret_cast<const float*>(w_rows), n, length, reinterpret_cast<float*>(w_kmajor), ld,
-                                          t_pad, stream, tb);
-        cuda::check_cuda(launched, "transpose_pad kernel launch");
-        launched = kernels::pair_products(reinterpret_cast<const float*>(w_kmajor), ld, b.p0, b.ld,
-                                          reinterpret_cast<const float*>(w_kmajor), ld, b.q0, b.q1 - b.q0, t_pad,
-                                          static_cast<float*>(tile), b.ld, stream, pb);
-      }
-      cuda::check_cuda(launched, "pair_products kernel launch");
+      auto make_and_multiply = [&](auto type) {
+        using T = decltype(type);
+        cuda::check_cuda(kernels::window_normalize(src.rows.get<T>(), ks, wb, store.weights, reinterpret_cast<T*>(w_rows),
+                                                   w_flags, stream),
+                         "window_normalize kernel launch");
+        cuda::check_cuda(kernels::transpose_pad(reinterpret_cast<const T*>(w_rows), n, length, reinterpret_cast<T*>(w_kmajor),
+                                                ld, t_pad, stream, tb),
+                         "transpose_pad kernel launch");
+        cuda::check_cuda(kernels::pair_products(reinterpret_cast<const T*>(w_kmajor), ld, b.p0, b.ld,
+                                                reinterpret_cast<const T*>(w_kmajor), ld, b.q0, b.q1 - b.q0, t_pad,
+                                                static_cast<T*>(tile), b.ld, stream, pb),
+                         "pair_products kernel launch");
+      };
+      if (src.f64) make_and_multiply(double());
+      else make_and_multiply(float());
       // Host outputs: the batch's triangles one after another in `packed`; a device output takes
       // them in place.
       void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(transfers[k].dst_offset) * out_elem;
       const kernels::TriuBand kb{n, b.q0, b.q1 - b.q0, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
       const kernels::TriuBatch xb{m, band_values, store.flags_stride, packed != nullptr ? slice : per_window};
-      if (src.f64)
-        launched = out_f64 ? kernels::triu_extract(static_cast<const double*>(tile), kb, w_flags, policy_value<double>(run.constant_policy),
-                                                   static_cast<double*>(dst), stream, xb)
-                           : kernels::triu_extract(static_cast<const double*>(tile), kb, w_flags, policy_value<float>(run.constant_policy),
-                                                   static_cast<float*>(dst), stream, xb);
-      else
-        launched = out_f64 ? kernels::triu_extract(static_cast<const float*>(tile), kb, w_flags, policy_value<double>(run.constant_policy),
-                                                   static_cast<double*>(dst), stream, xb)
-                           : kernels::triu_extract(static_cast<const float*>(tile), kb, w_flags, policy_value<float>(run.constant_policy),
-                                                   static_cast<float*>(dst), stream, xb);
-      cuda::check_cuda(launched, "triu_extract kernel launch");
+      pack_band(tile, src.f64, out_f64, kb, w_flags, run.constant_policy, dst, stream, xb);
     };
     cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
     return true;
@@ -708,19 +712,7 @@ class CudaBackend : public Backend {
       void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(transfers[k].dst_offset) * out_elem;
       const kernels::TriuBand kb{n, b.q0, rows, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
       cuda::gemm_triangle_band(blas, b, z, tile);
-      cudaError_t launched;
-      if (f64) {
-        launched = out_f64 ? kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
-                                                   policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
-                           : kernels::triu_extract(static_cast<const double*>(tile), kb, constant,
-                                                   policy_value<float>(run.constant_policy), static_cast<float*>(dst), stream);
-      } else {
-        launched = out_f64 ? kernels::triu_extract(static_cast<const float*>(tile), kb, constant,
-                                                   policy_value<double>(run.constant_policy), static_cast<double*>(dst), stream)
-                           : kernels::triu_extract(static_cast<const float*>(tile), kb, constant,
-                                                   policy_value<float>(run.constant_policy), static_cast<float*>(dst), stream);
-      }
-      cuda::check_cuda(launched, "triu_extract kernel launch");
+      pack_band(tile, f64, out_f64, kb, constant, run.constant_policy, dst, stream, kernels::TriuBatch());
     };
     cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
   }
