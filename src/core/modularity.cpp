@@ -83,10 +83,26 @@ struct Phases {
 };
 
 // One group's induced subgraph with the combined weights c+ A+ - c- A-, in local indices.
+// A group's subgraph, in local node numbers. The eigensolver's products read it once each, and
+// they are most of fc_modularity's time on large graphs, so it is kept small: its columns are
+// 32-bit (`narrow`: columns32) unless the group has 2^31 nodes or more (columns64), and its
+// entries' combined weights (c+ A+ - c- A-) are `weights`, or all `weight` when the graph's
+// weights are uniform (a binary graph: then `weights` stays empty). 4 bytes an entry instead of
+// 16 on a binary graph.
 struct LocalGraph {
   int64_t n = 0;
-  std::vector<int64_t> offsets, columns;
+  std::vector<int64_t> offsets;
+  bool narrow = true;
+  std::vector<int32_t> columns32;
+  std::vector<int64_t> columns64;
   std::vector<double> weights;
+  bool uniform = false;
+  double weight = 0;
+  int64_t entries() const { return offsets.empty() ? 0 : offsets.back(); }
+  int64_t col(int64_t e) const {
+    return narrow ? int64_t(columns32[static_cast<size_t>(e)]) : columns64[static_cast<size_t>(e)];
+  }
+  double w(int64_t e) const { return uniform ? weight : weights[static_cast<size_t>(e)]; }
   std::vector<double> k_pos, k_neg;  // the degrees in the whole graph
   std::vector<double> row_sum;       // sum_{l in g} (c+ A+ - c- A-)_il
   double group_pos = 0, group_neg = 0;  // K+_g, K-_g
@@ -123,8 +139,13 @@ void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int
     lg.offsets[static_cast<size_t>(i + 1)] = count;
   }
   for (int64_t i = 0; i < n; ++i) lg.offsets[static_cast<size_t>(i + 1)] += lg.offsets[static_cast<size_t>(i)];
-  lg.columns.resize(static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]));
-  lg.weights.resize(static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]));
+  const size_t entries = static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]);
+  lg.narrow = n <= std::numeric_limits<int32_t>::max();
+  lg.columns32.resize(lg.narrow ? entries : 0);
+  lg.columns64.resize(lg.narrow ? 0 : entries);
+  lg.uniform = t.uniform_weight != 0;
+  lg.weight = lg.uniform ? combined_weight(t, t.uniform_weight) : 0.0;
+  lg.weights.resize(lg.uniform ? 0 : static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]));
 #pragma omp parallel for schedule(static) num_threads(team) if (parallel)
   for (int64_t i = 0; i < n; ++i) {
     const int64_t u = nodes[static_cast<size_t>(i)];
@@ -133,8 +154,10 @@ void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int
     for (int64_t e = g.offsets[static_cast<size_t>(u)]; e < g.offsets[static_cast<size_t>(u + 1)]; ++e) {
       if (!kept(e)) continue;
       const double w = combined_weight(t, g.weights[static_cast<size_t>(e)]);
-      lg.columns[static_cast<size_t>(x)] = local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
-      lg.weights[static_cast<size_t>(x)] = w;
+      const int64_t local = local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
+      if (lg.narrow) lg.columns32[static_cast<size_t>(x)] = static_cast<int32_t>(local);
+      else lg.columns64[static_cast<size_t>(x)] = local;
+      if (!lg.uniform) lg.weights[static_cast<size_t>(x)] = w;
       ++x;
       sum += w;
     }
@@ -160,12 +183,12 @@ struct SplitState {
 SplitState split_state(const LocalGraph& lg, const std::vector<int8_t>& s, int threads) {
   SplitState st;
   st.y.assign(static_cast<size_t>(lg.n), 0.0);
-  const int team = parallel_team(int64_t(lg.columns.size()) + lg.n, threads);
+  const int team = parallel_team(lg.entries() + lg.n, threads);
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t i = 0; i < lg.n; ++i) {
     double sum = 0;
     for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
-      sum += lg.weights[static_cast<size_t>(e)] * s[static_cast<size_t>(lg.columns[static_cast<size_t>(e)])];
+      sum += lg.w(e) * s[static_cast<size_t>(lg.col(e))];
     st.y[static_cast<size_t>(i)] = sum;
   }
   for (int64_t i = 0; i < lg.n; ++i) {
@@ -208,7 +231,7 @@ void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<in
   auto flip = [&](int64_t i) {
     const int8_t si = s[static_cast<size_t>(i)];
     for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
-      st.y[static_cast<size_t>(lg.columns[static_cast<size_t>(e)])] -= 2.0 * si * lg.weights[static_cast<size_t>(e)];
+      st.y[static_cast<size_t>(lg.col(e))] -= 2.0 * si * lg.w(e);
     st.p -= 2.0 * si * lg.k_pos[static_cast<size_t>(i)];
     st.q -= 2.0 * si * lg.k_neg[static_cast<size_t>(i)];
     count_pos += si > 0 ? -1 : 1;
@@ -283,7 +306,7 @@ void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<in
       e[static_cast<size_t>(pick)] = kMoved;
       if (by_lines) lines.remove(pick);
       for (int64_t x = lg.offsets[static_cast<size_t>(pick)]; x < lg.offsets[static_cast<size_t>(pick + 1)]; ++x) {
-        const int64_t c = lg.columns[static_cast<size_t>(x)];
+        const int64_t c = lg.col(x);
         if (e[static_cast<size_t>(c)] == kMoved) continue;
         e[static_cast<size_t>(c)] = b_ii[static_cast<size_t>(c)] - s[static_cast<size_t>(c)] * st.y[static_cast<size_t>(c)];
         if (by_lines) lines.set_intercept(c, e[static_cast<size_t>(c)]);
@@ -367,7 +390,7 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
                                            t.d_neg * lg.k_neg[static_cast<size_t>(i)] * lg.group_neg);
   const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
   // threads for the host's sparse sums (work: the stored entries)
-  const int team = parallel_team(int64_t(lg.columns.size()) + n, threads);
+  const int team = parallel_team(lg.entries() + n, threads);
   // B^(g) x on the host, as backend.hpp's GroupTerms spells it out (a device space computes the
   // same bits)
   auto op = [&](const double* x, double* y) {
@@ -375,9 +398,20 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (int64_t i = 0; i < n; ++i) {
-      double sum = 0;
-      for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
-        sum += lg.weights[static_cast<size_t>(e)] * x[static_cast<size_t>(lg.columns[static_cast<size_t>(e)])];
+      const int64_t begin = lg.offsets[static_cast<size_t>(i)], end = lg.offsets[static_cast<size_t>(i + 1)];
+      // One sequential sum of weight * x[column] per row, whatever the storage.
+      auto row = [&](const auto* columns, auto weight) {
+        double sum = 0;
+        for (int64_t e = begin; e < end; ++e) sum += weight(e) * x[static_cast<size_t>(columns[e])];
+        return sum;
+      };
+      const double uniform = lg.weight;
+      const double* weights = lg.weights.data();
+      auto same = [uniform](int64_t) { return uniform; };
+      auto each = [weights](int64_t e) { return weights[e]; };
+      double sum;
+      if (lg.narrow) sum = lg.uniform ? row(lg.columns32.data(), same) : row(lg.columns32.data(), each);
+      else sum = lg.uniform ? row(lg.columns64.data(), same) : row(lg.columns64.data(), each);
       y[i] = sum - gd_pos * lg.k_pos[static_cast<size_t>(i)] * p + gd_neg * lg.k_neg[static_cast<size_t>(i)] * q -
              r[static_cast<size_t>(i)] * x[i];
     }
@@ -390,7 +424,7 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   eo.threads = threads;
   // A large group's eigenproblem on the device when there is one (its vectors never leave it but
   // for the answer), else on the host.
-  const bool on_device = device != nullptr && int64_t(lg.columns.size()) >= device->min_entries;
+  const bool on_device = device != nullptr && lg.entries() >= device->min_entries;
   const EigenResult er = phases.time(phases.eigen, [&] {
     if (on_device) {
       GroupTerms terms;
@@ -524,18 +558,23 @@ ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, 
   t.gamma = gamma;
   t.k_pos.assign(static_cast<size_t>(g.n), 0.0);
   t.k_neg.assign(static_cast<size_t>(g.n), 0.0);
+  bool uniform = true;
+  float first = 0;
   for (int64_t i = 0; i < g.n; ++i) {
     double kp = 0, kn = 0;
     for (int64_t e = g.offsets[static_cast<size_t>(i)]; e < g.offsets[static_cast<size_t>(i + 1)]; ++e) {
       const float w = g.weights[static_cast<size_t>(e)];
       if (w > 0) kp += w;
       else kn -= w;
+      if (w != 0 && first == 0) first = w;
+      uniform = uniform && (w == 0 || w == first);
     }
     t.k_pos[static_cast<size_t>(i)] = kp;
     t.k_neg[static_cast<size_t>(i)] = kn;
     t.total_pos += kp;
     t.total_neg += kn;
   }
+  t.uniform_weight = uniform ? first : 0.0f;
   const double tp = t.total_pos, tn = t.total_neg, both = tp + tn;
   if (both == 0) return t;  // no weight: s = 0, Q = 0
   // gamma's terms are at most gamma times the total weight (the sum of K_c^2 over communities is
