@@ -526,6 +526,35 @@ TEST(CudaWindowBatch, DfcTriuEqualsEachWindowsOwnTriangle) {
       }
 }
 
+// The window group's device buffers are kept between calls (triu_windows), the taper's weights
+// among them: a rectangular run after a tapered one on the same context must not reuse the
+// taper. Both the batched path (no limit) and the window-by-window one (a 1 MiB limit).
+TEST(CudaWindowBatch, RectangularAfterTaperedOnOneContext) {
+  REQUIRE_CUDA();
+  const int64_t n = 257, t = 61, length = 17, step = 5;
+  const Dataset d = walk_data(n, t, 2468);
+  const int64_t w = fc_window_count(t, length, step), pairs = triu_size(n);
+  for (const int64_t limit : {int64_t(0), int64_t(1) << 20}) {
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    Context gpu(FC_BACKEND_CUDA);
+    if (limit > 0) gpu.memory_limit(limit);
+    const Series s = make_series(gpu, d);
+    std::vector<float> tapered(static_cast<size_t>(w * pairs), kSentinel), plain(tapered.size(), kSentinel);
+    check(fc_dfc_triu(gpu.get(), s.get(), length, step, FC_TAPER_GAUSSIAN, 3.0, FC_TRIU_ROW, tapered.data(), w * pairs),
+          "fc_dfc_triu (tapered)");
+    check(fc_dfc_triu(gpu.get(), s.get(), length, step, FC_TAPER_RECTANGULAR, 0.0, FC_TRIU_ROW, plain.data(), w * pairs),
+          "fc_dfc_triu (rectangular)");
+    for (int64_t k = 0; k < w; ++k) {
+      fc_series* raw = nullptr;
+      check(fc_series_window(gpu.get(), s.get(), k * step, length, FC_TAPER_RECTANGULAR, 0.0, &raw), "fc_series_window");
+      const Series one(raw);
+      const std::vector<float> own = pcc_triu(gpu, one, FC_TRIU_ROW);
+      ASSERT_EQ(0, std::memcmp(own.data(), plain.data() + k * pairs, own.size() * sizeof(float))) << "window " << k;
+    }
+    EXPECT_NE(0, std::memcmp(tapered.data(), plain.data(), tapered.size() * sizeof(float)));  // the taper changed r
+  }
+}
+
 // fc_dfc_next_graph builds the next window's graph on the device while it copies this one out
 // (DfcIterator's look-ahead): each window's graph is still the one fc_pcc_graph gives for that
 // window, bit for bit, when the next call asks for the same (taken), another rule, another

@@ -185,6 +185,9 @@ class CudaBackend : public Backend {
       return false;  // out of device memory: the caller makes one window at a time
     }
     cuda::DeviceBuffer &rows = kept.rows, &zt = kept.zt, &flags = kept.flags, &device_weights = kept.weights;
+    // The taper's weights on the device, or null for rectangular windows (the kept buffer may
+    // still hold an earlier call's taper).
+    const double* const taper = weights != nullptr ? device_weights.get<double>() : nullptr;
     if (weights != nullptr) {
       FC_CUDA(cudaMemcpyAsync(device_weights.get(), weights, static_cast<size_t>(length) * sizeof(double),
                               cudaMemcpyHostToDevice, res_->copy_stream()));
@@ -198,7 +201,7 @@ class CudaBackend : public Backend {
       Output part = out;
       part.data = static_cast<char*>(out.data) + static_cast<size_t>(g0 * per_window) * out_elem;
       const WindowStore store{rows.get<char>(), kmajor ? zt.get<char>() : nullptr, flags.get<uint8_t>(), rows_stride,
-                              zt_stride, flags_stride, device_weights.get<double>()};
+                              zt_stride, flags_stride, taper};
       if (batched_triangles(src, s.t, begins, g0, g1, length, store, order, row_begin, row_end, part, per_window, run))
         continue;
       while (static_cast<int64_t>(ready.size()) < g1 - g0) ready.push_back(std::make_unique<cuda::Event>());
@@ -220,7 +223,7 @@ class CudaBackend : public Backend {
                     return std::make_pair(z, static_cast<const uint8_t*>(w_flags));
                   }
                   const kernels::WindowShape ks{n, s.t, begins[static_cast<size_t>(g0 + j)], length};
-                  const double* wd = device_weights.get<double>();
+                  const double* wd = taper;
                   cudaError_t launched =
                       src.f64 ? kernels::window_normalize(src.rows.get<double>(), ks, wd, reinterpret_cast<double*>(w_rows), w_flags, stream)
                               : kernels::window_normalize(src.rows.get<float>(), ks, wd, reinterpret_cast<float*>(w_rows), w_flags, stream);
