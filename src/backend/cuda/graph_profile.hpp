@@ -1,7 +1,8 @@
 // Where fc_pcc_graph's time goes on the CUDA backend (for the benchmarks: bench/RESULTS-gpu.md
 // uses it to say what bounds the dynamic graphs). Summed over every graph the process builds and
 // printed to stderr at exit when FASTCONN_PROFILE contains "graph"; nothing is measured otherwise.
-// Each phase ends at a synchronization the path makes anyway, so timing adds none:
+// Each phase ends at a synchronization the path makes anyway, so timing adds none, except the
+// assembly's: it runs beside the next graph's work, and a profiled run waits for it.
 //   edges     threshold_edges: the bands' products and the edge compaction into the arena
 //   assemble  the symmetric CSR built on the device (count, scan, place, sort, place)
 //   copy      the CSR to the host arrays (locked: one D2H each; else the staging ring), less:
