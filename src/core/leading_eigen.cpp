@@ -211,11 +211,20 @@ EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& 
   std::vector<double> proj(static_cast<size_t>(m * m), 0.0);  // H, the projection V^T B V, m x m row-major
   auto H = [&](int64_t r, int64_t c) -> double& { return proj[static_cast<size_t>(r * m + c)]; };
 
-  // Start vector: uniform in [-1, 1) from the seed, normalized.
+  // Start vector: uniform in [-1, 1) from the seed, plus the warm guess if any (header), normalized.
   {
     SplitMix64 rng(options.seed);
     std::vector<double> start(static_cast<size_t>(n));
     for (double& v : start) v = 2 * rng.uniform() - 1;
+    if (options.warm != nullptr) {
+      const double guess = deterministic_dot(options.warm, options.warm, n, options.threads);
+      if (guess > 0 && std::isfinite(guess)) {
+        const double noise = kWarmNoise / std::sqrt(deterministic_dot(start.data(), start.data(), n, options.threads));
+        const double unit = 1 / std::sqrt(guess);
+        for (int64_t i = 0; i < n; ++i)
+          start[static_cast<size_t>(i)] = start[static_cast<size_t>(i)] * noise + options.warm[i] * unit;
+      }
+    }
     space.upload(0, start.data());
     space.scale(0, 1 / std::sqrt(space.dot(0, 0)));
   }
@@ -272,6 +281,13 @@ EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& 
         result.converged = converged;
         result.vector.resize(static_cast<size_t>(n));
         space.download(X, result.vector.data());
+        if (options.want_next && j >= 2) {  // column 1 of y: the second Ritz vector, V y_1
+          std::vector<double> second(static_cast<size_t>(j));
+          for (int64_t l = 0; l < j; ++l) second[static_cast<size_t>(l)] = y[static_cast<size_t>(l * j + 1)];
+          space.combine(j, second.data(), 1, 1, BX);
+          result.next.resize(static_cast<size_t>(n));
+          space.download(BX, result.next.data());
+        }
         int64_t first = 0;
         while (first < n && result.vector[static_cast<size_t>(first)] == 0) ++first;
         if (first < n && result.vector[static_cast<size_t>(first)] < 0) scale_vector(result.vector.data(), n, -1);

@@ -33,7 +33,10 @@ constexpr double kMinGain = 1e-12;
 
 // Eigensolver settings of every bisection: the residual tolerance (relative to |theta| + ||B||)
 // is far below what the sign pattern needs, and the basis is small enough to restart often.
-constexpr double kEigenTolerance = 1e-6;
+// (1e-6 until 2026-11-25: 1e-5 takes 2331 products instead of 2587 on the voxel network of
+// bench/RESULTS-modularity.md, with the same labels, and still bounds the Rayleigh quotient's error
+// by about residual^2 / gap.)
+constexpr double kEigenTolerance = 1e-5;
 constexpr int64_t kEigenBasis = 24;
 constexpr int64_t kEigenMaxProducts = 20000;
 
@@ -85,14 +88,16 @@ struct Phases {
 // One group's induced subgraph with the combined weights c+ A+ - c- A-, in local indices.
 // A group's subgraph, in local node numbers. The eigensolver's products read it once each, and
 // they are most of fc_modularity's time on large graphs, so it is kept small: its columns are
-// 32-bit (`narrow`: columns32) unless the group has 2^31 nodes or more (columns64), and its
+// 16-bit (columns16) for groups of at most 65,536 nodes, else 32-bit (columns32) unless the group
+// has 2^31 nodes or more (columns64), and its
 // entries' combined weights (c+ A+ - c- A-) are `weights`, or all `weight` when the graph's
-// weights are uniform (a binary graph: then `weights` stays empty). 4 bytes an entry instead of
-// 16 on a binary graph.
+// weights are uniform (a binary graph: then `weights` stays empty). 2 or 4 bytes an entry instead
+// of 16 on a binary graph.
 struct LocalGraph {
   int64_t n = 0;
   std::vector<int64_t> offsets;
-  bool narrow = true;
+  int width = 32;  // bits of a column: 16, 32 or 64
+  std::vector<uint16_t> columns16;
   std::vector<int32_t> columns32;
   std::vector<int64_t> columns64;
   std::vector<double> weights;
@@ -100,7 +105,8 @@ struct LocalGraph {
   double weight = 0;
   int64_t entries() const { return offsets.empty() ? 0 : offsets.back(); }
   int64_t col(int64_t e) const {
-    return narrow ? int64_t(columns32[static_cast<size_t>(e)]) : columns64[static_cast<size_t>(e)];
+    const size_t x = static_cast<size_t>(e);
+    return width == 16 ? int64_t(columns16[x]) : width == 32 ? int64_t(columns32[x]) : columns64[x];
   }
   double w(int64_t e) const { return uniform ? weight : weights[static_cast<size_t>(e)]; }
   std::vector<double> k_pos, k_neg;  // the degrees in the whole graph
@@ -109,6 +115,34 @@ struct LocalGraph {
 };
 
 double combined_weight(const ModularityTerms& t, float w) { return w > 0 ? t.c_pos * w : t.c_neg * w; }
+
+// sum[k] = sum over row i0 + k's entries of weight(e) * x[column], k < rows <= kRowsAtOnce: each
+// row one sequential sum in entry order (the device's order: kernels/group_product.cu), the rows'
+// sums interleaved over their common length. One row's chain of dependent adds is bound by the
+// add latency, not by the memory: four independent chains at once took the voxel network's
+// products from 8.8 to 5.2 ms a pass on 2 cores (with 16-bit columns; a microbenchmark, same bits).
+constexpr int64_t kRowsAtOnce = 4;
+template <class Column, class Weight>
+void row_sums(const LocalGraph& lg, const Column* columns, Weight weight, const double* x, int64_t i0, int64_t rows,
+              double* sum) {
+  int64_t e[kRowsAtOnce], end[kRowsAtOnce];
+  int64_t common = rows == kRowsAtOnce ? std::numeric_limits<int64_t>::max() : 0;
+  for (int64_t k = 0; k < rows; ++k) {
+    e[k] = lg.offsets[static_cast<size_t>(i0 + k)];
+    end[k] = lg.offsets[static_cast<size_t>(i0 + k + 1)];
+    sum[k] = 0;
+    common = std::min(common, end[k] - e[k]);
+  }
+  static_assert(kRowsAtOnce == 4, "the interleaved loop is written for 4 rows");
+  for (int64_t d = 0; d < common; ++d) {
+    sum[0] += weight(e[0] + d) * x[static_cast<size_t>(columns[e[0] + d])];
+    sum[1] += weight(e[1] + d) * x[static_cast<size_t>(columns[e[1] + d])];
+    sum[2] += weight(e[2] + d) * x[static_cast<size_t>(columns[e[2] + d])];
+    sum[3] += weight(e[3] + d) * x[static_cast<size_t>(columns[e[3] + d])];
+  }
+  for (int64_t k = 0; k < rows; ++k)
+    for (int64_t f = e[k] + common; f < end[k]; ++f) sum[k] += weight(f) * x[static_cast<size_t>(columns[f])];
+}
 
 // Two passes over the group's rows, each parallel over rows when the group is large: count the
 // entries that stay, then (after a prefix sum) write them. Each row's sum is one sequential sum,
@@ -140,9 +174,12 @@ void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int
   }
   for (int64_t i = 0; i < n; ++i) lg.offsets[static_cast<size_t>(i + 1)] += lg.offsets[static_cast<size_t>(i)];
   const size_t entries = static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]);
-  lg.narrow = n <= std::numeric_limits<int32_t>::max();
-  lg.columns32.resize(lg.narrow ? entries : 0);
-  lg.columns64.resize(lg.narrow ? 0 : entries);
+  lg.width = n <= int64_t(std::numeric_limits<uint16_t>::max()) + 1 ? 16
+             : n <= std::numeric_limits<int32_t>::max()                ? 32
+                                                                        : 64;
+  lg.columns16.resize(lg.width == 16 ? entries : 0);
+  lg.columns32.resize(lg.width == 32 ? entries : 0);
+  lg.columns64.resize(lg.width == 64 ? entries : 0);
   lg.uniform = t.uniform_weight != 0;
   lg.weight = lg.uniform ? combined_weight(t, t.uniform_weight) : 0.0;
   lg.weights.resize(lg.uniform ? 0 : static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]));
@@ -155,7 +192,8 @@ void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int
       if (!kept(e)) continue;
       const double w = combined_weight(t, g.weights[static_cast<size_t>(e)]);
       const int64_t local = local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
-      if (lg.narrow) lg.columns32[static_cast<size_t>(x)] = static_cast<int32_t>(local);
+      if (lg.width == 16) lg.columns16[static_cast<size_t>(x)] = static_cast<uint16_t>(local);
+      else if (lg.width == 32) lg.columns32[static_cast<size_t>(x)] = static_cast<int32_t>(local);
       else lg.columns64[static_cast<size_t>(x)] = local;
       if (!lg.uniform) lg.weights[static_cast<size_t>(x)] = w;
       ++x;
@@ -331,6 +369,12 @@ struct Candidate {
   uint64_t seed = 0;           // of its eigensolver's start vector: from its parent's and its side
   std::vector<int64_t> nodes;  // ascending global ids
   std::vector<int8_t> side;    // the split (+1: child_a, holding nodes[0]); empty: indivisible
+  // The eigensolver's warm start (leading_eigen.hpp): its parent's second Ritz vector restricted
+  // to its nodes. A group that splits off one module leaves the rest with a modularity matrix
+  // close to its own restricted, whose leading eigenvector is close to the parent's second one
+  // (the voxel network's chain of splits: 2587 products with random starts, 1715 with these).
+  std::vector<double> warm;
+  std::vector<double> next;    // the second Ritz vector of its own eigenproblem, for its children
   double eigenvalue = 0, gain = 0, residual = 0;
   int64_t iterations = 0;
   int64_t device_products = 0;  // of the iterations, those that ran on `device`
@@ -351,6 +395,9 @@ void make_children(Candidate& c) {
     c.child[k]->seed = child_seed(c.seed, k);
   }
   for (size_t i = 0; i < c.nodes.size(); ++i) c.child[c.side[i] > 0 ? 0 : 1]->nodes.push_back(c.nodes[i]);
+  if (c.next.size() == c.nodes.size())
+    for (size_t i = 0; i < c.nodes.size(); ++i) c.child[c.side[i] > 0 ? 0 : 1]->warm.push_back(c.next[i]);
+  std::vector<double>().swap(c.next);
 }
 
 // What one analysis works in: the global-to-local index map, the subgraph's arrays, the device
@@ -396,24 +443,25 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   auto op = [&](const double* x, double* y) {
     const double p = deterministic_dot(lg.k_pos.data(), x, n, threads);
     const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
+    const double uniform = lg.weight;
+    const double* weights = lg.weights.data();
+    auto same = [uniform](int64_t) { return uniform; };
+    auto each = [weights](int64_t e) { return weights[e]; };
+    const int64_t quads = (n + kRowsAtOnce - 1) / kRowsAtOnce;
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t begin = lg.offsets[static_cast<size_t>(i)], end = lg.offsets[static_cast<size_t>(i + 1)];
-      // One sequential sum of weight * x[column] per row, whatever the storage.
-      auto row = [&](const auto* columns, auto weight) {
-        double sum = 0;
-        for (int64_t e = begin; e < end; ++e) sum += weight(e) * x[static_cast<size_t>(columns[e])];
-        return sum;
-      };
-      const double uniform = lg.weight;
-      const double* weights = lg.weights.data();
-      auto same = [uniform](int64_t) { return uniform; };
-      auto each = [weights](int64_t e) { return weights[e]; };
-      double sum;
-      if (lg.narrow) sum = lg.uniform ? row(lg.columns32.data(), same) : row(lg.columns32.data(), each);
-      else sum = lg.uniform ? row(lg.columns64.data(), same) : row(lg.columns64.data(), each);
-      y[i] = sum - gd_pos * lg.k_pos[static_cast<size_t>(i)] * p + gd_neg * lg.k_neg[static_cast<size_t>(i)] * q -
-             r[static_cast<size_t>(i)] * x[i];
+    for (int64_t b = 0; b < quads; ++b) {
+      const int64_t i0 = b * kRowsAtOnce, rows = std::min<int64_t>(kRowsAtOnce, n - i0);
+      double sum[kRowsAtOnce];
+      if (lg.width == 16) lg.uniform ? row_sums(lg, lg.columns16.data(), same, x, i0, rows, sum)
+                                     : row_sums(lg, lg.columns16.data(), each, x, i0, rows, sum);
+      else if (lg.width == 32) lg.uniform ? row_sums(lg, lg.columns32.data(), same, x, i0, rows, sum)
+                                          : row_sums(lg, lg.columns32.data(), each, x, i0, rows, sum);
+      else lg.uniform ? row_sums(lg, lg.columns64.data(), same, x, i0, rows, sum)
+                      : row_sums(lg, lg.columns64.data(), each, x, i0, rows, sum);
+      for (int64_t k = 0; k < rows; ++k) {
+        const size_t i = static_cast<size_t>(i0 + k);
+        y[i] = sum[k] - gd_pos * lg.k_pos[i] * p + gd_neg * lg.k_neg[i] * q - r[i] * x[i];
+      }
     }
   };
   EigenOptions eo;
@@ -421,11 +469,13 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   eo.max_basis = kEigenBasis;
   eo.max_products = kEigenMaxProducts;
   eo.seed = c.seed;
+  eo.want_next = true;
+  if (int64_t(c.warm.size()) == n) eo.warm = c.warm.data();
   eo.threads = threads;
   // A large group's eigenproblem on the device when there is one (its vectors never leave it but
   // for the answer), else on the host.
   const bool on_device = device != nullptr && lg.entries() >= device->min_entries;
-  const EigenResult er = phases.time(phases.eigen, [&] {
+  EigenResult er = phases.time(phases.eigen, [&] {
     if (on_device) {
       GroupTerms terms;
       terms.k_pos = lg.k_pos.data();
@@ -443,6 +493,7 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   c.eigenvalue = er.value;
   c.iterations = er.iterations;
   c.residual = er.residual;
+  std::vector<double>().swap(c.warm);
   if (!(er.value > o.eigen_threshold)) return;
 
   // The side of nodes[0] is child_a (+1).
@@ -464,6 +515,7 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     for (int8_t& v : s) v = int8_t(-v);
   c.gain = gain;
   c.side = std::move(s);
+  c.next = std::move(er.next);
 }
 
 // Single-node moves between communities that raise Q by more than kMinGain each, node by node,

@@ -104,6 +104,60 @@ TEST(LeadingEigen, AlgebraicallyLargestNotLargestMagnitude) {
   EXPECT_LE(r.residual, 1e-8 * 20);
 }
 
+// A warm guess close to the leading eigenvector saves products; the second Ritz vector comes back
+// when asked for; and a guess orthogonal to the leading eigenvector (what a symmetric graph can
+// give) still finds it, through the start vector's random part.
+TEST(LeadingEigen, WarmStartSavesProductsAndCannotHideTheLeadingVector) {
+  const size_t n = 3001;
+  std::vector<double> d(n);
+  d[0] = 2.0;
+  d[1] = 1.95;
+  d[2] = 1.9;
+  for (size_t i = 3; i < n; ++i) d[i] = -3.0 + 4.5 * double(i - 3) / double(n - 4);
+  fc::EigenOptions o;
+  o.tolerance = 1e-8;
+  o.max_basis = 24;
+  o.want_next = true;
+  Reflected cold(d, 13);
+  const fc::EigenResult c = fc::leading_eigenpair(int64_t(n), [&](const double* x, double* y) { cold.apply(x, y); }, o);
+  ASSERT_TRUE(c.converged);
+  EXPECT_NEAR(c.value, 2.0, 1e-9);
+  // the second Ritz vector: unit norm, close to eigenvector 1 (eigenvalue 1.95)
+  ASSERT_EQ(c.next.size(), n);
+  EXPECT_NEAR(dot(c.next, c.next), 1.0, 1e-9);
+  EXPECT_GT(std::fabs(dot(c.next, cold.eigenvector(1))), 0.99);
+
+  // a guess: the leading eigenvector plus 10 % of eigenvectors 1 and 2
+  std::vector<double> guess = cold.eigenvector(0);
+  const std::vector<double> e1 = cold.eigenvector(1), e2 = cold.eigenvector(2);
+  for (size_t i = 0; i < n; ++i) guess[i] += 0.1 * e1[i] - 0.1 * e2[i];
+  Reflected warm(d, 13);
+  o.warm = guess.data();
+  const fc::EigenResult w = fc::leading_eigenpair(int64_t(n), [&](const double* x, double* y) { warm.apply(x, y); }, o);
+  ASSERT_TRUE(w.converged);
+  EXPECT_NEAR(w.value, 2.0, 1e-9);
+  EXPECT_GT(std::fabs(dot(w.vector, cold.eigenvector(0))), 1 - 1e-8);
+  EXPECT_LT(w.iterations, c.iterations);
+  std::printf("warm start: %lld products, random start: %lld\n", (long long)w.iterations, (long long)c.iterations);
+
+  // a guess orthogonal to the leading eigenvector: the second one, exactly
+  Reflected hidden(d, 13);
+  o.warm = e1.data();
+  const fc::EigenResult h = fc::leading_eigenpair(int64_t(n), [&](const double* x, double* y) { hidden.apply(x, y); }, o);
+  ASSERT_TRUE(h.converged);
+  EXPECT_NEAR(h.value, 2.0, 1e-9);
+  EXPECT_GT(std::fabs(dot(h.vector, cold.eigenvector(0))), 1 - 1e-8);
+
+  // a zero guess is no guess: the seed's start, the same bits as without one
+  Reflected zero(d, 13);
+  const std::vector<double> nothing(n, 0.0);
+  o.warm = nothing.data();
+  const fc::EigenResult z = fc::leading_eigenpair(int64_t(n), [&](const double* x, double* y) { zero.apply(x, y); }, o);
+  EXPECT_EQ(z.value, c.value);
+  EXPECT_EQ(z.iterations, c.iterations);
+  EXPECT_TRUE(z.vector == c.vector);
+}
+
 TEST(LeadingEigen, TinyOperators) {
   for (const std::vector<double>& d : {std::vector<double>{-2.5}, std::vector<double>{3.0, -4.0},
                                        std::vector<double>{0.0, 0.0, 0.0}, std::vector<double>{1.0, 1.0, -1.0}}) {
@@ -290,6 +344,40 @@ TEST(Modularity, PlantedPartitionsRecoveredExactly) {
     EXPECT_EQ(r.splits, p.k - 1);
     for (double res : r.residuals) EXPECT_LT(res, 1e-3);
   }
+}
+
+// A group of more than 65,536 nodes keeps 32-bit columns in its subgraph, smaller ones 16-bit
+// (modularity.cpp: LocalGraph): a sparse planted partition of 4 x 17,000 nodes takes the 32-bit
+// path at the root and the 16-bit one below, and must still be recovered exactly.
+TEST(Modularity, GroupsPastSixteenBitColumns) {
+  const int64_t k = 4, size = 17000, n = k * size;
+  fc::SplitMix64 rng(4242);
+  std::vector<int64_t> perm(static_cast<size_t>(n)), truth(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) perm[size_t(i)] = i;
+  for (int64_t i = n - 1; i > 0; --i) std::swap(perm[size_t(i)], perm[size_t(rng.next() % uint64_t(i + 1))]);
+  std::vector<std::vector<int64_t>> members(static_cast<size_t>(k));
+  for (int64_t v = 0; v < n; ++v) {
+    truth[size_t(v)] = perm[size_t(v)] / size;
+    members[size_t(truth[size_t(v)])].push_back(v);
+  }
+  std::set<std::pair<int64_t, int64_t>> pairs;  // 8 partners inside and 1 outside a node, no duplicates
+  for (int64_t v = 0; v < n; ++v) {
+    const auto& own = members[size_t(truth[size_t(v)])];
+    for (int p = 0; p < 9; ++p) {
+      const auto& pool = p < 8 ? own : members[size_t((truth[size_t(v)] + 1 + int64_t(rng.next() % 3)) % k)];
+      const int64_t u = pool[size_t(rng.next() % pool.size())];
+      if (u != v) pairs.insert({std::min(u, v), std::max(u, v)});
+    }
+  }
+  std::vector<Edge> e;
+  for (const auto& [i, j] : pairs) e.push_back({i, j, 1.0});
+  const Graph g(n, std::move(e));
+  const Result r = modules(g, defaults());
+  EXPECT_EQ(r.k, k);
+  EXPECT_TRUE(same_partition(r.labels, truth));
+  double score = 0;
+  ASSERT_EQ(fc_modularity_score(g.g, r.labels.data(), 1.0, &score), FC_OK) << fc_last_error();
+  EXPECT_NEAR(r.q, score, 1e-12);
 }
 
 TEST(Modularity, WeightedGraph) {
