@@ -349,10 +349,13 @@ TEST(Modularity, PlantedPartitionsRecoveredExactly) {
 // A group of more than 65,536 nodes keeps 32-bit columns in its subgraph, smaller ones 16-bit
 // (modularity.cpp: LocalGraph): a sparse planted partition of 4 x 17,000 nodes takes the 32-bit
 // path at the root and the 16-bit one below, and must still be recovered exactly.
-TEST(Modularity, GroupsPastSixteenBitColumns) {
-  const int64_t k = 4, size = 17000, n = k * size;
-  fc::SplitMix64 rng(4242);
-  std::vector<int64_t> perm(static_cast<size_t>(n)), truth(static_cast<size_t>(n));
+// A sparse planted partition of k communities of `size`: every node draws `inside` partners in its
+// community and `outside` in the others (duplicates dropped), shuffled node numbers; O(edges).
+Graph sparse_planted(int64_t k, int64_t size, int inside, int outside, uint64_t seed, std::vector<int64_t>& truth) {
+  const int64_t n = k * size;
+  fc::SplitMix64 rng(seed);
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  truth.assign(static_cast<size_t>(n), 0);
   for (int64_t i = 0; i < n; ++i) perm[size_t(i)] = i;
   for (int64_t i = n - 1; i > 0; --i) std::swap(perm[size_t(i)], perm[size_t(rng.next() % uint64_t(i + 1))]);
   std::vector<std::vector<int64_t>> members(static_cast<size_t>(k));
@@ -360,20 +363,32 @@ TEST(Modularity, GroupsPastSixteenBitColumns) {
     truth[size_t(v)] = perm[size_t(v)] / size;
     members[size_t(truth[size_t(v)])].push_back(v);
   }
-  std::set<std::pair<int64_t, int64_t>> pairs;  // 8 partners inside and 1 outside a node, no duplicates
+  std::vector<std::pair<int64_t, int64_t>> pairs;
   for (int64_t v = 0; v < n; ++v) {
-    const auto& own = members[size_t(truth[size_t(v)])];
-    for (int p = 0; p < 9; ++p) {
-      const auto& pool = p < 8 ? own : members[size_t((truth[size_t(v)] + 1 + int64_t(rng.next() % 3)) % k)];
+    const int64_t own = truth[size_t(v)];
+    for (int p = 0; p < inside + outside; ++p) {
+      const int64_t c = p < inside ? own : (own + 1 + int64_t(rng.next() % uint64_t(k - 1))) % k;
+      const auto& pool = members[size_t(c)];
       const int64_t u = pool[size_t(rng.next() % pool.size())];
-      if (u != v) pairs.insert({std::min(u, v), std::max(u, v)});
+      if (u != v) pairs.push_back({std::min(u, v), std::max(u, v)});
     }
   }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   std::vector<Edge> e;
+  e.reserve(pairs.size());
   for (const auto& [i, j] : pairs) e.push_back({i, j, 1.0});
-  const Graph g(n, std::move(e));
+  return Graph(n, std::move(e));
+}
+
+// A group of more than 65,536 nodes keeps 32-bit columns in its subgraph, smaller ones 16-bit
+// (modularity.cpp: LocalGraph): 4 x 17,000 nodes take the 32-bit path at the root and the 16-bit
+// one below, and must still be recovered exactly.
+TEST(Modularity, GroupsPastSixteenBitColumns) {
+  std::vector<int64_t> truth;
+  const Graph g = sparse_planted(4, 17000, 8, 1, 4242, truth);
   const Result r = modules(g, defaults());
-  EXPECT_EQ(r.k, k);
+  EXPECT_EQ(r.k, 4);
   EXPECT_TRUE(same_partition(r.labels, truth));
   double score = 0;
   ASSERT_EQ(fc_modularity_score(g.g, r.labels.data(), 1.0, &score), FC_OK) << fc_last_error();
