@@ -21,6 +21,7 @@
 
 #include "core/error.hpp"
 #include "core/leading_eigen.hpp"
+#include "core/local_graph.hpp"
 #include "core/line_maxima.hpp"
 
 namespace fc {
@@ -84,131 +85,6 @@ struct Phases {
     return f();
   }
 };
-
-// One group's induced subgraph with the combined weights c+ A+ - c- A-, in local indices.
-// A group's subgraph, in local node numbers. The eigensolver's products read it once each, and
-// they are most of fc_modularity's time on large graphs, so it is kept small: its columns are
-// 16-bit (columns16) for groups of at most 65,536 nodes, else 32-bit (columns32) unless the group
-// has 2^31 nodes or more (columns64), and its
-// entries' combined weights (c+ A+ - c- A-) are `weights`, or all `weight` when the graph's
-// weights are uniform (a binary graph: then `weights` stays empty). 2 or 4 bytes an entry instead
-// of 16 on a binary graph.
-struct LocalGraph {
-  int64_t n = 0;
-  std::vector<int64_t> offsets;
-  int width = 32;  // bits of a column: 16, 32 or 64
-  std::vector<uint16_t> columns16;
-  std::vector<int32_t> columns32;
-  std::vector<int64_t> columns64;
-  std::vector<double> weights;
-  bool uniform = false;
-  double weight = 0;
-  int64_t entries() const { return offsets.empty() ? 0 : offsets.back(); }
-  int64_t col(int64_t e) const {
-    const size_t x = static_cast<size_t>(e);
-    return width == 16 ? int64_t(columns16[x]) : width == 32 ? int64_t(columns32[x]) : columns64[x];
-  }
-  double w(int64_t e) const { return uniform ? weight : weights[static_cast<size_t>(e)]; }
-  std::vector<double> k_pos, k_neg;  // the degrees in the whole graph
-  std::vector<double> row_sum;       // sum_{l in g} (c+ A+ - c- A-)_il
-  double group_pos = 0, group_neg = 0;  // K+_g, K-_g
-};
-
-double combined_weight(const ModularityTerms& t, float w) { return w > 0 ? t.c_pos * w : t.c_neg * w; }
-
-// sum[k] = sum over row i0 + k's entries of weight(e) * x[column], k < rows <= kRowsAtOnce: each
-// row one sequential sum in entry order (the device's order: kernels/group_product.cu), the rows'
-// sums interleaved over their common length. One row's chain of dependent adds is bound by the
-// add latency, not by the memory: four independent chains at once took the voxel network's
-// products from 8.8 to 5.2 ms a pass on 2 cores (with 16-bit columns; a microbenchmark, same bits).
-constexpr int64_t kRowsAtOnce = 4;
-template <class Column, class Weight>
-void row_sums(const LocalGraph& lg, const Column* columns, Weight weight, const double* x, int64_t i0, int64_t rows,
-              double* sum) {
-  int64_t e[kRowsAtOnce], end[kRowsAtOnce];
-  int64_t common = rows == kRowsAtOnce ? std::numeric_limits<int64_t>::max() : 0;
-  for (int64_t k = 0; k < rows; ++k) {
-    e[k] = lg.offsets[static_cast<size_t>(i0 + k)];
-    end[k] = lg.offsets[static_cast<size_t>(i0 + k + 1)];
-    sum[k] = 0;
-    common = std::min(common, end[k] - e[k]);
-  }
-  static_assert(kRowsAtOnce == 4, "the interleaved loop is written for 4 rows");
-  for (int64_t d = 0; d < common; ++d) {
-    sum[0] += weight(e[0] + d) * x[static_cast<size_t>(columns[e[0] + d])];
-    sum[1] += weight(e[1] + d) * x[static_cast<size_t>(columns[e[1] + d])];
-    sum[2] += weight(e[2] + d) * x[static_cast<size_t>(columns[e[2] + d])];
-    sum[3] += weight(e[3] + d) * x[static_cast<size_t>(columns[e[3] + d])];
-  }
-  for (int64_t k = 0; k < rows; ++k)
-    for (int64_t f = e[k] + common; f < end[k]; ++f) sum[k] += weight(f) * x[static_cast<size_t>(columns[f])];
-}
-
-// Two passes over the group's rows, each parallel over rows when the group is large: count the
-// entries that stay, then (after a prefix sum) write them. Each row's sum is one sequential sum,
-// so the bits do not depend on the threads. `lg` is reused from group to group: its arrays keep
-// their capacity, so a group never pays the first touch of fresh pages again.
-void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int64_t>& nodes,
-             std::vector<int64_t>& local_of, int threads, LocalGraph& lg) {
-  lg.n = int64_t(nodes.size());
-  lg.group_pos = lg.group_neg = 0;
-  const int64_t n = lg.n;
-  for (int64_t i = 0; i < n; ++i) local_of[static_cast<size_t>(nodes[static_cast<size_t>(i)])] = i;
-  lg.offsets.assign(static_cast<size_t>(n + 1), 0);
-  lg.k_pos.resize(static_cast<size_t>(n));
-  lg.k_neg.resize(static_cast<size_t>(n));
-  lg.row_sum.assign(static_cast<size_t>(n), 0.0);
-  int64_t stored = 0;
-  for (int64_t u : nodes) stored += g.offsets[static_cast<size_t>(u + 1)] - g.offsets[static_cast<size_t>(u)];
-  const int team = parallel_team(stored, threads);
-  const bool parallel = team > 1;
-  auto kept = [&](int64_t e) {
-    return local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])] >= 0 && g.weights[static_cast<size_t>(e)] != 0;
-  };
-#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t u = nodes[static_cast<size_t>(i)];
-    int64_t count = 0;
-    for (int64_t e = g.offsets[static_cast<size_t>(u)]; e < g.offsets[static_cast<size_t>(u + 1)]; ++e) count += kept(e);
-    lg.offsets[static_cast<size_t>(i + 1)] = count;
-  }
-  for (int64_t i = 0; i < n; ++i) lg.offsets[static_cast<size_t>(i + 1)] += lg.offsets[static_cast<size_t>(i)];
-  const size_t entries = static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]);
-  lg.width = n <= int64_t(std::numeric_limits<uint16_t>::max()) + 1 ? 16
-             : n <= std::numeric_limits<int32_t>::max()                ? 32
-                                                                        : 64;
-  lg.columns16.resize(lg.width == 16 ? entries : 0);
-  lg.columns32.resize(lg.width == 32 ? entries : 0);
-  lg.columns64.resize(lg.width == 64 ? entries : 0);
-  lg.uniform = t.uniform_weight != 0;
-  lg.weight = lg.uniform ? combined_weight(t, t.uniform_weight) : 0.0;
-  lg.weights.resize(lg.uniform ? 0 : static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]));
-#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t u = nodes[static_cast<size_t>(i)];
-    int64_t x = lg.offsets[static_cast<size_t>(i)];
-    double sum = 0;
-    for (int64_t e = g.offsets[static_cast<size_t>(u)]; e < g.offsets[static_cast<size_t>(u + 1)]; ++e) {
-      if (!kept(e)) continue;
-      const double w = combined_weight(t, g.weights[static_cast<size_t>(e)]);
-      const int64_t local = local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
-      if (lg.width == 16) lg.columns16[static_cast<size_t>(x)] = static_cast<uint16_t>(local);
-      else if (lg.width == 32) lg.columns32[static_cast<size_t>(x)] = static_cast<int32_t>(local);
-      else lg.columns64[static_cast<size_t>(x)] = local;
-      if (!lg.uniform) lg.weights[static_cast<size_t>(x)] = w;
-      ++x;
-      sum += w;
-    }
-    lg.row_sum[static_cast<size_t>(i)] = sum;
-    lg.k_pos[static_cast<size_t>(i)] = t.k_pos[static_cast<size_t>(u)];
-    lg.k_neg[static_cast<size_t>(i)] = t.k_neg[static_cast<size_t>(u)];
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    lg.group_pos += lg.k_pos[static_cast<size_t>(i)];
-    lg.group_neg += lg.k_neg[static_cast<size_t>(i)];
-  }
-  for (int64_t u : nodes) local_of[static_cast<size_t>(u)] = -1;
-}
 
 // (B_g x)_i without the diagonal correction, for a +-1 vector: y = A s, P = k+ . s, N = k- . s.
 struct SplitState {
@@ -380,6 +256,11 @@ struct Candidate {
   int64_t device_products = 0;  // of the iterations, those that ran on `device`
   bool analysed = false;
   std::unique_ptr<Candidate> child[2];  // the split's two groups, once made
+  // Its subgraph once it has split (its children make theirs from it), and, until its analysis
+  // has made its own, its parent's (it is side `which` of it).
+  std::unique_ptr<LocalGraph> split_graph;
+  std::shared_ptr<const ParentGraph> parent;
+  int which = 0;
   std::future<void> ready;              // its analysis, when a worker thread runs it
 };
 
@@ -389,10 +270,14 @@ uint64_t child_seed(uint64_t parent, int which) {
 }
 
 // The two groups of c's split (c.side), child[0] holding c's first node.
-void make_children(Candidate& c) {
+void make_children(Candidate& c, SubgraphRecycler& recycler) {
+  std::shared_ptr<const ParentGraph> shared;
+  if (c.split_graph) shared = recycler.share(std::move(c.split_graph), c.side);
   for (int k = 0; k < 2; ++k) {
     c.child[k] = std::make_unique<Candidate>();
     c.child[k]->seed = child_seed(c.seed, k);
+    c.child[k]->parent = shared;
+    c.child[k]->which = k;
   }
   for (size_t i = 0; i < c.nodes.size(); ++i) c.child[c.side[i] > 0 ? 0 : 1]->nodes.push_back(c.nodes[i]);
   if (c.next.size() == c.nodes.size()) {
@@ -418,7 +303,7 @@ void make_children(Candidate& c) {
 // engine and the timings. find_modules keeps one per analysis that may run at once.
 struct Slot {
   std::vector<int64_t> local_of;
-  LocalGraph scratch;
+  std::unique_ptr<LocalGraph> scratch;  // the subgraph of its analysis (from the recycler)
   std::unique_ptr<GroupProducts> device;
   bool device_tried = false;
   Phases phases;
@@ -441,8 +326,12 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
              std::vector<int64_t>& local_of, LocalGraph& lg, GroupProducts* device, Phases& phases) {
   const int64_t n = int64_t(c.nodes.size());
   // min_community_size may be any int64 (up to INT64_MAX): compare without doubling it.
+  const std::shared_ptr<const ParentGraph> parent = std::move(c.parent);  // let go on the way out
   if (n < 2 || o.min_community_size > n / 2) return;
-  phases.time(phases.induced, [&] { induced(g, t, c.nodes, local_of, threads, lg); });
+  phases.time(phases.induced, [&] {
+    if (parent) induced_from_parent(*parent, c.which, threads, lg);
+    else induced(g, t, c.nodes, local_of, threads, lg);
+  });
   // r_i = sum_{l in g} B_il, the diagonal correction of B^(g).
   std::vector<double> r(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
@@ -742,6 +631,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   out.n = g.n;
   // Isolated nodes (no edge of non-zero weight) are communities of their own: they cannot change Q.
   std::vector<char> isolated(static_cast<size_t>(g.n));
+  SubgraphRecycler recycler;  // before every Candidate: their subgraphs come back to it
   Candidate root;
   int64_t n_isolated = 0;
   for (int64_t v = 0; v < g.n; ++v) {
@@ -820,8 +710,13 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     }
     const Phases before = slot->phases;
     const Phases::Clock::time_point begun = Phases::Clock::now();
-    analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, slot->scratch, slot->device.get(), slot->phases);
+    if (!slot->scratch) slot->scratch = recycler.take();
+    analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, *slot->scratch, slot->device.get(), slot->phases);
     c.analysed = true;
+    if (!c.side.empty()) {  // its children will make their subgraphs from this one
+      c.split_graph = std::move(slot->scratch);
+      slot->scratch = recycler.take();
+    }
     if (profile_on && int64_t(c.nodes.size()) >= kProfiledGroup) {
       const Phases& p = slot->phases;
       std::fprintf(stderr,
@@ -844,7 +739,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
       if (stop) return;
       analyse_now(*cp);
       if (cp->side.empty() || stop) return;
-      make_children(*cp);
+      make_children(*cp, recycler);
       launch(*cp->child[0]);
       launch(*cp->child[1]);
     });
@@ -855,6 +750,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     else if (may_split && !c.analysed) analyse_now(c);
     if (!may_split) {  // the limit was reached: it stays whole
       c.side.clear();
+      c.split_graph.reset();
       for (auto& k : c.child) k.reset();
     }
   };
@@ -900,7 +796,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
       progress.advance(int64_t(c.nodes.size()));
       continue;
     }
-    if (!c.child[0]) make_children(c);  // (eager mode made them already)
+    if (!c.child[0]) make_children(c, recycler);  // (eager mode made them already)
     std::unique_ptr<Candidate> a = std::move(c.child[0]), b = std::move(c.child[1]);
     a->id = next_id++;
     b->id = next_id++;
