@@ -31,64 +31,82 @@ void set_column(LocalGraph& lg, int64_t x, int64_t local) {
   else lg.columns64[static_cast<size_t>(x)] = local;
 }
 
-}  // namespace
-
-// Two passes over the group's rows, each parallel over rows when the group is large: count the
-// entries that stay, then (after a prefix sum) write them. Each row's sum is one sequential sum,
-// so the bits do not depend on the threads. `lg` is reused from group to group: its arrays keep
-// their capacity, so a group never pays the first touch of fresh pages again.
-void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int64_t>& nodes,
-             std::vector<int64_t>& local_of, int threads, LocalGraph& lg) {
-  lg.n = int64_t(nodes.size());
+// The subgraph of n rows, two passes over them, each parallel over rows when there are many
+// entries: count the entries that stay, then (after a prefix sum) write them. Row i's entries are
+// source entries range(i) = [begin, end) that kept(e); an entry's local column is column(e) and
+// its combined weight weight(e); k(i) gives the row's {k+, k-}. Each row's sum is one sequential
+// sum in entry order, so the bits do not depend on the threads. `lg` is reused from group to
+// group: its arrays keep their capacity, so a group never pays the first touch of fresh pages again.
+template <class Range, class Kept, class Column, class Weight, class Degrees>
+void fill(LocalGraph& lg, int64_t n, int64_t work, int threads, bool uniform, double uniform_weight, Range range,
+          Kept kept, Column column, Weight weight, Degrees k) {
+  lg.n = n;
   lg.group_pos = lg.group_neg = 0;
-  const int64_t n = lg.n;
-  for (int64_t i = 0; i < n; ++i) local_of[static_cast<size_t>(nodes[static_cast<size_t>(i)])] = i;
   lg.offsets.assign(static_cast<size_t>(n + 1), 0);
   lg.k_pos.resize(static_cast<size_t>(n));
   lg.k_neg.resize(static_cast<size_t>(n));
   lg.row_sum.assign(static_cast<size_t>(n), 0.0);
-  int64_t stored = 0;
-  for (int64_t u : nodes) stored += g.offsets[static_cast<size_t>(u + 1)] - g.offsets[static_cast<size_t>(u)];
-  const int team = parallel_team(stored, threads);
+  const int team = parallel_team(work, threads);
   const bool parallel = team > 1;
-  auto kept = [&](int64_t e) {
-    return local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])] >= 0 && g.weights[static_cast<size_t>(e)] != 0;
-  };
 #pragma omp parallel for schedule(static) num_threads(team) if (parallel)
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t u = nodes[static_cast<size_t>(i)];
+    const auto [begin, end] = range(i);
     int64_t count = 0;
-    for (int64_t e = g.offsets[static_cast<size_t>(u)]; e < g.offsets[static_cast<size_t>(u + 1)]; ++e) count += kept(e);
+    for (int64_t e = begin; e < end; ++e) count += kept(e);
     lg.offsets[static_cast<size_t>(i + 1)] = count;
   }
   for (int64_t i = 0; i < n; ++i) lg.offsets[static_cast<size_t>(i + 1)] += lg.offsets[static_cast<size_t>(i)];
-  const bool uniform = t.uniform_weight != 0;
-  shape(lg, n, uniform, uniform ? combined_weight(t, t.uniform_weight) : 0.0);
+  shape(lg, n, uniform, uniform_weight);
 #pragma omp parallel for schedule(static) num_threads(team) if (parallel)
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t u = nodes[static_cast<size_t>(i)];
+    const auto [begin, end] = range(i);
     int64_t x = lg.offsets[static_cast<size_t>(i)];
     double sum = 0;
-    for (int64_t e = g.offsets[static_cast<size_t>(u)]; e < g.offsets[static_cast<size_t>(u + 1)]; ++e) {
+    for (int64_t e = begin; e < end; ++e) {
       if (!kept(e)) continue;
-      const double w = combined_weight(t, g.weights[static_cast<size_t>(e)]);
-      const int64_t local = local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
-      set_column(lg, x, local);
+      const double w = weight(e);
+      set_column(lg, x, column(e));
       if (!lg.uniform) lg.weights[static_cast<size_t>(x)] = w;
       ++x;
       sum += w;
     }
     lg.row_sum[static_cast<size_t>(i)] = sum;
-    lg.k_pos[static_cast<size_t>(i)] = t.k_pos[static_cast<size_t>(u)];
-    lg.k_neg[static_cast<size_t>(i)] = t.k_neg[static_cast<size_t>(u)];
+    const auto [kp, kn] = k(i);
+    lg.k_pos[static_cast<size_t>(i)] = kp;
+    lg.k_neg[static_cast<size_t>(i)] = kn;
   }
   for (int64_t i = 0; i < n; ++i) {
     lg.group_pos += lg.k_pos[static_cast<size_t>(i)];
     lg.group_neg += lg.k_neg[static_cast<size_t>(i)];
   }
-  for (int64_t u : nodes) local_of[static_cast<size_t>(u)] = -1;
 }
 
+}  // namespace
+
+void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int64_t>& nodes,
+             std::vector<int64_t>& local_of, int threads, LocalGraph& lg) {
+  const int64_t n = int64_t(nodes.size());
+  for (int64_t i = 0; i < n; ++i) local_of[static_cast<size_t>(nodes[static_cast<size_t>(i)])] = i;
+  int64_t stored = 0;
+  for (int64_t u : nodes) stored += g.offsets[static_cast<size_t>(u + 1)] - g.offsets[static_cast<size_t>(u)];
+  const bool uniform = t.uniform_weight != 0;
+  auto range = [&](int64_t i) {
+    const size_t u = static_cast<size_t>(nodes[static_cast<size_t>(i)]);
+    return std::pair<int64_t, int64_t>(g.offsets[u], g.offsets[u + 1]);
+  };
+  auto kept = [&](int64_t e) {
+    return local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])] >= 0 && g.weights[static_cast<size_t>(e)] != 0;
+  };
+  auto column = [&](int64_t e) { return local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])]; };
+  auto weight = [&](int64_t e) { return combined_weight(t, g.weights[static_cast<size_t>(e)]); };
+  auto k = [&](int64_t i) {
+    const size_t u = static_cast<size_t>(nodes[static_cast<size_t>(i)]);
+    return std::pair<double, double>(t.k_pos[u], t.k_neg[u]);
+  };
+  fill(lg, n, stored, threads, uniform, uniform ? combined_weight(t, t.uniform_weight) : 0.0, range, kept, column,
+       weight, k);
+  for (int64_t u : nodes) local_of[static_cast<size_t>(u)] = -1;
+}
 
 void induced_from_parent(const ParentGraph& parent, int which, int threads, LocalGraph& lg) {
   const LocalGraph& p = *parent.graph;
@@ -96,47 +114,20 @@ void induced_from_parent(const ParentGraph& parent, int which, int threads, Loca
   std::vector<int64_t> rows;  // the parent's rows of this child, in order
   for (int64_t i = 0; i < p.n; ++i)
     if (parent.side[static_cast<size_t>(i)] == wanted) rows.push_back(i);
-  const int64_t n = int64_t(rows.size());
-  lg.n = n;
-  lg.group_pos = lg.group_neg = 0;
-  lg.offsets.assign(static_cast<size_t>(n + 1), 0);
-  lg.k_pos.resize(static_cast<size_t>(n));
-  lg.k_neg.resize(static_cast<size_t>(n));
-  lg.row_sum.assign(static_cast<size_t>(n), 0.0);
-  const int team = parallel_team(p.entries(), threads);
-  const bool parallel = team > 1;
-#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t r = rows[static_cast<size_t>(i)];
-    int64_t count = 0;
-    for (int64_t e = p.offsets[static_cast<size_t>(r)]; e < p.offsets[static_cast<size_t>(r + 1)]; ++e)
-      count += parent.side[static_cast<size_t>(p.col(e))] == wanted;
-    lg.offsets[static_cast<size_t>(i + 1)] = count;
-  }
-  for (int64_t i = 0; i < n; ++i) lg.offsets[static_cast<size_t>(i + 1)] += lg.offsets[static_cast<size_t>(i)];
-  shape(lg, n, p.uniform, p.weight);
-#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t r = rows[static_cast<size_t>(i)];
-    int64_t x = lg.offsets[static_cast<size_t>(i)];
-    double sum = 0;
-    for (int64_t e = p.offsets[static_cast<size_t>(r)]; e < p.offsets[static_cast<size_t>(r + 1)]; ++e) {
-      const int64_t c = p.col(e);
-      if (parent.side[static_cast<size_t>(c)] != wanted) continue;
-      const double w = p.w(e);
-      set_column(lg, x, parent.index_in_child[static_cast<size_t>(c)]);
-      if (!lg.uniform) lg.weights[static_cast<size_t>(x)] = w;
-      ++x;
-      sum += w;  // the entries of induced()'s row, in its order: the same sum
-    }
-    lg.row_sum[static_cast<size_t>(i)] = sum;
-    lg.k_pos[static_cast<size_t>(i)] = p.k_pos[static_cast<size_t>(r)];
-    lg.k_neg[static_cast<size_t>(i)] = p.k_neg[static_cast<size_t>(r)];
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    lg.group_pos += lg.k_pos[static_cast<size_t>(i)];
-    lg.group_neg += lg.k_neg[static_cast<size_t>(i)];
-  }
+  // The parent's entries are the graph's non-zero ones among its nodes in the graph's order, so
+  // those among this side's nodes are induced()'s, in its order: the same sums.
+  auto range = [&](int64_t i) {
+    const size_t r = static_cast<size_t>(rows[static_cast<size_t>(i)]);
+    return std::pair<int64_t, int64_t>(p.offsets[r], p.offsets[r + 1]);
+  };
+  auto kept = [&](int64_t e) { return parent.side[static_cast<size_t>(p.col(e))] == wanted; };
+  auto column = [&](int64_t e) { return parent.index_in_child[static_cast<size_t>(p.col(e))]; };
+  auto weight = [&](int64_t e) { return p.w(e); };
+  auto k = [&](int64_t i) {
+    const size_t r = static_cast<size_t>(rows[static_cast<size_t>(i)]);
+    return std::pair<double, double>(p.k_pos[r], p.k_neg[r]);
+  };
+  fill(lg, int64_t(rows.size()), p.entries(), threads, p.uniform, p.weight, range, kept, column, weight, k);
 }
 
 std::unique_ptr<LocalGraph> SubgraphRecycler::take() {
