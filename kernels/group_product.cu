@@ -18,10 +18,31 @@ __global__ void local_index_kernel(const int64_t* __restrict__ nodes, int64_t n,
     local_of[nodes[i]] = clear ? -1 : i;
 }
 
-// One warp per row. The lanes load 32 entries at a time (coalesced) and form their products;
-// every lane then adds the 32 products in entry order, so the sum is the host loop's, bit for bit
-// (a skipped entry adds +0.0, which leaves a sum that started at +0.0 unchanged). __dmul_rn and
-// __dadd_rn keep the compiler from fusing them into a multiply-add the host does not do.
+// Row i's sum, on one warp (every lane gets it). The lanes load 32 entries at a time (coalesced)
+// and form their products; every lane then adds the 32 products in entry order, so the sum is the
+// host loop's, bit for bit (a skipped entry adds +0.0, which leaves a sum that started at +0.0
+// unchanged). __dmul_rn and __dadd_rn keep the compiler from fusing them into a multiply-add the
+// host does not do. x null: every x is 1 (the row's sum of weights: cw * 1 is cw exactly).
+__device__ double warp_row_sum(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
+                               const float* __restrict__ weights, int64_t u, const int64_t* __restrict__ local_of,
+                               double c_pos, double c_neg, const double* __restrict__ x, int lane) {
+  const int64_t begin = offsets[u], end = offsets[u + 1];
+  double sum = 0.0;
+  for (int64_t base = begin; base < end; base += kWarp) {
+    const int64_t e = base + lane;
+    double term = 0.0;
+    if (e < end) {
+      const float w = weights[e];
+      const int64_t l = local_of[columns[e]];
+      if (l >= 0 && w != 0.0f) term = __dmul_rn(__dmul_rn(w > 0.0f ? c_pos : c_neg, double(w)), x != nullptr ? x[l] : 1.0);
+    }
+    const int64_t count = end - base < kWarp ? end - base : kWarp;
+    for (int j = 0; j < count; ++j) sum = __dadd_rn(sum, __shfl_sync(0xffffffffu, term, j));
+  }
+  return sum;
+}
+
+// One warp per row.
 __global__ void group_product_kernel(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
                                      const float* __restrict__ weights, const int64_t* __restrict__ nodes, int64_t n,
                                      const int64_t* __restrict__ local_of, double c_pos, double c_neg,
@@ -29,25 +50,36 @@ __global__ void group_product_kernel(const int64_t* __restrict__ offsets, const 
   const int lane = threadIdx.x & (kWarp - 1);
   const int64_t warps = (int64_t(gridDim.x) * blockDim.x) / kWarp;
   for (int64_t i = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / kWarp; i < n; i += warps) {
-    const int64_t u = nodes[i];
-    const int64_t begin = offsets[u], end = offsets[u + 1];
-    double sum = 0.0;
-    for (int64_t base = begin; base < end; base += kWarp) {
-      const int64_t e = base + lane;
-      double term = 0.0;
-      if (e < end) {
-        const float w = weights[e];
-        const int64_t l = local_of[columns[e]];
-        if (l >= 0 && w != 0.0f) term = __dmul_rn(__dmul_rn(w > 0.0f ? c_pos : c_neg, double(w)), x[l]);
-      }
-      const int64_t count = end - base < kWarp ? end - base : kWarp;
-      for (int j = 0; j < count; ++j) sum = __dadd_rn(sum, __shfl_sync(0xffffffffu, term, j));
-    }
+    const double sum = warp_row_sum(offsets, columns, weights, nodes[i], local_of, c_pos, c_neg, x, lane);
     if (lane == 0) y[i] = sum;
   }
 }
 
+// r[i] = (row i's sum of combined weights) - gamma (d+ k+_i K+ - d- k-_i K-), the host's
+// expression in its order (core/modularity.cpp: analyse).
+__global__ void group_diagonal_kernel(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
+                                      const float* __restrict__ weights, const int64_t* __restrict__ nodes, int64_t n,
+                                      const int64_t* __restrict__ local_of, GroupDiagonal d, double* __restrict__ r) {
+  const int lane = threadIdx.x & (kWarp - 1);
+  const int64_t warps = (int64_t(gridDim.x) * blockDim.x) / kWarp;
+  for (int64_t i = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / kWarp; i < n; i += warps) {
+    const double sum = warp_row_sum(offsets, columns, weights, nodes[i], local_of, d.c_pos, d.c_neg, nullptr, lane);
+    if (lane == 0) {
+      const double pos = __dmul_rn(__dmul_rn(d.d_pos, d.k_pos[i]), d.group_pos);
+      const double neg = __dmul_rn(__dmul_rn(d.d_neg, d.k_neg[i]), d.group_neg);
+      r[i] = __dsub_rn(sum, __dmul_rn(d.gamma, __dsub_rn(pos, neg)));
+    }
+  }
+}
+
 }  // namespace
+
+cudaError_t group_diagonal(const int64_t* offsets, const int64_t* columns, const float* weights, const int64_t* nodes,
+                           int64_t n, const int64_t* local_of, const GroupDiagonal& d, double* r, cudaStream_t stream) {
+  if (n <= 0) return cudaSuccess;
+  group_diagonal_kernel<<<grid_for(n, kWarp), kThreads, 0, stream>>>(offsets, columns, weights, nodes, n, local_of, d, r);
+  return cudaGetLastError();
+}
 
 cudaError_t group_local_index(const int64_t* nodes, int64_t n, int64_t* local_of, bool clear, cudaStream_t stream) {
   if (n <= 0) return cudaSuccess;

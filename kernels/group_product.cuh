@@ -22,5 +22,17 @@ cudaError_t group_product(const int64_t* offsets, const int64_t* columns, const 
                           int64_t n, const int64_t* local_of, double c_pos, double c_neg, const double* x, double* y,
                           cudaStream_t stream);
 
+// The diagonal correction of B^(g) (core/modularity.cpp: analyse), for a group whose subgraph the
+// host is still making: r[i] = rs_i - gamma ((d_pos k_pos[i]) K_pos - (d_neg k_neg[i]) K_neg), with
+// rs_i the sum over row nodes[i]'s entries of cw(w) as group_product adds them (x = 1), every
+// operation rounded once, left to right: the host's bits. k_pos, k_neg: device arrays of n.
+struct GroupDiagonal {
+  double c_pos = 0, c_neg = 0, gamma = 0, d_pos = 0, d_neg = 0, group_pos = 0, group_neg = 0;
+  const double* k_pos = nullptr;
+  const double* k_neg = nullptr;
+};
+cudaError_t group_diagonal(const int64_t* offsets, const int64_t* columns, const float* weights, const int64_t* nodes,
+                           int64_t n, const int64_t* local_of, const GroupDiagonal& d, double* r, cudaStream_t stream);
+
 }  // namespace kernels
 }  // namespace fc

@@ -113,11 +113,15 @@ constexpr int64_t kAbsHistogramBins = (int64_t(0x3F800000) >> kAbsHistogramShift
 // EigenSpace sums, and s_i the sparse sum: over row nodes[i]'s entries e, in row order, whose column
 // is in the group and whose weight w_e != 0, of cw(w_e) * x[local index of the column], with
 // cw(w) = c_pos * w for w > 0, else c_neg * w (in double); every product and sum rounded once.
+// r null: the engine computes r itself from the graph (the host's subgraph, which gives it, is
+// then still being made): r_i = rs_i - gamma ((d_pos k_pos_i) group_pos - (d_neg k_neg_i)
+// group_neg), rs_i the sum of cw(w_e) over row nodes[i]'s entries in the group, in row order.
 struct GroupTerms {
   const double* k_pos = nullptr;
   const double* k_neg = nullptr;
   const double* r = nullptr;
   double gd_pos = 0, gd_neg = 0;
+  double gamma = 0, d_pos = 0, d_neg = 0, group_pos = 0, group_neg = 0;  // for r null
 };
 
 // A backend's engine for the eigensolver of modularity groups, away from the host: the group's

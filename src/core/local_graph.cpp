@@ -87,8 +87,7 @@ void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int
              std::vector<int64_t>& local_of, int threads, LocalGraph& lg) {
   const int64_t n = int64_t(nodes.size());
   for (int64_t i = 0; i < n; ++i) local_of[static_cast<size_t>(nodes[static_cast<size_t>(i)])] = i;
-  int64_t stored = 0;
-  for (int64_t u : nodes) stored += g.offsets[static_cast<size_t>(u + 1)] - g.offsets[static_cast<size_t>(u)];
+  const int64_t stored = row_entries(g, nodes);
   const bool uniform = t.uniform_weight != 0;
   auto range = [&](int64_t i) {
     const size_t u = static_cast<size_t>(nodes[static_cast<size_t>(i)]);
@@ -106,6 +105,21 @@ void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int
   fill(lg, n, stored, threads, uniform, uniform ? combined_weight(t, t.uniform_weight) : 0.0, range, kept, column,
        weight, k);
   for (int64_t u : nodes) local_of[static_cast<size_t>(u)] = -1;
+}
+
+int64_t row_entries(const GraphData& g, const std::vector<int64_t>& nodes) {
+  int64_t stored = 0;
+  for (int64_t u : nodes) stored += g.offsets[static_cast<size_t>(u + 1)] - g.offsets[static_cast<size_t>(u)];
+  return stored;
+}
+
+int64_t parent_row_entries(const ParentGraph& parent, int which) {
+  const LocalGraph& p = *parent.graph;
+  const int8_t wanted = which == 0 ? 1 : -1;
+  int64_t stored = 0;
+  for (int64_t i = 0; i < p.n; ++i)
+    if (parent.side[static_cast<size_t>(i)] == wanted) stored += p.offsets[static_cast<size_t>(i + 1)] - p.offsets[static_cast<size_t>(i)];
+  return stored;
 }
 
 void induced_from_parent(const ParentGraph& parent, int which, int threads, LocalGraph& lg) {

@@ -105,6 +105,11 @@ class SubgraphRecycler {
 void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int64_t>& nodes,
              std::vector<int64_t>& local_of, int threads, LocalGraph& lg);
 
+// The entries of the rows of `nodes` in the graph, and of the rows of the parent's side `which` in
+// the parent's subgraph: bounds of the entries of their subgraphs, known before they are made.
+int64_t row_entries(const GraphData& g, const std::vector<int64_t>& nodes);
+int64_t parent_row_entries(const ParentGraph& parent, int which);
+
 // The subgraph of the parent's side `which` (0: side +1) from the parent's: the same as induced()
 // on those nodes, bit for bit.
 void induced_from_parent(const ParentGraph& parent, int which, int threads, LocalGraph& lg);

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <queue>
 #include <string>
+#include <system_error>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -328,45 +329,13 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   // min_community_size may be any int64 (up to INT64_MAX): compare without doubling it.
   const std::shared_ptr<const ParentGraph> parent = std::move(c.parent);  // let go on the way out
   if (n < 2 || o.min_community_size > n / 2) return;
-  phases.time(phases.induced, [&] {
-    if (parent) induced_from_parent(*parent, c.which, threads, lg);
-    else induced(g, t, c.nodes, local_of, threads, lg);
-  });
-  // r_i = sum_{l in g} B_il, the diagonal correction of B^(g).
-  std::vector<double> r(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i)
-    r[static_cast<size_t>(i)] = lg.row_sum[static_cast<size_t>(i)] -
-                                t.gamma * (t.d_pos * lg.k_pos[static_cast<size_t>(i)] * lg.group_pos -
-                                           t.d_neg * lg.k_neg[static_cast<size_t>(i)] * lg.group_neg);
-  const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
-  // threads for the host's sparse sums (work: the stored entries)
-  const int team = parallel_team(lg.entries() + n, threads);
-  // B^(g) x on the host, as backend.hpp's GroupTerms spells it out (a device space computes the
-  // same bits)
-  auto op = [&](const double* x, double* y) {
-    const double p = deterministic_dot(lg.k_pos.data(), x, n, threads);
-    const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
-    const double uniform = lg.weight;
-    const double* weights = lg.weights.data();
-    auto same = [uniform](int64_t) { return uniform; };
-    auto each = [weights](int64_t e) { return weights[e]; };
-    const int64_t quads = (n + kRowsAtOnce - 1) / kRowsAtOnce;
-#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
-    for (int64_t b = 0; b < quads; ++b) {
-      const int64_t i0 = b * kRowsAtOnce, rows = std::min<int64_t>(kRowsAtOnce, n - i0);
-      double sum[kRowsAtOnce];
-      if (lg.width == 16) lg.uniform ? row_sums(lg, lg.columns16.data(), same, x, i0, rows, sum)
-                                     : row_sums(lg, lg.columns16.data(), each, x, i0, rows, sum);
-      else if (lg.width == 32) lg.uniform ? row_sums(lg, lg.columns32.data(), same, x, i0, rows, sum)
-                                          : row_sums(lg, lg.columns32.data(), each, x, i0, rows, sum);
-      else lg.uniform ? row_sums(lg, lg.columns64.data(), same, x, i0, rows, sum)
-                      : row_sums(lg, lg.columns64.data(), each, x, i0, rows, sum);
-      for (int64_t k = 0; k < rows; ++k) {
-        const size_t i = static_cast<size_t>(i0 + k);
-        y[i] = sum[k] - gd_pos * lg.k_pos[i] * p + gd_neg * lg.k_neg[i] * q - r[i] * x[i];
-      }
-    }
+  auto build = [&] {
+    phases.time(phases.induced, [&] {
+      if (parent) induced_from_parent(*parent, c.which, threads, lg);
+      else induced(g, t, c.nodes, local_of, threads, lg);
+    });
   };
+  const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
   EigenOptions eo;
   eo.tolerance = kEigenTolerance;
   eo.max_basis = kEigenBasis;
@@ -376,23 +345,84 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   if (int64_t(c.warm.size()) == n) eo.warm = c.warm.data();
   eo.threads = threads;
   // A large group's eigenproblem on the device when there is one (its vectors never leave it but
-  // for the answer), else on the host.
-  const bool on_device = device != nullptr && lg.entries() >= device->min_entries;
-  EigenResult er = phases.time(phases.eigen, [&] {
-    if (on_device) {
-      GroupTerms terms;
-      terms.k_pos = lg.k_pos.data();
-      terms.k_neg = lg.k_neg.data();
-      terms.r = r.data();
-      terms.gd_pos = gd_pos;
-      terms.gd_neg = gd_neg;
-      EigenSpace& space = device->select(c.nodes, terms);
-      return leading_eigenpair(n, space, eo);
+  // for the answer), else on the host. "Large" by the entries of its rows in its parent's subgraph
+  // (or the graph's, for the first group): a bound of its own subgraph's, known before it is made.
+  const bool on_device =
+      device != nullptr && (parent ? parent_row_entries(*parent, c.which) : row_entries(g, c.nodes)) >= device->min_entries;
+  EigenResult er;
+  if (on_device) {
+    // The device computes the diagonal correction from the graph itself, so the host makes the
+    // subgraph (for the fine-tuning) meanwhile, on another thread: it is off the chain of splits'
+    // critical path (the voxel network: about 15 of each split's 45 ms on the GPU machine).
+    std::vector<double> kp(static_cast<size_t>(n)), kn(static_cast<size_t>(n));
+    GroupTerms terms;
+    for (int64_t i = 0; i < n; ++i) {  // lg's k_pos, k_neg, group_pos and group_neg, in its order
+      const size_t u = static_cast<size_t>(c.nodes[static_cast<size_t>(i)]);
+      kp[static_cast<size_t>(i)] = t.k_pos[u];
+      kn[static_cast<size_t>(i)] = t.k_neg[u];
     }
-    HostSpace space([&](const double* x, double* y) { phases.time(phases.products, [&] { op(x, y); }); }, threads);
-    return leading_eigenpair(n, space, eo);
-  });
-  if (on_device) c.device_products = er.iterations;
+    for (int64_t i = 0; i < n; ++i) {
+      terms.group_pos += kp[static_cast<size_t>(i)];
+      terms.group_neg += kn[static_cast<size_t>(i)];
+    }
+    terms.k_pos = kp.data();
+    terms.k_neg = kn.data();
+    terms.gd_pos = gd_pos;
+    terms.gd_neg = gd_neg;
+    terms.gamma = t.gamma;
+    terms.d_pos = t.d_pos;
+    terms.d_neg = t.d_neg;
+    std::future<void> subgraph;  // (its destructor waits for it, also when the eigensolver throws)
+    try {
+      subgraph = std::async(std::launch::async, build);
+    } catch (const std::system_error&) {  // no thread to be had: made here, first
+      build();
+    }
+    er = phases.time(phases.eigen, [&] { return leading_eigenpair(n, device->select(c.nodes, terms), eo); });
+    if (subgraph.valid()) subgraph.get();
+    c.device_products = er.iterations;
+  } else {
+    build();
+    // r_i = sum_{l in g} B_il, the diagonal correction of B^(g).
+    std::vector<double> r(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      r[static_cast<size_t>(i)] = lg.row_sum[static_cast<size_t>(i)] -
+                                  t.gamma * (t.d_pos * lg.k_pos[static_cast<size_t>(i)] * lg.group_pos -
+                                             t.d_neg * lg.k_neg[static_cast<size_t>(i)] * lg.group_neg);
+    // threads for the host's sparse sums (work: the stored entries)
+    const int team = parallel_team(lg.entries() + n, threads);
+    // B^(g) x on the host, as backend.hpp's GroupTerms spells it out (a device space computes the
+    // same bits)
+    auto op = [&](const double* x, double* y) {
+      const double p = deterministic_dot(lg.k_pos.data(), x, n, threads);
+      const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
+      const double uniform = lg.weight;
+      const double* weights = lg.weights.data();
+      auto same = [uniform](int64_t) { return uniform; };
+      auto each = [weights](int64_t e) { return weights[e]; };
+      const int64_t quads = (n + kRowsAtOnce - 1) / kRowsAtOnce;
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+      for (int64_t b = 0; b < quads; ++b) {
+        const int64_t i0 = b * kRowsAtOnce, rows = std::min<int64_t>(kRowsAtOnce, n - i0);
+        double sum[kRowsAtOnce];
+        if (lg.width == 16) lg.uniform ? row_sums(lg, lg.columns16.data(), same, x, i0, rows, sum)
+                                       : row_sums(lg, lg.columns16.data(), each, x, i0, rows, sum);
+        else if (lg.width == 32) lg.uniform ? row_sums(lg, lg.columns32.data(), same, x, i0, rows, sum)
+                                            : row_sums(lg, lg.columns32.data(), each, x, i0, rows, sum);
+        else lg.uniform ? row_sums(lg, lg.columns64.data(), same, x, i0, rows, sum)
+                        : row_sums(lg, lg.columns64.data(), each, x, i0, rows, sum);
+        for (int64_t k = 0; k < rows; ++k) {
+          const size_t i = static_cast<size_t>(i0 + k);
+          y[i] = sum[k] - gd_pos * lg.k_pos[i] * p + gd_neg * lg.k_neg[i] * q - r[i] * x[i];
+        }
+      }
+    };
+    er = phases.time(phases.eigen, [&] {
+      HostSpace space([&](const double* x, double* y) { phases.time(phases.products, [&] { op(x, y); }); }, threads);
+      return leading_eigenpair(n, space, eo);
+    });
+  }
+
   c.eigenvalue = er.value;
   c.iterations = er.iterations;
   c.residual = er.residual;

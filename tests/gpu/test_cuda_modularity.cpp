@@ -167,6 +167,34 @@ TEST(CudaModularity, GroupSpaceHasTheHostBits) {
       for (double v : a) nonzero += v != 0;
       EXPECT_GT(nonzero, m / 2) << "slot " << slot;  // the check has something to compare
     }
+
+    // The engine's own diagonal correction (terms.r null, what fc_modularity's device path uses):
+    // the host's r from the group's row sums, and so the host's products, bit for bit.
+    fc::GroupTerms own = terms;
+    own.r = nullptr;
+    own.gamma = 0.9;
+    own.d_pos = 1.0 / 40000;
+    own.d_neg = x == 1 ? 0.0 : 1.0 / 7000;
+    for (int64_t i = 0; i < m; ++i) own.group_pos += kp[size_t(i)], own.group_neg += kn[size_t(i)];
+    const std::vector<double> ones(static_cast<size_t>(m), 1.0), zeros(static_cast<size_t>(m), 0.0);
+    fc::GroupTerms sums = terms;  // the sparse sum alone: s_i of x = 1 is the row's sum of weights
+    sums.r = zeros.data();
+    sums.gd_pos = sums.gd_neg = 0;
+    const std::vector<double> rs = host_operator(g, nodes, c_pos, c_neg, sums, ones.data());
+    std::vector<double> r_host(static_cast<size_t>(m));
+    for (int64_t i = 0; i < m; ++i)
+      r_host[size_t(i)] = rs[size_t(i)] - own.gamma * (own.d_pos * kp[size_t(i)] * own.group_pos -
+                                                       own.d_neg * kn[size_t(i)] * own.group_neg);
+    fc::GroupTerms given = own;
+    given.r = r_host.data();
+    const std::vector<double> expected = host_operator(g, nodes, c_pos, c_neg, given, v0.data());
+    fc::EigenSpace& computed = engine->select(nodes, own);
+    computed.reserve(m, 2);
+    computed.upload(0, v0.data());
+    computed.apply(0, 1);
+    std::vector<double> got(static_cast<size_t>(m));
+    computed.download(1, got.data());
+    EXPECT_EQ(std::memcmp(expected.data(), got.data(), sizeof(double) * size_t(m)), 0) << "r computed on the device";
   }
 }
 

@@ -124,7 +124,23 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
     double* const t = terms_.get<double>();
     FC_CUDA(cudaMemcpyAsync(t, terms.k_pos, bytes, cudaMemcpyHostToDevice, s));
     FC_CUDA(cudaMemcpyAsync(t + group_, terms.k_neg, bytes, cudaMemcpyHostToDevice, s));
-    FC_CUDA(cudaMemcpyAsync(t + 2 * group_, terms.r, bytes, cudaMemcpyHostToDevice, s));
+    if (terms.r != nullptr) {
+      FC_CUDA(cudaMemcpyAsync(t + 2 * group_, terms.r, bytes, cudaMemcpyHostToDevice, s));
+    } else {  // from the graph, with the host's bits (group_product.cuh)
+      kernels::GroupDiagonal d;
+      d.c_pos = c_pos_;
+      d.c_neg = c_neg_;
+      d.gamma = terms.gamma;
+      d.d_pos = terms.d_pos;
+      d.d_neg = terms.d_neg;
+      d.group_pos = terms.group_pos;
+      d.group_neg = terms.group_neg;
+      d.k_pos = t;
+      d.k_neg = t + group_;
+      check_cuda(kernels::group_diagonal(graph_->offsets.get<int64_t>(), graph_->columns.get<int64_t>(),
+                                         graph_->weights.get<float>(), dnodes, group_, local_of, d, t + 2 * group_, s),
+                 "group_diagonal kernel launch");
+    }
     FC_CUDA(cudaStreamSynchronize(s));  // the caller's pageable arrays
     return *this;
   }
