@@ -88,6 +88,17 @@ class EigenSpace {
   // slot w -= h[l] slot l for l = 0 .. cols-1 in turn (w_i - (h_l v_i), one l after the other);
   // returns sqrt(slot w . slot w).
   virtual double subtract(int64_t cols, const double* h, int64_t w) = 0;
+  // Classical Gram-Schmidt twice against slots 0 .. cols-1: project into h1, subtract h1, project
+  // into h2 (h2[cols]: slot w . slot w after the first pass), subtract h2; returns the final norm as
+  // subtract does. The same operations in that order, so the same bits; a device space needs one
+  // synchronization for all of it instead of four (the caller wants h1, h2 and the norm only at
+  // the end), which is most of a Lanczos step's cost on small groups.
+  virtual double orthogonalize(int64_t cols, int64_t w, double* h1, double* h2) {
+    project(cols, w, h1);
+    subtract(cols, h1, w);
+    project(cols, w, h2);
+    return subtract(cols, h2, w);
+  }
   virtual double dot(int64_t a, int64_t b) = 0;
   virtual void scale(int64_t slot, double factor) = 0;           // x_i * factor
   virtual void copy(int64_t from, int64_t to) = 0;

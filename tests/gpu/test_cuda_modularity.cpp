@@ -152,6 +152,12 @@ TEST(CudaModularity, GroupSpaceHasTheHostBits) {
       space->copy(5, 3);
       space->subtract_scaled(3, 0.11, 1);
       space->combine(4, y.data(), 2, 2, 6);
+      // a Lanczos step's Gram-Schmidt twice (one synchronization on the device)
+      space->copy(2, 7);
+      std::vector<double> g1(4), g2(4);
+      out.push_back(space->orthogonalize(3, 7, g1.data(), g2.data()));
+      out.insert(out.end(), g1.begin(), g1.end());
+      out.insert(out.end(), g2.begin(), g2.end());
       ++which;
     }
     EXPECT_EQ(std::memcmp(h_host.data(), h_dev.data(), sizeof(double) * 4), 0);

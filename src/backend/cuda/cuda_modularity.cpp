@@ -154,7 +154,6 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
     vectors_ = vectors_buffer_.at_least<double>(device_, n * slots, "the eigensolver's vectors");
     partial_ = partial_buffer_.at_least<double>(device_, chunk_count(n) * (slots + 1), "the eigensolver's partial sums");
     small_ = small_buffer_.at_least<double>(device_, slots * slots + 2 * slots + 4, "the eigensolver's small arrays");
-    fetched_ = nullptr;  // the buffer may be new
     if (host_small_.bytes() < sizeof(double) * size_t(slots * slots + 2 * slots + 4))
       host_small_.allocate(sizeof(double) * size_t(slots * slots + 2 * slots + 4));
   }
@@ -205,12 +204,28 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
   double subtract(int64_t cols, const double* h, int64_t w) override {
     DeviceScope scope(device_);
     double* const dh = small_ + 2;
-    // Gram-Schmidt subtracts the coefficients project() just fetched from dh: those need not go up
-    // again (a stream synchronization and a copy a Lanczos step; bits unchanged).
-    if (!(fetched_ == dh && cols <= fetched_count_ && std::memcmp(h, host_small_.get(), sizeof(double) * size_t(cols)) == 0))
-      send(h, cols, dh);
+    send(h, cols, dh);
     check_cuda(kernels::eigen_subtract(vectors_, n_space_, cols, dh, at(w), stream()), "eigen_subtract kernel launch");
     return std::sqrt(dot(w, w));
+  }
+
+  double orthogonalize(int64_t cols, int64_t w, double* h1, double* h2) override {
+    DeviceScope scope(device_);
+    const cudaStream_t s = stream();
+    double* const d1 = small_ + 2;      // h1 (cols + 1 values)
+    double* const d2 = d1 + cols + 1;   // h2 (cols + 1)
+    double* const norm = d2 + cols + 1;  // w . w at the end (within reserve()'s small arrays)
+    check_cuda(kernels::eigen_dots(vectors_, n_space_, cols, at(w), at(w), at(w), partial_, d1, s), "eigen_dots kernel launch");
+    check_cuda(kernels::eigen_subtract(vectors_, n_space_, cols, d1, at(w), s), "eigen_subtract kernel launch");
+    check_cuda(kernels::eigen_dots(vectors_, n_space_, cols, at(w), at(w), at(w), partial_, d2, s), "eigen_dots kernel launch");
+    check_cuda(kernels::eigen_subtract(vectors_, n_space_, cols, d2, at(w), s), "eigen_subtract kernel launch");
+    check_cuda(kernels::eigen_dots(nullptr, n_space_, 0, nullptr, at(w), at(w), partial_, norm, s), "eigen_dots kernel launch");
+    const int64_t count = 2 * (cols + 1) + 1;
+    if (int64_t(host_all_.size()) < count) host_all_.resize(static_cast<size_t>(count));
+    fetch(d1, count, host_all_.data());
+    std::memcpy(h1, host_all_.data(), sizeof(double) * size_t(cols + 1));
+    std::memcpy(h2, host_all_.data() + cols + 1, sizeof(double) * size_t(cols + 1));
+    return std::sqrt(host_all_[size_t(2 * (cols + 1))]);
   }
 
   double dot(int64_t a, int64_t b) override {
@@ -256,12 +271,9 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
     FC_CUDA(cudaMemcpyAsync(host_small_.get(), src, sizeof(double) * size_t(count), cudaMemcpyDeviceToHost, stream()));
     sync();
     std::memcpy(dst, host_small_.get(), sizeof(double) * size_t(count));
-    fetched_ = src;
-    fetched_count_ = count;
   }
   // count doubles from host memory to the device, through the pinned buffer.
   void send(const double* src, int64_t count, double* dst) {
-    fetched_ = nullptr;  // the pinned buffer no longer mirrors a fetch
     sync();  // the pinned buffer may still feed an earlier copy
     std::memcpy(host_small_.get(), src, sizeof(double) * size_t(count));
     FC_CUDA(cudaMemcpyAsync(dst, host_small_.get(), sizeof(double) * size_t(count), cudaMemcpyHostToDevice, stream()));
@@ -277,11 +289,8 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
   double* vectors_ = nullptr;
   double* partial_ = nullptr;
   double* small_ = nullptr;  // [0] p, [1] q, then h / y / a scalar
-  // The last fetch: its device source and count, while host_small_ still holds its values (and
-  // the device ones are unchanged: every write to small_ + 2 goes through fetch's kernels or send).
-  const double* fetched_ = nullptr;
-  int64_t fetched_count_ = 0;
   PinnedBuffer host_, host_small_;
+  std::vector<double> host_all_;  // orthogonalize()'s h1, h2 and norm
 };
 
 }  // namespace
