@@ -40,6 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fc_graph* untouched = reinterpret_cast<fc_graph*>(&f);
   fc_graph* g = untouched;
   const fc_status status = fc_graph_load(path.c_str(), &g);
+  std::remove(path.c_str());  // each input's file goes with it: none is left in TMPDIR when the run ends
   if (status != FC_OK) {
     require(status >= 100, "a failed load returned a non-error status");
     require(g == untouched, "a failed load wrote its output");
@@ -61,6 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> saved(size + 1);
   const size_t got = c ? std::fread(saved.data(), 1, saved.size(), c) : 0;
   if (c) std::fclose(c);
+  std::remove(copy.c_str());
   // (bytes 12-15 are the reserved field, which a load ignores and a save writes as 0)
   require(got == size && size >= 16 && std::equal(data, data + 12, saved.begin()) &&
               std::equal(data + 16, data + size, saved.begin() + 16),
