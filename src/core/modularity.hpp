@@ -44,7 +44,7 @@ struct ModularityTerms {
   double total_pos = 0, total_neg = 0;  // 2w+, 2w-
   double s = 0, c_pos = 0, c_neg = 0, d_pos = 0, d_neg = 0, gamma = 1;
   // Every non-zero weight of the graph is this one value (a binary graph: 1): the analyses' local
-  // graphs then store no weights (modularity.cpp: LocalGraph). 0 when the weights differ.
+  // graphs then store no weights (local_graph.hpp: LocalGraph). 0 when the weights differ.
   float uniform_weight = 0;
 };
 

@@ -345,9 +345,6 @@ TEST(Modularity, PlantedPartitionsRecoveredExactly) {
   }
 }
 
-// A group of more than 65,536 nodes keeps 32-bit columns in its subgraph, smaller ones 16-bit
-// (modularity.cpp: LocalGraph): a sparse planted partition of 4 x 17,000 nodes takes the 32-bit
-// path at the root and the 16-bit one below, and must still be recovered exactly.
 // A sparse planted partition of k communities of `size`: every node draws `inside` partners in its
 // community and `outside` in the others (duplicates dropped), shuffled node numbers; O(edges).
 Graph sparse_planted(int64_t k, int64_t size, int inside, int outside, uint64_t seed, std::vector<int64_t>& truth) {
@@ -381,8 +378,8 @@ Graph sparse_planted(int64_t k, int64_t size, int inside, int outside, uint64_t 
 }
 
 // A group of more than 65,536 nodes keeps 32-bit columns in its subgraph, smaller ones 16-bit
-// (modularity.cpp: LocalGraph): 4 x 17,000 nodes take the 32-bit path at the root and the 16-bit
-// one below, and must still be recovered exactly.
+// (local_graph.hpp: LocalGraph): 4 x 17,000 nodes take the 32-bit path at the root and the 16-bit
+// one below (made from the root's 32-bit subgraph), and must still be recovered exactly.
 TEST(Modularity, GroupsPastSixteenBitColumns) {
   std::vector<int64_t> truth;
   const Graph g = sparse_planted(4, 17000, 8, 1, 4242, truth);
