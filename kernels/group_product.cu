@@ -12,10 +12,15 @@ constexpr int kWarp = 32;
 // Blocks for `items` work items of `per_item` threads each.
 unsigned grid_for(int64_t items, int64_t per_item) { return grid_size(items * per_item, kThreads); }
 
-__global__ void local_index_kernel(const int64_t* __restrict__ nodes, int64_t n, int64_t* __restrict__ local_of,
+__global__ void local_index_kernel(const int64_t* __restrict__ nodes, int64_t n, int32_t* __restrict__ local_of,
                                    bool clear) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
-    local_of[nodes[i]] = clear ? -1 : i;
+    local_of[nodes[i]] = clear ? -1 : int32_t(i);
+}
+
+__global__ void narrow_kernel(const int64_t* __restrict__ wide, int64_t count, int32_t* __restrict__ narrow) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x)
+    narrow[i] = int32_t(wide[i]);
 }
 
 // Row i's sum, on one warp (every lane gets it). The lanes load 32 entries at a time (coalesced)
@@ -23,8 +28,8 @@ __global__ void local_index_kernel(const int64_t* __restrict__ nodes, int64_t n,
 // host loop's, bit for bit (a skipped entry adds +0.0, which leaves a sum that started at +0.0
 // unchanged). __dmul_rn and __dadd_rn keep the compiler from fusing them into a multiply-add the
 // host does not do. x null: every x is 1 (the row's sum of weights: cw * 1 is cw exactly).
-__device__ double warp_row_sum(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
-                               const float* __restrict__ weights, int64_t u, const int64_t* __restrict__ local_of,
+__device__ double warp_row_sum(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
+                               const float* __restrict__ weights, int64_t u, const int32_t* __restrict__ local_of,
                                double c_pos, double c_neg, const double* __restrict__ x, int lane) {
   const int64_t begin = offsets[u], end = offsets[u + 1];
   double sum = 0.0;
@@ -33,7 +38,7 @@ __device__ double warp_row_sum(const int64_t* __restrict__ offsets, const int64_
     double term = 0.0;
     if (e < end) {
       const float w = weights[e];
-      const int64_t l = local_of[columns[e]];
+      const int32_t l = local_of[columns[e]];
       if (l >= 0 && w != 0.0f) term = __dmul_rn(__dmul_rn(w > 0.0f ? c_pos : c_neg, double(w)), x != nullptr ? x[l] : 1.0);
     }
     const int64_t count = end - base < kWarp ? end - base : kWarp;
@@ -43,9 +48,9 @@ __device__ double warp_row_sum(const int64_t* __restrict__ offsets, const int64_
 }
 
 // One warp per row.
-__global__ void group_product_kernel(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
+__global__ void group_product_kernel(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
                                      const float* __restrict__ weights, const int64_t* __restrict__ nodes, int64_t n,
-                                     const int64_t* __restrict__ local_of, double c_pos, double c_neg,
+                                     const int32_t* __restrict__ local_of, double c_pos, double c_neg,
                                      const double* __restrict__ x, double* __restrict__ y) {
   const int lane = threadIdx.x & (kWarp - 1);
   const int64_t warps = (int64_t(gridDim.x) * blockDim.x) / kWarp;
@@ -57,9 +62,9 @@ __global__ void group_product_kernel(const int64_t* __restrict__ offsets, const 
 
 // r[i] = (row i's sum of combined weights) - gamma (d+ k+_i K+ - d- k-_i K-), the host's
 // expression in its order (core/modularity.cpp: analyse).
-__global__ void group_diagonal_kernel(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
+__global__ void group_diagonal_kernel(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
                                       const float* __restrict__ weights, const int64_t* __restrict__ nodes, int64_t n,
-                                      const int64_t* __restrict__ local_of, GroupDiagonal d, double* __restrict__ r) {
+                                      const int32_t* __restrict__ local_of, GroupDiagonal d, double* __restrict__ r) {
   const int lane = threadIdx.x & (kWarp - 1);
   const int64_t warps = (int64_t(gridDim.x) * blockDim.x) / kWarp;
   for (int64_t i = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / kWarp; i < n; i += warps) {
@@ -74,21 +79,27 @@ __global__ void group_diagonal_kernel(const int64_t* __restrict__ offsets, const
 
 }  // namespace
 
-cudaError_t group_diagonal(const int64_t* offsets, const int64_t* columns, const float* weights, const int64_t* nodes,
-                           int64_t n, const int64_t* local_of, const GroupDiagonal& d, double* r, cudaStream_t stream) {
+cudaError_t group_diagonal(const int64_t* offsets, const int32_t* columns, const float* weights, const int64_t* nodes,
+                           int64_t n, const int32_t* local_of, const GroupDiagonal& d, double* r, cudaStream_t stream) {
   if (n <= 0) return cudaSuccess;
   group_diagonal_kernel<<<grid_for(n, kWarp), kThreads, 0, stream>>>(offsets, columns, weights, nodes, n, local_of, d, r);
   return cudaGetLastError();
 }
 
-cudaError_t group_local_index(const int64_t* nodes, int64_t n, int64_t* local_of, bool clear, cudaStream_t stream) {
+cudaError_t narrow_columns(const int64_t* wide, int64_t count, int32_t* narrow, cudaStream_t stream) {
+  if (count <= 0) return cudaSuccess;
+  narrow_kernel<<<grid_for(count, 1), kThreads, 0, stream>>>(wide, count, narrow);
+  return cudaGetLastError();
+}
+
+cudaError_t group_local_index(const int64_t* nodes, int64_t n, int32_t* local_of, bool clear, cudaStream_t stream) {
   if (n <= 0) return cudaSuccess;
   local_index_kernel<<<grid_for(n, 1), kThreads, 0, stream>>>(nodes, n, local_of, clear);
   return cudaGetLastError();
 }
 
-cudaError_t group_product(const int64_t* offsets, const int64_t* columns, const float* weights, const int64_t* nodes,
-                          int64_t n, const int64_t* local_of, double c_pos, double c_neg, const double* x, double* y,
+cudaError_t group_product(const int64_t* offsets, const int32_t* columns, const float* weights, const int64_t* nodes,
+                          int64_t n, const int32_t* local_of, double c_pos, double c_neg, const double* x, double* y,
                           cudaStream_t stream) {
   if (n <= 0) return cudaSuccess;
   group_product_kernel<<<grid_for(n, kWarp), kThreads, 0, stream>>>(offsets, columns, weights, nodes, n, local_of,

@@ -12,14 +12,21 @@
 namespace fc {
 namespace kernels {
 
+// The graph on the device keeps 32-bit columns and local indices (graphs of at most 2^31 - 1
+// nodes; cuda_modularity.cpp keeps larger ones on the host): 12 bytes an entry read by a product
+// (column, weight, local index) instead of 20.
+
+// narrow[i] = wide[i] for i < count (values below 2^31).
+cudaError_t narrow_columns(const int64_t* wide, int64_t count, int32_t* narrow, cudaStream_t stream);
+
 // local_of[nodes[i]] = i for i < n (clear: -1 instead), the group's local indices.
-cudaError_t group_local_index(const int64_t* nodes, int64_t n, int64_t* local_of, bool clear, cudaStream_t stream);
+cudaError_t group_local_index(const int64_t* nodes, int64_t n, int32_t* local_of, bool clear, cudaStream_t stream);
 
 // y[i] = sum over the CSR row nodes[i]'s entries e (in order) with local_of[columns[e]] >= 0 and
 // weights[e] != 0 of cw(weights[e]) * x[local_of[columns[e]]], cw(w) = (w > 0 ? c_pos : c_neg) * w:
 // every product and every partial sum rounded to double once, left to right.
-cudaError_t group_product(const int64_t* offsets, const int64_t* columns, const float* weights, const int64_t* nodes,
-                          int64_t n, const int64_t* local_of, double c_pos, double c_neg, const double* x, double* y,
+cudaError_t group_product(const int64_t* offsets, const int32_t* columns, const float* weights, const int64_t* nodes,
+                          int64_t n, const int32_t* local_of, double c_pos, double c_neg, const double* x, double* y,
                           cudaStream_t stream);
 
 // The diagonal correction of B^(g) (core/modularity.cpp: analyse), for a group whose subgraph the
@@ -31,8 +38,8 @@ struct GroupDiagonal {
   const double* k_pos = nullptr;
   const double* k_neg = nullptr;
 };
-cudaError_t group_diagonal(const int64_t* offsets, const int64_t* columns, const float* weights, const int64_t* nodes,
-                           int64_t n, const int64_t* local_of, const GroupDiagonal& d, double* r, cudaStream_t stream);
+cudaError_t group_diagonal(const int64_t* offsets, const int32_t* columns, const float* weights, const int64_t* nodes,
+                           int64_t n, const int32_t* local_of, const GroupDiagonal& d, double* r, cudaStream_t stream);
 
 }  // namespace kernels
 }  // namespace fc

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -49,19 +50,28 @@ struct DeviceGraph {
   int64_t n = 0;
   DeviceBuffer offsets, columns, weights;
 
-  // false when the device lacks the memory.
+  // false when the device lacks the memory. The columns go up in slices of 64-bit values and are
+  // narrowed to 32 bits there (kernels/group_product.cuh).
   bool upload(const SymmetricCsr& g) {
     DeviceScope scope(device);
     const int64_t entries = int64_t(g.columns.size());
+    constexpr int64_t kSlice = int64_t(1) << 24;  // entries a slice (128 MiB of 64-bit columns)
+    DeviceBuffer wide;
     if (!offsets.try_allocate(device, sizeof(int64_t) * size_t(n + 1)) ||
-        !columns.try_allocate(device, sizeof(int64_t) * size_t(entries)) ||
-        !weights.try_allocate(device, sizeof(float) * size_t(entries)))
+        !columns.try_allocate(device, sizeof(int32_t) * size_t(entries)) ||
+        !weights.try_allocate(device, sizeof(float) * size_t(entries)) ||
+        !wide.try_allocate(device, sizeof(int64_t) * size_t(std::max<int64_t>(1, std::min(entries, kSlice)))))
       return false;
     Stream stream;
     FC_CUDA(cudaMemcpyAsync(offsets.get(), g.offsets.data(), offsets.bytes(), cudaMemcpyHostToDevice, stream.get()));
-    if (entries > 0) {
-      FC_CUDA(cudaMemcpyAsync(columns.get(), g.columns.data(), columns.bytes(), cudaMemcpyHostToDevice, stream.get()));
+    if (entries > 0)
       FC_CUDA(cudaMemcpyAsync(weights.get(), g.weights.data(), weights.bytes(), cudaMemcpyHostToDevice, stream.get()));
+    for (int64_t begin = 0; begin < entries; begin += kSlice) {
+      const int64_t count = std::min(kSlice, entries - begin);
+      FC_CUDA(cudaMemcpyAsync(wide.get(), g.columns.data() + begin, sizeof(int64_t) * size_t(count),
+                              cudaMemcpyHostToDevice, stream.get()));
+      check_cuda(kernels::narrow_columns(wide.get<int64_t>(), count, columns.get<int32_t>() + begin, stream.get()),
+                 "narrow_columns kernel launch");
     }
     FC_CUDA(cudaStreamSynchronize(stream.get()));  // the pageable sources must outlive the copies
     return true;
@@ -90,7 +100,7 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
   bool prepare() {
     DeviceScope scope(device_);
     stream_ = std::make_unique<Stream>();
-    if (!local_of_.try_allocate(device_, sizeof(int64_t) * size_t(n_)) ||
+    if (!local_of_.try_allocate(device_, sizeof(int32_t) * size_t(n_)) ||
         !nodes_.try_allocate(device_, sizeof(int64_t) * size_t(n_)) ||
         !terms_.try_allocate(device_, sizeof(double) * size_t(3 * n_)))
       return false;
@@ -112,7 +122,7 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
   EigenSpace& select(const std::vector<int64_t>& nodes, const GroupTerms& terms) override {
     DeviceScope scope(device_);
     const cudaStream_t s = stream_->get();
-    int64_t* const local_of = local_of_.get<int64_t>();
+    int32_t* const local_of = local_of_.get<int32_t>();
     int64_t* const dnodes = nodes_.get<int64_t>();
     check_cuda(kernels::group_local_index(dnodes, group_, local_of, true, s), "group_local_index kernel launch");
     group_ = int64_t(nodes.size());
@@ -137,7 +147,7 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
       d.group_neg = terms.group_neg;
       d.k_pos = t;
       d.k_neg = t + group_;
-      check_cuda(kernels::group_diagonal(graph_->offsets.get<int64_t>(), graph_->columns.get<int64_t>(),
+      check_cuda(kernels::group_diagonal(graph_->offsets.get<int64_t>(), graph_->columns.get<int32_t>(),
                                          graph_->weights.get<float>(), dnodes, group_, local_of, d, t + 2 * group_, s),
                  "group_diagonal kernel launch");
     }
@@ -186,9 +196,9 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
                  "eigen_dots kernel launch");
     else
       FC_CUDA(cudaMemsetAsync(pq + 1, 0, sizeof(double), s));
-    check_cuda(kernels::group_product(graph_->offsets.get<int64_t>(), graph_->columns.get<int64_t>(),
+    check_cuda(kernels::group_product(graph_->offsets.get<int64_t>(), graph_->columns.get<int32_t>(),
                                       graph_->weights.get<float>(),
-                                      nodes_.get<int64_t>(), group_, local_of_.get<int64_t>(), c_pos_, c_neg_, x, at(to), s),
+                                      nodes_.get<int64_t>(), group_, local_of_.get<int32_t>(), c_pos_, c_neg_, x, at(to), s),
                "group_product kernel launch");
     check_cuda(kernels::group_finish(at(to), x, t, t + group_, t + 2 * group_, gd_pos_, gd_neg_, pq, n_space_, s),
                "group_finish kernel launch");
@@ -297,17 +307,19 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
 
 int64_t group_products_bytes(const SymmetricCsr& g, int64_t n, int engines) {
   const int64_t entries = int64_t(g.columns.size());
-  // the shared CSR (offsets; columns and weights); per engine: local_of, nodes and the three terms,
-  // the eigensolver's vectors (the modularity eigensolver's slots: a basis of 24, 4 more, 12 kept)
-  // and partial sums
-  const int64_t engine = 5 * 8 * n + 40 * 8 * n + 41 * 8 * ((n + 2047) / 2048) + 8 * 1800;
-  return 8 * (n + 1) + 12 * entries + int64_t(std::max(1, engines)) * engine;
+  // the shared CSR (offsets; 32-bit columns and weights; a slice of 64-bit columns while they go
+  // up); per engine: local_of (32-bit), nodes and the three terms, the eigensolver's vectors (the
+  // modularity eigensolver's slots: a basis of 24, 4 more, 12 kept) and partial sums
+  const int64_t engine = 4 * n + 4 * 8 * n + 40 * 8 * n + 41 * 8 * ((n + 2047) / 2048) + 8 * 1800;
+  return 8 * (n + 1) + 8 * entries + 8 * std::min<int64_t>(entries, int64_t(1) << 24) +
+         int64_t(std::max(1, engines)) * engine;
 }
 
 std::unique_ptr<GroupProducts> make_group_products(int device, const SymmetricCsr& g, int64_t n, double c_pos,
                                                    double c_neg, int64_t memory_limit, int engines,
                                                    int64_t min_entries) {
   if (int64_t(g.columns.size()) < min_entries) return nullptr;  // no group would use it
+  if (n > std::numeric_limits<int32_t>::max()) return nullptr;   // 32-bit columns on the device: host products
   if (memory_limit > 0 && group_products_bytes(g, n, engines) > memory_limit) return nullptr;
   auto graph = std::make_shared<DeviceGraph>();
   graph->device = device;
