@@ -322,6 +322,48 @@ constexpr int64_t kConcurrentEntries = 65536;
 // FASTCONN_PROFILE=modularity also times each analysis of a group at least this large.
 constexpr int64_t kProfiledGroup = 4096;
 
+// The leading eigenpair of the group's B^(g) on the host, from its subgraph: the diagonal
+// correction r_i = sum_{l in g} B_il, then B^(g) x as backend.hpp's GroupTerms spells it out (a
+// device space computes the same bits).
+EigenResult host_eigenpair(const LocalGraph& lg, const ModularityTerms& t, int threads, const EigenOptions& eo,
+                           Phases& phases) {
+  const int64_t n = lg.n;
+  const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
+  std::vector<double> r(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    r[static_cast<size_t>(i)] = lg.row_sum[static_cast<size_t>(i)] -
+                                t.gamma * (t.d_pos * lg.k_pos[static_cast<size_t>(i)] * lg.group_pos -
+                                           t.d_neg * lg.k_neg[static_cast<size_t>(i)] * lg.group_neg);
+  // threads for the host's sparse sums (work: the stored entries)
+  const int team = parallel_team(lg.entries() + n, threads);
+  auto op = [&](const double* x, double* y) {
+    const double p = deterministic_dot(lg.k_pos.data(), x, n, threads);
+    const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
+    const double uniform = lg.weight;
+    const double* weights = lg.weights.data();
+    auto same = [uniform](int64_t) { return uniform; };
+    auto each = [weights](int64_t e) { return weights[e]; };
+    const int64_t quads = (n + kRowsAtOnce - 1) / kRowsAtOnce;
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+    for (int64_t b = 0; b < quads; ++b) {
+      const int64_t i0 = b * kRowsAtOnce, rows = std::min<int64_t>(kRowsAtOnce, n - i0);
+      double sum[kRowsAtOnce];
+      if (lg.width == 16) lg.uniform ? row_sums(lg, lg.columns16.data(), same, x, i0, rows, sum)
+                                     : row_sums(lg, lg.columns16.data(), each, x, i0, rows, sum);
+      else if (lg.width == 32) lg.uniform ? row_sums(lg, lg.columns32.data(), same, x, i0, rows, sum)
+                                          : row_sums(lg, lg.columns32.data(), each, x, i0, rows, sum);
+      else lg.uniform ? row_sums(lg, lg.columns64.data(), same, x, i0, rows, sum)
+                      : row_sums(lg, lg.columns64.data(), each, x, i0, rows, sum);
+      for (int64_t k = 0; k < rows; ++k) {
+        const size_t i = static_cast<size_t>(i0 + k);
+        y[i] = sum[k] - gd_pos * lg.k_pos[i] * p + gd_neg * lg.k_neg[i] * q - r[i] * x[i];
+      }
+    }
+  };
+  HostSpace space([&](const double* x, double* y) { phases.time(phases.products, [&] { op(x, y); }); }, threads);
+  return leading_eigenpair(n, space, eo);
+}
+
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
              std::vector<int64_t>& local_of, LocalGraph& lg, GroupProducts* device, Phases& phases) {
@@ -383,44 +425,7 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     c.device_products = er.iterations;
   } else {
     build();
-    // r_i = sum_{l in g} B_il, the diagonal correction of B^(g).
-    std::vector<double> r(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i)
-      r[static_cast<size_t>(i)] = lg.row_sum[static_cast<size_t>(i)] -
-                                  t.gamma * (t.d_pos * lg.k_pos[static_cast<size_t>(i)] * lg.group_pos -
-                                             t.d_neg * lg.k_neg[static_cast<size_t>(i)] * lg.group_neg);
-    // threads for the host's sparse sums (work: the stored entries)
-    const int team = parallel_team(lg.entries() + n, threads);
-    // B^(g) x on the host, as backend.hpp's GroupTerms spells it out (a device space computes the
-    // same bits)
-    auto op = [&](const double* x, double* y) {
-      const double p = deterministic_dot(lg.k_pos.data(), x, n, threads);
-      const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
-      const double uniform = lg.weight;
-      const double* weights = lg.weights.data();
-      auto same = [uniform](int64_t) { return uniform; };
-      auto each = [weights](int64_t e) { return weights[e]; };
-      const int64_t quads = (n + kRowsAtOnce - 1) / kRowsAtOnce;
-#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
-      for (int64_t b = 0; b < quads; ++b) {
-        const int64_t i0 = b * kRowsAtOnce, rows = std::min<int64_t>(kRowsAtOnce, n - i0);
-        double sum[kRowsAtOnce];
-        if (lg.width == 16) lg.uniform ? row_sums(lg, lg.columns16.data(), same, x, i0, rows, sum)
-                                       : row_sums(lg, lg.columns16.data(), each, x, i0, rows, sum);
-        else if (lg.width == 32) lg.uniform ? row_sums(lg, lg.columns32.data(), same, x, i0, rows, sum)
-                                            : row_sums(lg, lg.columns32.data(), each, x, i0, rows, sum);
-        else lg.uniform ? row_sums(lg, lg.columns64.data(), same, x, i0, rows, sum)
-                        : row_sums(lg, lg.columns64.data(), each, x, i0, rows, sum);
-        for (int64_t k = 0; k < rows; ++k) {
-          const size_t i = static_cast<size_t>(i0 + k);
-          y[i] = sum[k] - gd_pos * lg.k_pos[i] * p + gd_neg * lg.k_neg[i] * q - r[i] * x[i];
-        }
-      }
-    };
-    er = phases.time(phases.eigen, [&] {
-      HostSpace space([&](const double* x, double* y) { phases.time(phases.products, [&] { op(x, y); }); }, threads);
-      return leading_eigenpair(n, space, eo);
-    });
+    er = phases.time(phases.eigen, [&] { return host_eigenpair(lg, t, threads, eo, phases); });
   }
 
   c.eigenvalue = er.value;
