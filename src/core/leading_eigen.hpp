@@ -92,7 +92,8 @@ class EigenSpace {
   // into h2 (h2[cols]: slot w . slot w after the first pass), subtract h2; returns the final norm as
   // subtract does. The same operations in that order, so the same bits; a device space needs one
   // synchronization for all of it instead of four (the caller wants h1, h2 and the norm only at
-  // the end), which is most of a Lanczos step's cost on small groups.
+  // the end). (On the H100 that measured no faster: a step's cost is mostly the host launching
+  // its kernels, bench/RESULTS-modularity.md.)
   virtual double orthogonalize(int64_t cols, int64_t w, double* h1, double* h2) {
     project(cols, w, h1);
     subtract(cols, h1, w);
