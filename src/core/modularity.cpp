@@ -364,6 +364,33 @@ EigenResult host_eigenpair(const LocalGraph& lg, const ModularityTerms& t, int t
   return leading_eigenpair(n, space, eo);
 }
 
+// The leading eigenpair of the group's B^(g) on a backend's device, which computes the diagonal
+// correction itself (backend.hpp's GroupTerms with r null): k+, k- and their group sums in the
+// order and with the bits of the subgraph's (local_graph.cpp), which need not exist yet.
+EigenResult device_eigenpair(GroupProducts& device, const std::vector<int64_t>& nodes, const ModularityTerms& t,
+                             const EigenOptions& eo) {
+  const int64_t n = int64_t(nodes.size());
+  std::vector<double> kp(static_cast<size_t>(n)), kn(static_cast<size_t>(n));
+  GroupTerms terms;
+  for (int64_t i = 0; i < n; ++i) {
+    const size_t u = static_cast<size_t>(nodes[static_cast<size_t>(i)]);
+    kp[static_cast<size_t>(i)] = t.k_pos[u];
+    kn[static_cast<size_t>(i)] = t.k_neg[u];
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    terms.group_pos += kp[static_cast<size_t>(i)];
+    terms.group_neg += kn[static_cast<size_t>(i)];
+  }
+  terms.k_pos = kp.data();
+  terms.k_neg = kn.data();
+  terms.gd_pos = t.gamma * t.d_pos;
+  terms.gd_neg = t.gamma * t.d_neg;
+  terms.gamma = t.gamma;
+  terms.d_pos = t.d_pos;
+  terms.d_neg = t.d_neg;
+  return leading_eigenpair(n, device.select(nodes, terms), eo);
+}
+
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
              std::vector<int64_t>& local_of, LocalGraph& lg, GroupProducts* device, Phases& phases) {
@@ -377,7 +404,6 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
       else induced(g, t, c.nodes, local_of, threads, lg);
     });
   };
-  const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
   EigenOptions eo;
   eo.tolerance = kEigenTolerance;
   eo.max_basis = kEigenBasis;
@@ -396,31 +422,13 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     // The device computes the diagonal correction from the graph itself, so the host makes the
     // subgraph (for the fine-tuning) meanwhile, on another thread: it is off the chain of splits'
     // critical path (the voxel network: about 15 of each split's 45 ms on the GPU machine).
-    std::vector<double> kp(static_cast<size_t>(n)), kn(static_cast<size_t>(n));
-    GroupTerms terms;
-    for (int64_t i = 0; i < n; ++i) {  // lg's k_pos, k_neg, group_pos and group_neg, in its order
-      const size_t u = static_cast<size_t>(c.nodes[static_cast<size_t>(i)]);
-      kp[static_cast<size_t>(i)] = t.k_pos[u];
-      kn[static_cast<size_t>(i)] = t.k_neg[u];
-    }
-    for (int64_t i = 0; i < n; ++i) {
-      terms.group_pos += kp[static_cast<size_t>(i)];
-      terms.group_neg += kn[static_cast<size_t>(i)];
-    }
-    terms.k_pos = kp.data();
-    terms.k_neg = kn.data();
-    terms.gd_pos = gd_pos;
-    terms.gd_neg = gd_neg;
-    terms.gamma = t.gamma;
-    terms.d_pos = t.d_pos;
-    terms.d_neg = t.d_neg;
     std::future<void> subgraph;  // (its destructor waits for it, also when the eigensolver throws)
     try {
       subgraph = std::async(std::launch::async, build);
     } catch (const std::system_error&) {  // no thread to be had: made here, first
       build();
     }
-    er = phases.time(phases.eigen, [&] { return leading_eigenpair(n, device->select(c.nodes, terms), eo); });
+    er = phases.time(phases.eigen, [&] { return device_eigenpair(*device, c.nodes, t, eo); });
     if (subgraph.valid()) subgraph.get();
     c.device_products = er.iterations;
   } else {
