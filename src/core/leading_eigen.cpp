@@ -139,60 +139,6 @@ double deterministic_dot(const double* a, const double* b, int64_t n, int thread
   return s;
 }
 
-void symmetric_eigen(std::vector<double>& a, int64_t n, std::vector<double>& values, std::vector<double>& vectors) {
-  std::vector<double> v(static_cast<size_t>(n * n), 0.0);
-  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i * n + i)] = 1.0;
-  auto at = [&](int64_t r, int64_t c) -> double& { return a[static_cast<size_t>(r * n + c)]; };
-  for (int sweep = 0; sweep < 100; ++sweep) {
-    double off = 0, total = 0;
-    for (int64_t p = 0; p < n; ++p)
-      for (int64_t q = 0; q < n; ++q) {
-        const double x = at(p, q) * at(p, q);
-        total += x;
-        if (p != q) off += x;
-      }
-    if (off <= 1e-32 * total || off == 0) break;
-    for (int64_t p = 0; p < n - 1; ++p)
-      for (int64_t q = p + 1; q < n; ++q) {
-        const double apq = at(p, q);
-        if (apq == 0) continue;
-        // Rotation P with P^T A P zeroing (p, q) (Jacobi 1846; Rutishauser's stable form).
-        const double theta = (at(q, q) - at(p, p)) / (2 * apq);
-        const double t = std::fabs(theta) > 1e150 ? 0.5 / theta
-                                                  : std::copysign(1.0, theta) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
-        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int64_t k = 0; k < n; ++k) {  // columns p, q
-          const double akp = at(k, p), akq = at(k, q);
-          at(k, p) = c * akp - s * akq;
-          at(k, q) = s * akp + c * akq;
-        }
-        for (int64_t k = 0; k < n; ++k) {  // rows p, q
-          const double apk = at(p, k), aqk = at(q, k);
-          at(p, k) = c * apk - s * aqk;
-          at(q, k) = s * apk + c * aqk;
-        }
-        at(p, q) = at(q, p) = 0;
-        for (int64_t k = 0; k < n; ++k) {
-          double& vkp = v[static_cast<size_t>(k * n + p)];
-          double& vkq = v[static_cast<size_t>(k * n + q)];
-          const double x = vkp, y = vkq;
-          vkp = c * x - s * y;
-          vkq = s * x + c * y;
-        }
-      }
-  }
-  std::vector<int64_t> order(static_cast<size_t>(n));
-  std::iota(order.begin(), order.end(), int64_t(0));
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return at(x, x) > at(y, y); });
-  values.resize(static_cast<size_t>(n));
-  vectors.resize(static_cast<size_t>(n * n));
-  for (int64_t j = 0; j < n; ++j) {
-    values[static_cast<size_t>(j)] = at(order[static_cast<size_t>(j)], order[static_cast<size_t>(j)]);
-    for (int64_t i = 0; i < n; ++i)
-      vectors[static_cast<size_t>(i * n + j)] = v[static_cast<size_t>(i * n + order[static_cast<size_t>(j)])];
-  }
-}
-
 EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const EigenOptions& options) {
   HostSpace space(op, options.threads);
   return leading_eigenpair(n, space, options);

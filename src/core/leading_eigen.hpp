@@ -164,8 +164,9 @@ EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const Eige
 // The same in any space (options.threads unused: the space has its own).
 EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& options);
 
-// All eigenpairs of a small dense symmetric matrix a (n x n, row-major, overwritten) by cyclic
-// Jacobi rotations: values in descending order, vectors[i * n + j] = component i of vector j.
+// All eigenpairs of a small dense symmetric matrix a (n x n, row-major, overwritten) by Householder
+// tridiagonalization and implicit QR steps (core/small_eigen.cpp): values in descending order,
+// vectors[i * n + j] = component i of vector j, orthonormal.
 void symmetric_eigen(std::vector<double>& a, int64_t n, std::vector<double>& values, std::vector<double>& vectors);
 
 }  // namespace fc

@@ -179,6 +179,114 @@ TEST(LeadingEigen, SmallDenseSolver) {
   EXPECT_NEAR(vectors[0 * 3 + 0], vectors[1 * 3 + 0], 1e-14);
 }
 
+// The small solver on the shapes the Lanczos projection takes (tridiagonal, a restart's arrow
+// bordering a diagonal, both at once) and on ones that trouble QR steps (repeated and zero
+// eigenvalues, a zero off-diagonal splitting the matrix, a 1 x 1): A V = V diag(values) and
+// V^T V = I to rounding, values descending and equal to an independent float64 reference (the
+// characteristic polynomial's sign changes, by bisection).
+TEST(LeadingEigen, SmallDenseSolverOnLanczosShapes) {
+  auto check = [](std::vector<double> a, int64_t n, const char* what) {
+    SCOPED_TRACE(what);
+    const std::vector<double> original = a;
+    std::vector<double> values, vectors;
+    fc::symmetric_eigen(a, n, values, vectors);
+    ASSERT_EQ(int64_t(values.size()), n);
+    double norm = 0;
+    for (double x : original) norm = std::max(norm, std::fabs(x));
+    const double tol = 1e-13 * std::max(1.0, norm) * double(n);
+    for (int64_t j = 0; j < n; ++j) {
+      if (j > 0) {
+        EXPECT_GE(values[size_t(j - 1)], values[size_t(j)]);
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        double av = 0;
+        for (int64_t k = 0; k < n; ++k) av += original[size_t(i * n + k)] * vectors[size_t(k * n + j)];
+        EXPECT_NEAR(av, values[size_t(j)] * vectors[size_t(i * n + j)], tol) << "entry " << i << " of vector " << j;
+      }
+      for (int64_t l = 0; l < n; ++l) {
+        double vv = 0;
+        for (int64_t k = 0; k < n; ++k) vv += vectors[size_t(k * n + j)] * vectors[size_t(k * n + l)];
+        EXPECT_NEAR(vv, j == l ? 1.0 : 0.0, 1e-13 * double(n));
+      }
+    }
+    // Reference: the number of eigenvalues below x is the number of negative pivots of A - x I
+    // (Sylvester's law of inertia, LDL^T without pivoting, perturbed off exact zeros); bisect for each.
+    auto below = [&](double x) {
+      std::vector<double> m = original;
+      int64_t count = 0;
+      for (int64_t i = 0; i < n; ++i) m[size_t(i * n + i)] -= x;
+      for (int64_t k = 0; k < n; ++k) {
+        double pivot = m[size_t(k * n + k)];
+        if (pivot == 0) pivot = 1e-300;
+        count += pivot < 0;
+        for (int64_t i = k + 1; i < n; ++i) {
+          const double f = m[size_t(i * n + k)] / pivot;
+          for (int64_t j = k + 1; j < n; ++j) m[size_t(i * n + j)] -= f * m[size_t(k * n + j)];
+        }
+      }
+      return count;
+    };
+    const double bound = norm * double(n) + 1;
+    for (int64_t j = 0; j < n; ++j) {
+      double lo = -bound, hi = bound;  // values[j] is the (n - j)-th smallest
+      for (int it = 0; it < 200; ++it) {
+        const double mid = (lo + hi) / 2;
+        if (below(mid) >= n - j) hi = mid;
+        else lo = mid;
+      }
+      EXPECT_NEAR(values[size_t(j)], (lo + hi) / 2, 1e-9 * std::max(1.0, norm)) << "value " << j;
+    }
+  };
+  check({-2.5}, 1, "1 x 1");
+  check({0, 0, 0, 0}, 2, "2 x 2 zero");
+  check({1, 0, 0, 0, 1, 0, 0, 0, 1}, 3, "identity");
+  const int64_t n = 24;
+  std::vector<double> tri(size_t(n * n), 0.0), arrow(size_t(n * n), 0.0), dense(size_t(n * n), 0.0),
+      split(size_t(n * n), 0.0), repeated(size_t(n * n), 0.0);
+  fc::SplitMix64 rng(77);
+  for (int64_t i = 0; i < n; ++i) {
+    tri[size_t(i * n + i)] = 800 - 3.0 * double(i) + rng.uniform();
+    if (i + 1 < n) tri[size_t(i * n + i + 1)] = tri[size_t((i + 1) * n + i)] = 20 * rng.uniform();
+    for (int64_t j = 0; j <= i; ++j) dense[size_t(i * n + j)] = dense[size_t(j * n + i)] = 2 * rng.uniform() - 1;
+    repeated[size_t(i * n + i)] = i < 12 ? 5.0 : -5.0;  // two eigenvalues of multiplicity 12
+  }
+  // A thick restart's projection: Ritz values on the diagonal of the first 12, bordered by row 12,
+  // then tridiagonal (leading_eigen.cpp).
+  for (int64_t i = 0; i < n; ++i) {
+    arrow[size_t(i * n + i)] = i < 12 ? 826.9 - 0.5 * double(i) * double(i) : 700 * rng.uniform();
+    if (i < 12) arrow[size_t(i * n + 12)] = arrow[size_t(12 * n + i)] = 1e-3 * (rng.uniform() - 0.5);
+    if (i >= 12 && i + 1 < n) arrow[size_t(i * n + i + 1)] = arrow[size_t((i + 1) * n + i)] = 30 * rng.uniform();
+  }
+  split = tri;
+  split[size_t(10 * n + 11)] = split[size_t(11 * n + 10)] = 0;
+  // Rotate `repeated` by a product of reflections so that it is dense but keeps its eigenvalues.
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int r = 0; r < 3; ++r) {
+    double s = 0;
+    for (double& x : v) {
+      x = rng.uniform() - 0.5;
+      s += x * x;
+    }
+    for (double& x : v) x /= std::sqrt(s);
+    std::vector<double> h(size_t(n * n));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) h[size_t(i * n + j)] = (i == j ? 1.0 : 0.0) - 2 * v[size_t(i)] * v[size_t(j)];
+    std::vector<double> t(size_t(n * n), 0.0), u(size_t(n * n), 0.0);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t k = 0; k < n; ++k) t[size_t(i * n + j)] += h[size_t(i * n + k)] * repeated[size_t(k * n + j)];
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t k = 0; k < n; ++k) u[size_t(i * n + j)] += t[size_t(i * n + k)] * h[size_t(k * n + j)];
+    repeated = u;
+  }
+  check(tri, n, "tridiagonal, clustered");
+  check(arrow, n, "arrow and tridiagonal");
+  check(split, n, "tridiagonal split in two");
+  check(dense, n, "dense");
+  check(repeated, n, "dense, two eigenvalues of multiplicity 12");
+}
+
 TEST(LeadingEigen, BitsIndependentOfThreadCount) {
   const size_t n = 50000;  // above the length where the vector operations go parallel
   std::vector<double> d(n);
