@@ -12,23 +12,11 @@ unsigned grid_for(int64_t items) { return grid_size(items, kThreads); }
 
 int64_t chunk_count(int64_t n) { return (n + kEigenChunk - 1) / kEigenChunk; }
 
-// One block per (chunk, column) item. The block's threads first form the chunk's products in
-// shared memory (coalesced loads, many in flight); then lane k of the first kEigenLanes threads
-// adds products k, k + 8, ... of the chunk's full groups of 8 in order, lane 0 then the tail, and
-// the lanes are added pairwise, as chunk_dot does. (Summing straight from global memory, each
-// lane's chain of dependent loads left the device mostly waiting.)
-__global__ void dots_kernel(const double* __restrict__ basis, int64_t n, int64_t cols, const double* __restrict__ w,
-                            const double* __restrict__ a, const double* __restrict__ b, int64_t width,
-                            double* __restrict__ partial) {
-  __shared__ double products[kEigenChunk];
-  __shared__ double lanes[kEigenLanes];
-  const int64_t item = blockIdx.x;
-  const int64_t c = item / width, l = item % width;
-  const double* x = l < cols ? basis + l * n : a;
-  const double* y = l < cols ? w : b;
-  const int64_t begin = c * kEigenChunk, len = (n - begin < kEigenChunk ? n - begin : kEigenChunk);
-  for (int64_t i = threadIdx.x; i < len; i += blockDim.x) products[i] = __dmul_rn(x[begin + i], y[begin + i]);
-  __syncthreads();
+// Chunk c's sum of products[0 .. len) (shared memory, filled and synchronized by the caller) in
+// chunk_dot's order: lane k of the first kEigenLanes threads adds products k, k + 8, ... of the
+// chunk's full groups of 8 in order, lane 0 then the tail, and the lanes are added pairwise. Every
+// thread of the block must call it; thread 0 gets the sum.
+__device__ double chunk_sum(const double* products, int64_t len, double* lanes) {
   if (threadIdx.x < kEigenLanes) {
     const int lane = threadIdx.x;
     const int64_t full = len - len % kEigenLanes;
@@ -39,20 +27,73 @@ __global__ void dots_kernel(const double* __restrict__ basis, int64_t n, int64_t
     lanes[lane] = acc;
   }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    const double* v = lanes;
-    partial[item] = __dadd_rn(__dadd_rn(__dadd_rn(v[0], v[1]), __dadd_rn(v[2], v[3])),
-                              __dadd_rn(__dadd_rn(v[4], v[5]), __dadd_rn(v[6], v[7])));
-  }
+  const double* v = lanes;
+  return __dadd_rn(__dadd_rn(__dadd_rn(v[0], v[1]), __dadd_rn(v[2], v[3])),
+                   __dadd_rn(__dadd_rn(v[4], v[5]), __dadd_rn(v[6], v[7])));
 }
 
-__global__ void chunk_sums_kernel(const double* __restrict__ partial, int64_t chunks, int64_t width,
-                                  double* __restrict__ h) {
-  const int64_t l = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (l >= width) return;
-  double s = 0.0;
-  for (int64_t c = 0; c < chunks; ++c) s = __dadd_rn(s, partial[c * width + l]);
-  h[l] = s;
+// The end of a one-launch reduction: the block has written its partial sum(s); the last block to
+// finish (counted in *done, which it resets to 0 for the next launch) adds the `chunks` partial sums
+// of each of the `width` columns in chunk order into h. Which block is last varies; the order of
+// the sums does not, so neither do the bits. (The threadfence pattern of the CUDA programming
+// guide: the fence makes this block's partial visible before its count, and the last block reads
+// the others' past its own L1 with __ldcg.)
+__device__ void finish_reduction(const double* partial, int64_t chunks, int64_t width, unsigned* done, double* h) {
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(done, 1u) == unsigned(gridDim.x) - 1u;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  for (int64_t l = threadIdx.x; l < width; l += blockDim.x) {
+    double s = 0.0;
+    for (int64_t c = 0; c < chunks; ++c) s = __dadd_rn(s, __ldcg(partial + c * width + l));
+    h[l] = s;
+  }
+  if (threadIdx.x == 0) *done = 0u;
+}
+
+// One block per (chunk, column) item: the chunk's products in shared memory (coalesced loads, many
+// in flight), then chunk_sum. (Summing straight from global memory, each lane's chain of dependent
+// loads left the device mostly waiting.)
+__global__ void dots_kernel(const double* __restrict__ basis, int64_t n, int64_t cols, const double* __restrict__ w,
+                            const double* __restrict__ a, const double* __restrict__ b, int64_t chunks, int64_t width,
+                            double* __restrict__ partial, unsigned* __restrict__ done, double* __restrict__ h) {
+  __shared__ double products[kEigenChunk];
+  __shared__ double lanes[kEigenLanes];
+  const int64_t item = blockIdx.x;
+  const int64_t c = item / width, l = item % width;
+  const double* x = l < cols ? basis + l * n : a;
+  const double* y = l < cols ? w : b;
+  const int64_t begin = c * kEigenChunk, len = (n - begin < kEigenChunk ? n - begin : kEigenChunk);
+  for (int64_t i = threadIdx.x; i < len; i += blockDim.x) products[i] = __dmul_rn(x[begin + i], y[begin + i]);
+  __syncthreads();
+  const double sum = chunk_sum(products, len, lanes);
+  if (threadIdx.x == 0) partial[item] = sum;
+  finish_reduction(partial, chunks, width, done, h);
+}
+
+// One block per chunk: w_i -= h[l] basis_l,i for l in turn (subtract_kernel's bits), then the
+// chunk's w_i * w_i summed by chunk_sum, and the last block adds the chunks into *norm2.
+__global__ void subtract_norm_kernel(const double* __restrict__ basis, int64_t n, int64_t cols,
+                                     const double* __restrict__ h, double* __restrict__ w, int64_t chunks,
+                                     double* __restrict__ partial, unsigned* __restrict__ done,
+                                     double* __restrict__ norm2) {
+  __shared__ double products[kEigenChunk];
+  __shared__ double lanes[kEigenLanes];
+  const int64_t c = blockIdx.x;
+  const int64_t begin = c * kEigenChunk, len = (n - begin < kEigenChunk ? n - begin : kEigenChunk);
+  for (int64_t i = threadIdx.x; i < len; i += blockDim.x) {
+    double v = w[begin + i];
+    for (int64_t l = 0; l < cols; ++l) v = __dsub_rn(v, __dmul_rn(h[l], basis[l * n + begin + i]));
+    w[begin + i] = v;
+    products[i] = __dmul_rn(v, v);
+  }
+  __syncthreads();
+  const double sum = chunk_sum(products, len, lanes);
+  if (threadIdx.x == 0) partial[c] = sum;
+  finish_reduction(partial, chunks, 1, done, norm2);
 }
 
 __global__ void subtract_kernel(const double* __restrict__ basis, int64_t n, int64_t cols, const double* __restrict__ h,
@@ -84,27 +125,30 @@ __global__ void subtract_scaled_kernel(const double* __restrict__ x, double alph
     y[i] = __dsub_rn(y[i], __dmul_rn(alpha, x[i]));
 }
 
-__global__ void finish_kernel(double* __restrict__ y, const double* __restrict__ x, const double* __restrict__ k_pos,
-                              const double* __restrict__ k_neg, const double* __restrict__ r, double gd_pos,
-                              double gd_neg, const double* __restrict__ pq, int64_t n) {
-  const double p = pq[0], q = pq[1];
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    const double a = __dsub_rn(y[i], __dmul_rn(__dmul_rn(gd_pos, k_pos[i]), p));
-    const double b = __dadd_rn(a, __dmul_rn(__dmul_rn(gd_neg, k_neg[i]), q));
-    y[i] = __dsub_rn(b, __dmul_rn(r[i], x[i]));
-  }
+__global__ void copy_scaled_kernel(const double* __restrict__ from, double* __restrict__ to, int64_t n, double factor) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    to[i] = __dmul_rn(from[i], factor);
 }
 
 }  // namespace
 
 cudaError_t eigen_dots(const double* basis, int64_t n, int64_t cols, const double* w, const double* a, const double* b,
-                       double* partial, double* h, cudaStream_t stream) {
+                       double* partial, unsigned* done, double* h, cudaStream_t stream) {
   const int64_t chunks = chunk_count(n), width = cols + 1, items = chunks * width;
   if (items > 0x7FFFFFFF) return cudaErrorInvalidValue;  // one block per item (x grid limit 2^31 - 1)
-  if (items > 0) dots_kernel<<<static_cast<unsigned>(items), kThreads, 0, stream>>>(basis, n, cols, w, a, b, width, partial);
-  const cudaError_t launched = cudaGetLastError();
-  if (launched != cudaSuccess) return launched;
-  chunk_sums_kernel<<<static_cast<unsigned>((width + 127) / 128), 128, 0, stream>>>(partial, chunks, width, h);
+  if (items == 0) return cudaMemsetAsync(h, 0, sizeof(double) * size_t(width), stream);
+  dots_kernel<<<static_cast<unsigned>(items), kThreads, 0, stream>>>(basis, n, cols, w, a, b, chunks, width, partial,
+                                                                      done, h);
+  return cudaGetLastError();
+}
+
+cudaError_t eigen_subtract_norm(const double* basis, int64_t n, int64_t cols, const double* h, double* w,
+                                double* partial, unsigned* done, double* norm2, cudaStream_t stream) {
+  const int64_t chunks = chunk_count(n);
+  if (chunks > 0x7FFFFFFF) return cudaErrorInvalidValue;
+  if (chunks == 0) return cudaMemsetAsync(norm2, 0, sizeof(double), stream);
+  subtract_norm_kernel<<<static_cast<unsigned>(chunks), kThreads, 0, stream>>>(basis, n, cols, h, w, chunks, partial,
+                                                                                done, norm2);
   return cudaGetLastError();
 }
 
@@ -129,9 +173,8 @@ cudaError_t eigen_subtract_scaled(const double* x, double alpha, double* y, int6
   return cudaGetLastError();
 }
 
-cudaError_t group_finish(double* y, const double* x, const double* k_pos, const double* k_neg, const double* r,
-                         double gd_pos, double gd_neg, const double* pq, int64_t n, cudaStream_t stream) {
-  finish_kernel<<<grid_for(n), kThreads, 0, stream>>>(y, x, k_pos, k_neg, r, gd_pos, gd_neg, pq, n);
+cudaError_t eigen_copy_scaled(const double* from, double* to, int64_t n, double factor, cudaStream_t stream) {
+  copy_scaled_kernel<<<grid_for(n), kThreads, 0, stream>>>(from, to, n, factor);
   return cudaGetLastError();
 }
 

@@ -17,11 +17,18 @@ namespace kernels {
 constexpr int64_t kEigenChunk = 2048;
 constexpr int kEigenLanes = 8;
 
-// partial[c * (cols + 1) + l] = chunk c's sum of basis_l . w for l < cols, and of a . b for l = cols,
-// for the chunk_count(n) chunks; then h[l] = the chunks' sums added in order to 0 (cols + 1 values).
-// `partial` holds chunk_count(n) * (cols + 1) doubles.
+// h[l] = basis_l . w for l < cols and h[cols] = a . b, one launch: block (c, l) writes chunk c's sum
+// to partial[c * (cols + 1) + l] (partial: chunk_count(n) * (cols + 1) doubles), and the last block
+// to finish adds each column's chunks in order. `done`: a device counter that is 0 before the
+// launch and is 0 again after it (the kernel resets it); launches that share one must not overlap
+// (one stream).
 cudaError_t eigen_dots(const double* basis, int64_t n, int64_t cols, const double* w, const double* a, const double* b,
-                       double* partial, double* h, cudaStream_t stream);
+                       double* partial, unsigned* done, double* h, cudaStream_t stream);
+
+// eigen_subtract, then *norm2 = w . w (the bits of eigen_dots of w with itself), in one launch
+// (partial: chunk_count(n) doubles; done as for eigen_dots).
+cudaError_t eigen_subtract_norm(const double* basis, int64_t n, int64_t cols, const double* h, double* w,
+                                double* partial, unsigned* done, double* norm2, cudaStream_t stream);
 
 // w_i -= h[l] basis_l,i for l = 0 .. cols-1 in turn (h on the device).
 cudaError_t eigen_subtract(const double* basis, int64_t n, int64_t cols, const double* h, double* w, cudaStream_t stream);
@@ -37,10 +44,8 @@ cudaError_t eigen_scale(double* x, int64_t n, double factor, cudaStream_t stream
 // y_i -= alpha x_i.
 cudaError_t eigen_subtract_scaled(const double* x, double alpha, double* y, int64_t n, cudaStream_t stream);
 
-// Newman's B^(g) x from the sparse sums y (core/modularity.cpp's finish):
-// y_i = ((y_i - (gd_pos k_pos_i) p) + (gd_neg k_neg_i) q) - r_i x_i with p = pq[0], q = pq[1].
-cudaError_t group_finish(double* y, const double* x, const double* k_pos, const double* k_neg, const double* r,
-                         double gd_pos, double gd_neg, const double* pq, int64_t n, cudaStream_t stream);
+// to_i = from_i * factor (a copy and eigen_scale in one).
+cudaError_t eigen_copy_scaled(const double* from, double* to, int64_t n, double factor, cudaStream_t stream);
 
 }  // namespace kernels
 }  // namespace fc

@@ -37,7 +37,7 @@ __device__ double warp_row_sum(const int64_t* __restrict__ offsets, const int32_
     const int64_t e = base + lane;
     double term = 0.0;
     if (e < end) {
-      const float w = weights[e];
+      const float w = weights != nullptr ? weights[e] : 1.0f;
       const int32_t l = local_of[columns[e]];
       if (l >= 0 && w != 0.0f) term = __dmul_rn(__dmul_rn(w > 0.0f ? c_pos : c_neg, double(w)), x != nullptr ? x[l] : 1.0);
     }
@@ -47,16 +47,21 @@ __device__ double warp_row_sum(const int64_t* __restrict__ offsets, const int32_
   return sum;
 }
 
-// One warp per row.
+// One warp per row; lane 0 finishes the row (GroupFinish's expression).
 __global__ void group_product_kernel(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
                                      const float* __restrict__ weights, const int64_t* __restrict__ nodes, int64_t n,
                                      const int32_t* __restrict__ local_of, double c_pos, double c_neg,
-                                     const double* __restrict__ x, double* __restrict__ y) {
+                                     const double* __restrict__ x, GroupFinish f, double* __restrict__ y) {
   const int lane = threadIdx.x & (kWarp - 1);
   const int64_t warps = (int64_t(gridDim.x) * blockDim.x) / kWarp;
+  const double p = f.pq[0], q = f.gd_neg != 0.0 ? f.pq[1] : 0.0;
   for (int64_t i = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / kWarp; i < n; i += warps) {
     const double sum = warp_row_sum(offsets, columns, weights, nodes[i], local_of, c_pos, c_neg, x, lane);
-    if (lane == 0) y[i] = sum;
+    if (lane == 0) {
+      const double a = __dsub_rn(sum, __dmul_rn(__dmul_rn(f.gd_pos, f.k_pos[i]), p));
+      const double b = __dadd_rn(a, __dmul_rn(__dmul_rn(f.gd_neg, f.k_neg[i]), q));
+      y[i] = __dsub_rn(b, __dmul_rn(f.r[i], x[i]));
+    }
   }
 }
 
@@ -99,11 +104,11 @@ cudaError_t group_local_index(const int64_t* nodes, int64_t n, int32_t* local_of
 }
 
 cudaError_t group_product(const int64_t* offsets, const int32_t* columns, const float* weights, const int64_t* nodes,
-                          int64_t n, const int32_t* local_of, double c_pos, double c_neg, const double* x, double* y,
-                          cudaStream_t stream) {
+                          int64_t n, const int32_t* local_of, double c_pos, double c_neg, const double* x,
+                          const GroupFinish& finish, double* y, cudaStream_t stream) {
   if (n <= 0) return cudaSuccess;
   group_product_kernel<<<grid_for(n, kWarp), kThreads, 0, stream>>>(offsets, columns, weights, nodes, n, local_of,
-                                                                    c_pos, c_neg, x, y);
+                                                                    c_pos, c_neg, x, finish, y);
   return cudaGetLastError();
 }
 

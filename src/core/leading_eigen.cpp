@@ -195,8 +195,7 @@ EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& 
     const bool invariant = j == n || beta <= 1e-13 * std::max(norm_before, scale);
     if (invariant) beta = 0;
     else {
-      space.copy(W, j);
-      space.scale(j, 1 / beta);
+      space.copy_scaled(W, j, 1 / beta);
     }
     const bool out_of_products = products >= options.max_products;
     if (!(invariant || out_of_products || j == m || j % 4 == 0)) continue;

@@ -103,6 +103,11 @@ class EigenSpace {
   virtual double dot(int64_t a, int64_t b) = 0;
   virtual void scale(int64_t slot, double factor) = 0;           // x_i * factor
   virtual void copy(int64_t from, int64_t to) = 0;
+  // slot to = slot from * factor (each x_i * factor): copy and scale in one (one kernel on a device).
+  virtual void copy_scaled(int64_t from, int64_t to, double factor) {
+    copy(from, to);
+    scale(to, factor);
+  }
   virtual void subtract_scaled(int64_t x, double alpha, int64_t y) = 0;  // y_i - (alpha x_i)
   // slot out + c = sum over l < cols of slot l * y[l * ldy + c] (from 0, l in order), c < k.
   virtual void combine(int64_t cols, const double* y, int64_t ldy, int64_t k, int64_t out) = 0;

@@ -49,6 +49,8 @@ struct DeviceGraph {
   int device = 0;
   int64_t n = 0;
   DeviceBuffer offsets, columns, weights;
+  bool unit_weights = false;  // every weight is 1 (a binary graph): not uploaded, not read
+  const float* weights_or_null() const { return unit_weights ? nullptr : weights.get<float>(); }
 
   // false when the device lacks the memory. The columns go up in slices of 64-bit values and are
   // narrowed to 32 bits there (kernels/group_product.cuh).
@@ -57,14 +59,17 @@ struct DeviceGraph {
     const int64_t entries = int64_t(g.columns.size());
     constexpr int64_t kSlice = int64_t(1) << 24;  // entries a slice (128 MiB of 64-bit columns)
     DeviceBuffer wide;
+    // A binary graph's products need no weights: a third less to read per entry (kernels take a
+    // null weights array as all 1, with the same bits).
+    unit_weights = std::all_of(g.weights.begin(), g.weights.end(), [](float w) { return w == 1.0f; });
     if (!offsets.try_allocate(device, sizeof(int64_t) * size_t(n + 1)) ||
         !columns.try_allocate(device, sizeof(int32_t) * size_t(entries)) ||
-        !weights.try_allocate(device, sizeof(float) * size_t(entries)) ||
+        (!unit_weights && !weights.try_allocate(device, sizeof(float) * size_t(entries))) ||
         !wide.try_allocate(device, sizeof(int64_t) * size_t(std::max<int64_t>(1, std::min(entries, kSlice)))))
       return false;
     Stream stream;
     FC_CUDA(cudaMemcpyAsync(offsets.get(), g.offsets.data(), offsets.bytes(), cudaMemcpyHostToDevice, stream.get()));
-    if (entries > 0)
+    if (entries > 0 && !unit_weights)
       FC_CUDA(cudaMemcpyAsync(weights.get(), g.weights.data(), weights.bytes(), cudaMemcpyHostToDevice, stream.get()));
     for (int64_t begin = 0; begin < entries; begin += kSlice) {
       const int64_t count = std::min(kSlice, entries - begin);
@@ -102,8 +107,9 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
     stream_ = std::make_unique<Stream>();
     if (!local_of_.try_allocate(device_, sizeof(int32_t) * size_t(n_)) ||
         !nodes_.try_allocate(device_, sizeof(int64_t) * size_t(n_)) ||
-        !terms_.try_allocate(device_, sizeof(double) * size_t(3 * n_)))
+        !terms_.try_allocate(device_, sizeof(double) * size_t(3 * n_)) || !done_.try_allocate(device_, sizeof(unsigned)))
       return false;
+    FC_CUDA(cudaMemsetAsync(done_.get(), 0, sizeof(unsigned), stream_->get()));  // eigen_space.cuh's reductions
     host_.allocate(sizeof(double) * size_t(n_));
     // every node outside the group: -1 (0xFF bytes)
     FC_CUDA(cudaMemsetAsync(local_of_.get(), 0xFF, local_of_.bytes(), stream_->get()));
@@ -148,7 +154,7 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
       d.k_pos = t;
       d.k_neg = t + group_;
       check_cuda(kernels::group_diagonal(graph_->offsets.get<int64_t>(), graph_->columns.get<int32_t>(),
-                                         graph_->weights.get<float>(), dnodes, group_, local_of, d, t + 2 * group_, s),
+                                         graph_->weights_or_null(), dnodes, group_, local_of, d, t + 2 * group_, s),
                  "group_diagonal kernel launch");
     }
     FC_CUDA(cudaStreamSynchronize(s));  // the caller's pageable arrays
@@ -184,29 +190,31 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
     std::memcpy(x, host_.get(), bytes);
   }
 
+  // Two launches: p = k_pos . x and q = k_neg . x as one eigen_dots (k_pos the one-vector "basis",
+  // k_neg . x its extra dot), then the sparse sums and their finish.
   void apply(int64_t from, int64_t to) override {
     DeviceScope scope(device_);
     const cudaStream_t s = stream();
     const double* x = at(from);
     const double* t = terms_.get<double>();
     double* const pq = small_;  // p, q
-    check_cuda(kernels::eigen_dots(nullptr, n_space_, 0, nullptr, t, x, partial_, pq, s), "eigen_dots kernel launch");
-    if (gd_neg_ != 0)
-      check_cuda(kernels::eigen_dots(nullptr, n_space_, 0, nullptr, t + group_, x, partial_, pq + 1, s),
-                 "eigen_dots kernel launch");
-    else
-      FC_CUDA(cudaMemsetAsync(pq + 1, 0, sizeof(double), s));
+    check_cuda(kernels::eigen_dots(t, n_space_, 1, x, t + group_, x, partial_, done(), pq, s), "eigen_dots kernel launch");
+    kernels::GroupFinish f;
+    f.k_pos = t;
+    f.k_neg = t + group_;
+    f.r = t + 2 * group_;
+    f.pq = pq;
+    f.gd_pos = gd_pos_;
+    f.gd_neg = gd_neg_;
     check_cuda(kernels::group_product(graph_->offsets.get<int64_t>(), graph_->columns.get<int32_t>(),
-                                      graph_->weights.get<float>(),
-                                      nodes_.get<int64_t>(), group_, local_of_.get<int32_t>(), c_pos_, c_neg_, x, at(to), s),
+                                      graph_->weights_or_null(), nodes_.get<int64_t>(), group_, local_of_.get<int32_t>(),
+                                      c_pos_, c_neg_, x, f, at(to), s),
                "group_product kernel launch");
-    check_cuda(kernels::group_finish(at(to), x, t, t + group_, t + 2 * group_, gd_pos_, gd_neg_, pq, n_space_, s),
-               "group_finish kernel launch");
   }
 
   void project(int64_t cols, int64_t w, double* h) override {
     DeviceScope scope(device_);
-    check_cuda(kernels::eigen_dots(vectors_, n_space_, cols, at(w), at(w), at(w), partial_, small_ + 2, stream()),
+    check_cuda(kernels::eigen_dots(vectors_, n_space_, cols, at(w), at(w), at(w), partial_, done(), small_ + 2, stream()),
                "eigen_dots kernel launch");
     fetch(small_ + 2, cols + 1, h);
   }
@@ -214,22 +222,29 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
   double subtract(int64_t cols, const double* h, int64_t w) override {
     DeviceScope scope(device_);
     double* const dh = small_ + 2;
+    double* const norm = dh + cols;
     send(h, cols, dh);
-    check_cuda(kernels::eigen_subtract(vectors_, n_space_, cols, dh, at(w), stream()), "eigen_subtract kernel launch");
-    return std::sqrt(dot(w, w));
+    check_cuda(kernels::eigen_subtract_norm(vectors_, n_space_, cols, dh, at(w), partial_, done(), norm, stream()),
+               "eigen_subtract_norm kernel launch");
+    double value = 0;
+    fetch(norm, 1, &value);
+    return std::sqrt(value);
   }
 
+  // Four launches and one synchronization.
   double orthogonalize(int64_t cols, int64_t w, double* h1, double* h2) override {
     DeviceScope scope(device_);
     const cudaStream_t s = stream();
     double* const d1 = small_ + 2;      // h1 (cols + 1 values)
     double* const d2 = d1 + cols + 1;   // h2 (cols + 1)
     double* const norm = d2 + cols + 1;  // w . w at the end (within reserve()'s small arrays)
-    check_cuda(kernels::eigen_dots(vectors_, n_space_, cols, at(w), at(w), at(w), partial_, d1, s), "eigen_dots kernel launch");
+    check_cuda(kernels::eigen_dots(vectors_, n_space_, cols, at(w), at(w), at(w), partial_, done(), d1, s),
+               "eigen_dots kernel launch");
     check_cuda(kernels::eigen_subtract(vectors_, n_space_, cols, d1, at(w), s), "eigen_subtract kernel launch");
-    check_cuda(kernels::eigen_dots(vectors_, n_space_, cols, at(w), at(w), at(w), partial_, d2, s), "eigen_dots kernel launch");
-    check_cuda(kernels::eigen_subtract(vectors_, n_space_, cols, d2, at(w), s), "eigen_subtract kernel launch");
-    check_cuda(kernels::eigen_dots(nullptr, n_space_, 0, nullptr, at(w), at(w), partial_, norm, s), "eigen_dots kernel launch");
+    check_cuda(kernels::eigen_dots(vectors_, n_space_, cols, at(w), at(w), at(w), partial_, done(), d2, s),
+               "eigen_dots kernel launch");
+    check_cuda(kernels::eigen_subtract_norm(vectors_, n_space_, cols, d2, at(w), partial_, done(), norm, s),
+               "eigen_subtract_norm kernel launch");
     const int64_t count = 2 * (cols + 1) + 1;
     if (int64_t(host_all_.size()) < count) host_all_.resize(static_cast<size_t>(count));
     fetch(d1, count, host_all_.data());
@@ -240,7 +255,7 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
 
   double dot(int64_t a, int64_t b) override {
     DeviceScope scope(device_);
-    check_cuda(kernels::eigen_dots(nullptr, n_space_, 0, nullptr, at(a), at(b), partial_, small_ + 2, stream()),
+    check_cuda(kernels::eigen_dots(nullptr, n_space_, 0, nullptr, at(a), at(b), partial_, done(), small_ + 2, stream()),
                "eigen_dots kernel launch");
     double value = 0;
     fetch(small_ + 2, 1, &value);
@@ -255,6 +270,11 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
   void copy(int64_t from, int64_t to) override {
     DeviceScope scope(device_);
     FC_CUDA(cudaMemcpyAsync(at(to), at(from), sizeof(double) * size_t(n_space_), cudaMemcpyDeviceToDevice, stream()));
+  }
+
+  void copy_scaled(int64_t from, int64_t to, double factor) override {
+    DeviceScope scope(device_);
+    check_cuda(kernels::eigen_copy_scaled(at(from), at(to), n_space_, factor, stream()), "eigen_copy_scaled kernel launch");
   }
 
   void subtract_scaled(int64_t x, double alpha, int64_t y) override {
@@ -276,6 +296,7 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
   cudaStream_t stream() const { return stream_->get(); }
   void sync() { FC_CUDA(cudaStreamSynchronize(stream())); }
   double* at(int64_t slot) const { return vectors_ + slot * n_space_; }
+  unsigned* done() const { return done_.get<unsigned>(); }
   // count doubles from the device to host memory, through the pinned buffer (waits for them).
   void fetch(const double* src, int64_t count, double* dst) {
     FC_CUDA(cudaMemcpyAsync(host_small_.get(), src, sizeof(double) * size_t(count), cudaMemcpyDeviceToHost, stream()));
@@ -294,7 +315,7 @@ class CudaGroupProducts : public GroupProducts, public EigenSpace {
   int64_t n_, group_ = 0, n_space_ = 0, slots_ = 0;
   double c_pos_, c_neg_, gd_pos_ = 0, gd_neg_ = 0;
   std::unique_ptr<Stream> stream_;
-  DeviceBuffer local_of_, nodes_, terms_;
+  DeviceBuffer local_of_, nodes_, terms_, done_;  // done_: the one-launch reductions' counter (eigen_space.cuh)
   Grown vectors_buffer_, partial_buffer_, small_buffer_;
   double* vectors_ = nullptr;
   double* partial_ = nullptr;
