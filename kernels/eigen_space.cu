@@ -12,6 +12,15 @@ unsigned grid_for(int64_t items) { return grid_size(items, kThreads); }
 
 int64_t chunk_count(int64_t n) { return (n + kEigenChunk - 1) / kEigenChunk; }
 
+// w_i - h[l] basis_l,i for l = 0 .. cols-1 in turn: eigen_subtract's value of element i (both
+// kernels that subtract use it, so they have the same bits).
+__device__ double subtracted(const double* __restrict__ basis, int64_t n, int64_t cols, const double* __restrict__ h,
+                             const double* __restrict__ w, int64_t i) {
+  double v = w[i];
+  for (int64_t l = 0; l < cols; ++l) v = __dsub_rn(v, __dmul_rn(h[l], basis[l * n + i]));
+  return v;
+}
+
 // Chunk c's sum of products[0 .. len) (shared memory, filled and synchronized by the caller) in
 // chunk_dot's order: lane k of the first kEigenLanes threads adds products k, k + 8, ... of the
 // chunk's full groups of 8 in order, lane 0 then the tail, and the lanes are added pairwise. Every
@@ -74,7 +83,7 @@ __global__ void dots_kernel(const double* __restrict__ basis, int64_t n, int64_t
   finish_reduction(partial, chunks, width, done, h);
 }
 
-// One block per chunk: w_i -= h[l] basis_l,i for l in turn (subtract_kernel's bits), then the
+// One block per chunk: w_i -= h[l] basis_l,i for l in turn (subtracted), then the
 // chunk's w_i * w_i summed by chunk_sum, and the last block adds the chunks into *norm2.
 __global__ void subtract_norm_kernel(const double* __restrict__ basis, int64_t n, int64_t cols,
                                      const double* __restrict__ h, double* __restrict__ w, int64_t chunks,
@@ -85,8 +94,7 @@ __global__ void subtract_norm_kernel(const double* __restrict__ basis, int64_t n
   const int64_t c = blockIdx.x;
   const int64_t begin = c * kEigenChunk, len = (n - begin < kEigenChunk ? n - begin : kEigenChunk);
   for (int64_t i = threadIdx.x; i < len; i += blockDim.x) {
-    double v = w[begin + i];
-    for (int64_t l = 0; l < cols; ++l) v = __dsub_rn(v, __dmul_rn(h[l], basis[l * n + begin + i]));
+    const double v = subtracted(basis, n, cols, h, w, begin + i);
     w[begin + i] = v;
     products[i] = __dmul_rn(v, v);
   }
@@ -98,11 +106,8 @@ __global__ void subtract_norm_kernel(const double* __restrict__ basis, int64_t n
 
 __global__ void subtract_kernel(const double* __restrict__ basis, int64_t n, int64_t cols, const double* __restrict__ h,
                                 double* __restrict__ w) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    double v = w[i];
-    for (int64_t l = 0; l < cols; ++l) v = __dsub_rn(v, __dmul_rn(h[l], basis[l * n + i]));
-    w[i] = v;
-  }
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    w[i] = subtracted(basis, n, cols, h, w, i);
 }
 
 __global__ void combine_kernel(const double* __restrict__ basis, int64_t n, int64_t cols, const double* __restrict__ y,

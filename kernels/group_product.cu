@@ -7,7 +7,6 @@ namespace kernels {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kWarp = 32;
 
 // Blocks for `items` work items of `per_item` threads each.
 unsigned grid_for(int64_t items, int64_t per_item) { return grid_size(items * per_item, kThreads); }
@@ -23,36 +22,16 @@ __global__ void narrow_kernel(const int64_t* __restrict__ wide, int64_t count, i
     narrow[i] = int32_t(wide[i]);
 }
 
-// Row i's sum, on one warp (every lane gets it). The lanes load 32 entries at a time (coalesced)
-// and form their products; every lane then adds the 32 products in entry order, so the sum is the
-// host loop's, bit for bit (a skipped entry adds +0.0, which leaves a sum that started at +0.0
-// unchanged). __dmul_rn and __dadd_rn keep the compiler from fusing them into a multiply-add the
-// host does not do. x null: every x is 1 (the row's sum of weights: cw * 1 is cw exactly).
-__device__ double warp_row_sum(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
-                               const float* __restrict__ weights, int64_t u, const int32_t* __restrict__ local_of,
-                               double c_pos, double c_neg, const double* __restrict__ x, int lane) {
-  const int64_t begin = offsets[u], end = offsets[u + 1];
-  double sum = 0.0;
-  for (int64_t base = begin; base < end; base += kWarp) {
-    const int64_t e = base + lane;
-    double term = 0.0;
-    if (e < end) {
-      const float w = weights != nullptr ? weights[e] : 1.0f;
-      const int32_t l = local_of[columns[e]];
-      if (l >= 0 && w != 0.0f) term = __dmul_rn(__dmul_rn(w > 0.0f ? c_pos : c_neg, double(w)), x != nullptr ? x[l] : 1.0);
-    }
-    const int64_t count = end - base < kWarp ? end - base : kWarp;
-    for (int j = 0; j < count; ++j) sum = __dadd_rn(sum, __shfl_sync(0xffffffffu, term, j));
-  }
-  return sum;
-}
-
-// Row u's sum on one thread, with the bits of warp_row_sum (the same terms added in entry order).
-// Why not a warp per row for the products: there every lane adds all of the row's terms, each
+// Row u's sum on one thread: the terms cw(w) * x[l] of its entries added in entry order, so the
+// sum is the host loop's, bit for bit (a skipped entry adds +0.0, which leaves a sum that started
+// at +0.0 unchanged). __dmul_rn and __dadd_rn keep the compiler from fusing them into a
+// multiply-add the host does not do. x null: every x is 1 (the row's sum of weights: cw * 1 is cw
+// exactly). Its loads do not wait on the sum: kAhead terms are loaded at once, then added in order.
+//
+// Why not a warp per row (until 2026-11-25): there every lane added all of the row's terms, each
 // brought to it by a shuffle (two for a double), and Nsight Compute measured the voxel network's
 // root product at 404 us and 224 GB/s, about what the shuffles' issue rate allows (2 x 22 M warp
-// shuffles over 132 SMs); one thread per row adds each term once. Its loads do not wait on the
-// sum: kAhead terms are loaded at once, then added in order.
+// shuffles over 132 SMs); one thread per row adds each term once (242 us).
 __device__ double thread_row_sum(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
                                  const float* __restrict__ weights, int64_t u, const int32_t* __restrict__ local_of,
                                  double c_pos, double c_neg, const double* __restrict__ x) {
@@ -61,7 +40,8 @@ __device__ double thread_row_sum(const int64_t* __restrict__ offsets, const int3
   auto term = [&](int64_t e) {
     const float w = weights != nullptr ? weights[e] : 1.0f;
     const int32_t l = local_of[columns[e]];
-    return l >= 0 && w != 0.0f ? __dmul_rn(__dmul_rn(w > 0.0f ? c_pos : c_neg, double(w)), x[l]) : 0.0;
+    return l >= 0 && w != 0.0f ? __dmul_rn(__dmul_rn(w > 0.0f ? c_pos : c_neg, double(w)), x != nullptr ? x[l] : 1.0)
+                               : 0.0;
   };
   double sum = 0.0;
   int64_t e = begin;
@@ -95,15 +75,11 @@ __global__ void group_product_kernel(const int64_t* __restrict__ offsets, const 
 __global__ void group_diagonal_kernel(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
                                       const float* __restrict__ weights, const int64_t* __restrict__ nodes, int64_t n,
                                       const int32_t* __restrict__ local_of, GroupDiagonal d, double* __restrict__ r) {
-  const int lane = threadIdx.x & (kWarp - 1);
-  const int64_t warps = (int64_t(gridDim.x) * blockDim.x) / kWarp;
-  for (int64_t i = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / kWarp; i < n; i += warps) {
-    const double sum = warp_row_sum(offsets, columns, weights, nodes[i], local_of, d.c_pos, d.c_neg, nullptr, lane);
-    if (lane == 0) {
-      const double pos = __dmul_rn(__dmul_rn(d.d_pos, d.k_pos[i]), d.group_pos);
-      const double neg = __dmul_rn(__dmul_rn(d.d_neg, d.k_neg[i]), d.group_neg);
-      r[i] = __dsub_rn(sum, __dmul_rn(d.gamma, __dsub_rn(pos, neg)));
-    }
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    const double sum = thread_row_sum(offsets, columns, weights, nodes[i], local_of, d.c_pos, d.c_neg, nullptr);
+    const double pos = __dmul_rn(__dmul_rn(d.d_pos, d.k_pos[i]), d.group_pos);
+    const double neg = __dmul_rn(__dmul_rn(d.d_neg, d.k_neg[i]), d.group_neg);
+    r[i] = __dsub_rn(sum, __dmul_rn(d.gamma, __dsub_rn(pos, neg)));
   }
 }
 
@@ -112,7 +88,7 @@ __global__ void group_diagonal_kernel(const int64_t* __restrict__ offsets, const
 cudaError_t group_diagonal(const int64_t* offsets, const int32_t* columns, const float* weights, const int64_t* nodes,
                            int64_t n, const int32_t* local_of, const GroupDiagonal& d, double* r, cudaStream_t stream) {
   if (n <= 0) return cudaSuccess;
-  group_diagonal_kernel<<<grid_for(n, kWarp), kThreads, 0, stream>>>(offsets, columns, weights, nodes, n, local_of, d, r);
+  group_diagonal_kernel<<<grid_for(n, 1), kThreads, 0, stream>>>(offsets, columns, weights, nodes, n, local_of, d, r);
   return cudaGetLastError();
 }
 
