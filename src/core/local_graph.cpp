@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/leading_eigen.hpp"
 
@@ -11,73 +12,91 @@ namespace fc {
 
 namespace {
 
-// lg's per-node arrays and column width for n nodes and `entries` entries (offsets already made).
-void shape(LocalGraph& lg, int64_t n, bool uniform, double weight) {
-  const size_t entries = static_cast<size_t>(lg.offsets[static_cast<size_t>(n)]);
-  lg.width = n <= int64_t(std::numeric_limits<uint16_t>::max()) + 1 ? 16
-             : n <= std::numeric_limits<int32_t>::max()                ? 32
-                                                                        : 64;
-  lg.columns16.resize(lg.width == 16 ? entries : 0);
-  lg.columns32.resize(lg.width == 32 ? entries : 0);
-  lg.columns64.resize(lg.width == 64 ? entries : 0);
-  lg.uniform = uniform;
-  lg.weight = weight;
-  lg.weights.resize(uniform ? 0 : entries);
-}
-
-void set_column(LocalGraph& lg, int64_t x, int64_t local) {
-  if (lg.width == 16) lg.columns16[static_cast<size_t>(x)] = static_cast<uint16_t>(local);
-  else if (lg.width == 32) lg.columns32[static_cast<size_t>(x)] = static_cast<int32_t>(local);
-  else lg.columns64[static_cast<size_t>(x)] = local;
-}
-
 // The subgraph of n rows, two passes over them, each parallel over rows when there are many
 // entries: count the entries that stay, then (after a prefix sum) write them. Row i's entries are
-// source entries range(i) = [begin, end) that kept(e); an entry's local column is column(e) and
-// its combined weight weight(e); k(i) gives the row's {k+, k-}. Each row's sum is one sequential
-// sum in entry order, so the bits do not depend on the threads. `lg` is reused from group to
-// group: its arrays keep their capacity, so a group never pays the first touch of fresh pages again.
-template <class Range, class Kept, class Column, class Weight, class Degrees>
-void fill(LocalGraph& lg, int64_t n, int64_t work, int threads, bool uniform, double uniform_weight, Range range,
-          Kept kept, Column column, Weight weight, Degrees k) {
-  lg.n = n;
-  lg.group_pos = lg.group_neg = 0;
-  lg.offsets.assign(static_cast<size_t>(n + 1), 0);
-  lg.k_pos.resize(static_cast<size_t>(n));
-  lg.k_neg.resize(static_cast<size_t>(n));
-  lg.row_sum.assign(static_cast<size_t>(n), 0.0);
-  const int team = parallel_team(work, threads);
-  const bool parallel = team > 1;
-#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
+// source entries range(i) = [begin, end) whose source column c has local(c) >= 0 and whose
+// kept(e) holds; local(c) is the entry's local column, weight(e) its combined weight; k(i) gives
+// the row's {k+, k-}. Each row's sum is one sequential sum in entry order, so the bits do not
+// depend on the threads (with a uniform weight that is a power of two, count * weight: every
+// partial sum is exact, so the same bits without the chain of dependent adds, which bound the
+// pass). `lg` is reused from group to group: its arrays keep their capacity, so a group never
+// pays the first touch of fresh pages again. The passes are typed by the source's and the
+// subgraph's column widths (a width test per entry took a third of the time).
+template <class In, class Local, class Kept, class Range, class Weight>
+void place(LocalGraph& lg, int team, const In* in, Local local, Kept kept, Range range, Weight weight) {
+  const int64_t n = lg.n;
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t i = 0; i < n; ++i) {
     const auto [begin, end] = range(i);
     int64_t count = 0;
-    for (int64_t e = begin; e < end; ++e) count += kept(e);
+    for (int64_t e = begin; e < end; ++e) count += local(in[e]) >= 0 && kept(e);
     lg.offsets[static_cast<size_t>(i + 1)] = count;
   }
   for (int64_t i = 0; i < n; ++i) lg.offsets[static_cast<size_t>(i + 1)] += lg.offsets[static_cast<size_t>(i)];
-  shape(lg, n, uniform, uniform_weight);
-#pragma omp parallel for schedule(static) num_threads(team) if (parallel)
-  for (int64_t i = 0; i < n; ++i) {
-    const auto [begin, end] = range(i);
-    int64_t x = lg.offsets[static_cast<size_t>(i)];
-    double sum = 0;
-    for (int64_t e = begin; e < end; ++e) {
-      if (!kept(e)) continue;
-      const double w = weight(e);
-      set_column(lg, x, column(e));
-      if (!lg.uniform) lg.weights[static_cast<size_t>(x)] = w;
-      ++x;
-      sum += w;
+  const int64_t entries = lg.offsets[static_cast<size_t>(n)];
+  lg.width = n <= int64_t(std::numeric_limits<uint16_t>::max()) + 1 ? 16
+             : n <= std::numeric_limits<int32_t>::max()                ? 32
+                                                                        : 64;
+  lg.columns16.resize(lg.width == 16 ? static_cast<size_t>(entries) : 0);
+  lg.columns32.resize(lg.width == 32 ? static_cast<size_t>(entries) : 0);
+  lg.columns64.resize(lg.width == 64 ? static_cast<size_t>(entries) : 0);
+  lg.weights.resize(lg.uniform ? 0 : static_cast<size_t>(entries));
+  const bool counted = exact_multiples(lg);
+  auto write = [&](auto* out) {
+    using Out = std::remove_pointer_t<decltype(out)>;
+    double* weights = lg.weights.data();
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+    for (int64_t i = 0; i < n; ++i) {
+      const auto [begin, end] = range(i);
+      const int64_t first = lg.offsets[static_cast<size_t>(i)];
+      int64_t x = first;
+      double sum = 0;
+      if (lg.uniform) {
+        for (int64_t e = begin; e < end; ++e) {
+          const auto c = local(in[e]);
+          if (c < 0 || !kept(e)) continue;
+          out[x++] = static_cast<Out>(c);
+        }
+        if (counted) sum = x == first ? 0.0 : double(x - first) * lg.weight;  // an empty row: +0, as the loop's
+        else
+          for (int64_t y = first; y < x; ++y) sum += lg.weight;
+      } else {
+        for (int64_t e = begin; e < end; ++e) {
+          const auto c = local(in[e]);
+          if (c < 0 || !kept(e)) continue;
+          const double w = weight(e);
+          out[x] = static_cast<Out>(c);
+          weights[x++] = w;
+          sum += w;
+        }
+      }
+      lg.row_sum[static_cast<size_t>(i)] = sum;
     }
-    lg.row_sum[static_cast<size_t>(i)] = sum;
+  };
+  if (lg.width == 16) write(lg.columns16.data());
+  else if (lg.width == 32) write(lg.columns32.data());
+  else write(lg.columns64.data());
+}
+
+// lg's per-node arrays, then its entries (place), then its degrees: k(i) gives row i's {k+, k-}.
+template <class In, class Local, class Kept, class Range, class Weight, class Degrees>
+void fill(LocalGraph& lg, int64_t n, int64_t work, int threads, bool uniform, double uniform_weight, const In* in,
+          Local local, Kept kept, Range range, Weight weight, Degrees k) {
+  lg.n = n;
+  lg.group_pos = lg.group_neg = 0;
+  lg.uniform = uniform;
+  lg.weight = uniform_weight;
+  lg.offsets.assign(static_cast<size_t>(n + 1), 0);
+  lg.k_pos.resize(static_cast<size_t>(n));
+  lg.k_neg.resize(static_cast<size_t>(n));
+  lg.row_sum.resize(static_cast<size_t>(n));
+  place(lg, parallel_team(work, threads), in, local, kept, range, weight);
+  for (int64_t i = 0; i < n; ++i) {
     const auto [kp, kn] = k(i);
     lg.k_pos[static_cast<size_t>(i)] = kp;
     lg.k_neg[static_cast<size_t>(i)] = kn;
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    lg.group_pos += lg.k_pos[static_cast<size_t>(i)];
-    lg.group_neg += lg.k_neg[static_cast<size_t>(i)];
+    lg.group_pos += kp;
+    lg.group_neg += kn;
   }
 }
 
@@ -93,17 +112,17 @@ void induced(const GraphData& g, const ModularityTerms& t, const std::vector<int
     const size_t u = static_cast<size_t>(nodes[static_cast<size_t>(i)]);
     return std::pair<int64_t, int64_t>(g.offsets[u], g.offsets[u + 1]);
   };
-  auto kept = [&](int64_t e) {
-    return local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])] >= 0 && g.weights[static_cast<size_t>(e)] != 0;
-  };
-  auto column = [&](int64_t e) { return local_of[static_cast<size_t>(g.columns[static_cast<size_t>(e)])]; };
-  auto weight = [&](int64_t e) { return combined_weight(t, g.weights[static_cast<size_t>(e)]); };
+  const int64_t* map = local_of.data();
+  auto local = [map](int64_t c) { return map[c]; };
+  const float* w = g.weights.data();
+  auto kept = [w](int64_t e) { return w[e] != 0; };
+  auto weight = [&t, w](int64_t e) { return combined_weight(t, w[e]); };
   auto k = [&](int64_t i) {
     const size_t u = static_cast<size_t>(nodes[static_cast<size_t>(i)]);
     return std::pair<double, double>(t.k_pos[u], t.k_neg[u]);
   };
-  fill(lg, n, stored, threads, uniform, uniform ? combined_weight(t, t.uniform_weight) : 0.0, range, kept, column,
-       weight, k);
+  fill(lg, n, stored, threads, uniform, uniform ? combined_weight(t, t.uniform_weight) : 0.0, g.columns.data(), local,
+       kept, range, weight, k);
   for (int64_t u : nodes) local_of[static_cast<size_t>(u)] = -1;
 }
 
@@ -126,22 +145,31 @@ void induced_from_parent(const ParentGraph& parent, int which, int threads, Loca
   const LocalGraph& p = *parent.graph;
   const int8_t wanted = which == 0 ? 1 : -1;
   std::vector<int64_t> rows;  // the parent's rows of this child, in order
-  for (int64_t i = 0; i < p.n; ++i)
-    if (parent.side[static_cast<size_t>(i)] == wanted) rows.push_back(i);
+  // A parent node's column in this child, -1 for the other side's: one lookup an entry.
+  std::vector<int64_t> map(static_cast<size_t>(p.n));
+  for (int64_t i = 0; i < p.n; ++i) {
+    const bool mine = parent.side[static_cast<size_t>(i)] == wanted;
+    map[static_cast<size_t>(i)] = mine ? parent.index_in_child[static_cast<size_t>(i)] : -1;
+    if (mine) rows.push_back(i);
+  }
   // The parent's entries are the graph's non-zero ones among its nodes in the graph's order, so
   // those among this side's nodes are induced()'s, in its order: the same sums.
   auto range = [&](int64_t i) {
     const size_t r = static_cast<size_t>(rows[static_cast<size_t>(i)]);
     return std::pair<int64_t, int64_t>(p.offsets[r], p.offsets[r + 1]);
   };
-  auto kept = [&](int64_t e) { return parent.side[static_cast<size_t>(p.col(e))] == wanted; };
-  auto column = [&](int64_t e) { return parent.index_in_child[static_cast<size_t>(p.col(e))]; };
-  auto weight = [&](int64_t e) { return p.w(e); };
+  const int64_t* m = map.data();
+  auto local = [m](int64_t c) { return m[c]; };
+  auto kept = [](int64_t) { return true; };
+  const double* pw = p.weights.data();
+  auto weight = [pw](int64_t e) { return pw[e]; };
   auto k = [&](int64_t i) {
     const size_t r = static_cast<size_t>(rows[static_cast<size_t>(i)]);
     return std::pair<double, double>(p.k_pos[r], p.k_neg[r]);
   };
-  fill(lg, int64_t(rows.size()), p.entries(), threads, p.uniform, p.weight, range, kept, column, weight, k);
+  with_columns(p, [&](const auto* in) {
+    fill(lg, int64_t(rows.size()), p.entries(), threads, p.uniform, p.weight, in, local, kept, range, weight, k);
+  });
 }
 
 std::unique_ptr<LocalGraph> SubgraphRecycler::take() {

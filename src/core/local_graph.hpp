@@ -6,6 +6,7 @@
 // about 35 times. Either way the same entries in the same order, so the same bits.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -44,6 +45,24 @@ struct LocalGraph {
   std::vector<double> row_sum;       // sum_{l in g} (c+ A+ - c- A-)_il
   double group_pos = 0, group_neg = 0;  // K+_g, K-_g
 };
+
+// f(columns) with the subgraph's column array as its own type (uint16_t, int32_t or int64_t), so
+// that a pass over the entries is compiled once per width instead of testing it per entry.
+template <class F>
+decltype(auto) with_columns(const LocalGraph& lg, F&& f) {
+  if (lg.width == 16) return f(lg.columns16.data());
+  if (lg.width == 32) return f(lg.columns32.data());
+  return f(lg.columns64.data());
+}
+
+// A uniform weight that is a power of two (a binary graph's 1): any sum of count such weights,
+// added one by one in any order, is exact (count < 2^53), so it equals count * weight, and a
+// sum of +-weight terms equals weight * (an integer sum). Passes use that to skip the chain of
+// dependent floating-point adds, with the same bits.
+inline bool exact_multiples(const LocalGraph& lg) {
+  int exponent = 0;
+  return lg.uniform && lg.weight != 0 && std::fabs(std::frexp(lg.weight, &exponent)) == 0.5;
+}
 
 inline double combined_weight(const ModularityTerms& t, float w) { return w > 0 ? t.c_pos * w : t.c_neg * w; }
 

@@ -94,18 +94,31 @@ struct SplitState {
 };
 
 // The rows' sums in parallel (each one sequential), P and N in node order: the same bits for any
-// thread count.
+// thread count. With a uniform power-of-two weight w (exact_multiples: a binary graph) a row's sum
+// of +-w terms is exact at every step, so it is w times the integer sum of the signs: the same
+// bits without the chain of dependent adds (a zero sum is +0, as the sequential sum's is).
 SplitState split_state(const LocalGraph& lg, const std::vector<int8_t>& s, int threads) {
   SplitState st;
   st.y.assign(static_cast<size_t>(lg.n), 0.0);
   const int team = parallel_team(lg.entries() + lg.n, threads);
+  const bool exact = exact_multiples(lg);
+  const int8_t* sign = s.data();
+  const int64_t* offsets = lg.offsets.data();
+  double* y = st.y.data();
+  with_columns(lg, [&](const auto* col) {
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
-  for (int64_t i = 0; i < lg.n; ++i) {
-    double sum = 0;
-    for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
-      sum += lg.w(e) * s[static_cast<size_t>(lg.col(e))];
-    st.y[static_cast<size_t>(i)] = sum;
-  }
+    for (int64_t i = 0; i < lg.n; ++i) {
+      if (exact) {
+        int64_t sum = 0;
+        for (int64_t e = offsets[i]; e < offsets[i + 1]; ++e) sum += sign[col[e]];
+        y[i] = sum == 0 ? 0.0 : double(sum) * lg.weight;
+      } else {
+        double sum = 0;
+        for (int64_t e = offsets[i]; e < offsets[i + 1]; ++e) sum += lg.w(e) * sign[col[e]];
+        y[i] = sum;
+      }
+    }
+  });
   for (int64_t i = 0; i < lg.n; ++i) {
     st.p += lg.k_pos[static_cast<size_t>(i)] * s[static_cast<size_t>(i)];
     st.q += lg.k_neg[static_cast<size_t>(i)] * s[static_cast<size_t>(i)];
@@ -129,8 +142,10 @@ double split_gain(const LocalGraph& lg, const ModularityTerms& t, const std::vec
 // Newman 2006's fine-tuning of a bisection (his "Kernighan-Lin" step): repeatedly flip the
 // not-yet-moved node whose flip raises s^T B^(g) s most (or lowers it least), keep the best state
 // of the sweep, and sweep again while that improves. A flip never leaves a side below min_size.
-void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<int8_t>& s, int64_t min_size,
-                  int threads) {
+// Typed by the subgraph's columns (refine_split below picks the width).
+template <class Column>
+void refine_columns(const LocalGraph& lg, const Column* col, const ModularityTerms& t, std::vector<int8_t>& s,
+                    int64_t min_size, int threads) {
   const int64_t n = lg.n;
   SplitState st = split_state(lg, s, threads);
   const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
@@ -146,7 +161,7 @@ void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<in
   auto flip = [&](int64_t i) {
     const int8_t si = s[static_cast<size_t>(i)];
     for (int64_t e = lg.offsets[static_cast<size_t>(i)]; e < lg.offsets[static_cast<size_t>(i + 1)]; ++e)
-      st.y[static_cast<size_t>(lg.col(e))] -= 2.0 * si * lg.w(e);
+      st.y[static_cast<size_t>(col[e])] -= 2.0 * si * lg.w(e);
     st.p -= 2.0 * si * lg.k_pos[static_cast<size_t>(i)];
     st.q -= 2.0 * si * lg.k_neg[static_cast<size_t>(i)];
     count_pos += si > 0 ? -1 : 1;
@@ -221,7 +236,7 @@ void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<in
       e[static_cast<size_t>(pick)] = kMoved;
       if (by_lines) lines.remove(pick);
       for (int64_t x = lg.offsets[static_cast<size_t>(pick)]; x < lg.offsets[static_cast<size_t>(pick + 1)]; ++x) {
-        const int64_t c = lg.col(x);
+        const int64_t c = col[x];
         if (e[static_cast<size_t>(c)] == kMoved) continue;
         e[static_cast<size_t>(c)] = b_ii[static_cast<size_t>(c)] - s[static_cast<size_t>(c)] * st.y[static_cast<size_t>(c)];
         if (by_lines) lines.set_intercept(c, e[static_cast<size_t>(c)]);
@@ -239,6 +254,11 @@ void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<in
     for (size_t x = order.size(); x > best_length; --x) flip(order[x - 1]);
     if (best_length == 0) break;
   }
+}
+
+void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<int8_t>& s, int64_t min_size,
+                  int threads) {
+  with_columns(lg, [&](const auto* col) { refine_columns(lg, col, t, s, min_size, threads); });
 }
 
 struct Candidate {
