@@ -134,6 +134,7 @@ class Runner {
       enqueue(k);
     }
     while (!in_flight_.empty()) complete_front();
+    ring_.finish();  // every chunk was waited for: this only tells the ring so
     finished_ = true;
   }
 

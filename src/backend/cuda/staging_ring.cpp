@@ -54,7 +54,15 @@ StagingRing::StagingRing(PipelineResources& res, int threads)
       slots_(res.ring_slots()),
       slot_chunk_(static_cast<size_t>(std::max(0, res.ring_slots())), -1) {}
 
+StagingRing::~StagingRing() {
+  if (!finished_) {
+    cudaStreamSynchronize(res_.copy_stream());  // (a status here would have nowhere to go)
+    res_.pool().cancel_all();
+  }
+}
+
 int64_t StagingRing::stage(const char* src, size_t src_pitch, char* dst, size_t dst_pitch, size_t width, size_t rows) {
+  finished_ = false;
   const int64_t seq = next_seq_++;
   const int slot = static_cast<int>(seq % slots_);
   if (slot_chunk_[static_cast<size_t>(slot)] >= 0) wait_chunk(slot_chunk_[static_cast<size_t>(slot)]);
@@ -111,6 +119,7 @@ void StagingRing::wait_chunk(int64_t seq) {
 void StagingRing::finish() {
   if (next_seq_ > 0) wait_chunk(next_seq_ - 1);
   for (int slot = 0; slot < slots_; ++slot) res_.pool().wait_idle(slot);
+  finished_ = true;
 }
 
 }  // namespace cuda

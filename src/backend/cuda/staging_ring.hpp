@@ -30,6 +30,13 @@ class StagingRing {
  public:
   // `res` must already have its staging ring (PipelineResources::ensure_staging).
   StagingRing(PipelineResources& res, int threads);
+  // When chunks are still on their way (a copy-out that unwinds: a failed CUDA call, a cancel),
+  // waits for the copy stream and for the pool's running pieces, and drops the queued ones: the
+  // pool never writes into a destination after the ring is gone (the caller's arrays are freed
+  // next). CudaFaults.Networks found the pool still copying into a freed graph.
+  ~StagingRing();
+  StagingRing(const StagingRing&) = delete;
+  StagingRing& operator=(const StagingRing&) = delete;
 
   // Queues one chunk (rows x width bytes, at most one slot) from device memory `src` (pitch
   // src_pitch) to host memory `dst` (pitch dst_pitch); the copy stream must already be ordered
@@ -59,6 +66,7 @@ class StagingRing {
   std::vector<int64_t> slot_chunk_;  // per ring slot: the chunk last staged in it (-1: none)
   std::deque<Chunk> pending_;        // staged, not yet handed to the pool, in staging order
   int64_t next_seq_ = 0;
+  bool finished_ = true;  // every staged chunk is in its destination (finish() since the last stage)
 };
 
 }  // namespace cuda
