@@ -6,11 +6,25 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "core/huge_pages.hpp"
 #include "core/leading_eigen.hpp"
 
 namespace fc {
 
 namespace {
+
+// v with room for `count` values, their contents undefined: a vector too small is replaced (not
+// grown: its old values need no copy) by one on transparent huge pages.
+template <class T>
+void size_for_overwrite(EdgeArray<T>& v, int64_t count) {
+  const size_t want = static_cast<size_t>(count);
+  if (want > v.capacity()) {
+    EdgeArray<T>().swap(v);
+    v.reserve(want);
+    advise_huge_pages(v.data(), want * sizeof(T));
+  }
+  v.resize(want);
+}
 
 // The subgraph of n rows, two passes over them, each parallel over rows when there are many
 // entries: count the entries that stay, then (after a prefix sum) write them. Row i's entries are
@@ -37,10 +51,10 @@ void place(LocalGraph& lg, int team, const In* in, Local local, Kept kept, Range
   lg.width = n <= int64_t(std::numeric_limits<uint16_t>::max()) + 1 ? 16
              : n <= std::numeric_limits<int32_t>::max()                ? 32
                                                                         : 64;
-  lg.columns16.resize(lg.width == 16 ? static_cast<size_t>(entries) : 0);
-  lg.columns32.resize(lg.width == 32 ? static_cast<size_t>(entries) : 0);
-  lg.columns64.resize(lg.width == 64 ? static_cast<size_t>(entries) : 0);
-  lg.weights.resize(lg.uniform ? 0 : static_cast<size_t>(entries));
+  size_for_overwrite(lg.columns16, lg.width == 16 ? entries : 0);
+  size_for_overwrite(lg.columns32, lg.width == 32 ? entries : 0);
+  size_for_overwrite(lg.columns64, lg.width == 64 ? entries : 0);
+  size_for_overwrite(lg.weights, lg.uniform ? 0 : entries);
   const bool counted = exact_multiples(lg);
   auto write = [&](auto* out) {
     using Out = std::remove_pointer_t<decltype(out)>;

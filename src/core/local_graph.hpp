@@ -29,10 +29,10 @@ struct LocalGraph {
   int64_t n = 0;
   std::vector<int64_t> offsets;
   int width = 32;  // bits of a column: 16, 32 or 64
-  std::vector<uint16_t> columns16;
-  std::vector<int32_t> columns32;
-  std::vector<int64_t> columns64;
-  std::vector<double> weights;
+  EdgeArray<uint16_t> columns16;
+  EdgeArray<int32_t> columns32;
+  EdgeArray<int64_t> columns64;
+  EdgeArray<double> weights;
   bool uniform = false;
   double weight = 0;
   int64_t entries() const { return offsets.empty() ? 0 : offsets.back(); }

@@ -21,6 +21,7 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "core/final_moves.hpp"
 #include "core/leading_eigen.hpp"
 #include "core/local_graph.hpp"
 #include "core/line_maxima.hpp"
@@ -28,10 +29,6 @@
 namespace fc {
 
 namespace {
-
-// A split or a move must raise Q by more than this (in units of Q) to count: rounding in the
-// incremental sums can make a neutral move look like a 1e-16 gain, and such moves could cycle.
-constexpr double kMinGain = 1e-12;
 
 // Eigensolver settings of every bisection: the residual tolerance (relative to |theta| + ||B||)
 // is far below what the sign pattern needs, and the basis is small enough to restart often.
@@ -52,10 +49,6 @@ constexpr int64_t kPatience = 256;
 // by a scan (cheaper below a few thousand).
 constexpr int64_t kLineMaximaSize = 2048;
 
-// The final pass considers every community as a target while there are at most this many
-// (else the communities of the node's neighbours), and gives up after kMaxFinalSweeps sweeps.
-constexpr int64_t kScanAllCommunities = 1024;
-constexpr int kMaxFinalSweeps = 1000;
 
 
 // Where fc_modularity's time goes, printed to stderr when FASTCONN_PROFILE contains "modularity"
@@ -126,9 +119,9 @@ SplitState split_state(const LocalGraph& lg, const std::vector<int8_t>& s, int t
   return st;
 }
 
-// The rise in Q from splitting the group by s: (s^T B^(g) s) / 2s = (s^T B_g s - 1^T B_g 1) / 2s.
-double split_gain(const LocalGraph& lg, const ModularityTerms& t, const std::vector<int8_t>& s, int threads) {
-  const SplitState st = split_state(lg, s, threads);
+// The rise in Q from splitting the group by s: (s^T B^(g) s) / 2s = (s^T B_g s - 1^T B_g 1) / 2s,
+// from s's state (split_state's bits).
+double split_gain(const LocalGraph& lg, const ModularityTerms& t, const std::vector<int8_t>& s, const SplitState& st) {
   double sbs = 0, all = 0;
   for (int64_t i = 0; i < lg.n; ++i) {
     sbs += s[static_cast<size_t>(i)] * st.y[static_cast<size_t>(i)];
@@ -142,9 +135,11 @@ double split_gain(const LocalGraph& lg, const ModularityTerms& t, const std::vec
 // Newman 2006's fine-tuning of a bisection (his "Kernighan-Lin" step): repeatedly flip the
 // not-yet-moved node whose flip raises s^T B^(g) s most (or lowers it least), keep the best state
 // of the sweep, and sweep again while that improves. A flip never leaves a side below min_size.
-// Typed by the subgraph's columns (refine_split below picks the width).
+// Typed by the subgraph's columns (refine_split below picks the width). Returns the final s's
+// state as the flips left it: split_state's bits when the subgraph's sums are exact
+// (exact_multiples: each flip adds +-2w to integer multiples of w), else rounded differently.
 template <class Column>
-void refine_columns(const LocalGraph& lg, const Column* col, const ModularityTerms& t, std::vector<int8_t>& s,
+SplitState refine_columns(const LocalGraph& lg, const Column* col, const ModularityTerms& t, std::vector<int8_t>& s,
                     int64_t min_size, int threads) {
   const int64_t n = lg.n;
   SplitState st = split_state(lg, s, threads);
@@ -254,11 +249,12 @@ void refine_columns(const LocalGraph& lg, const Column* col, const ModularityTer
     for (size_t x = order.size(); x > best_length; --x) flip(order[x - 1]);
     if (best_length == 0) break;
   }
+  return st;
 }
 
-void refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<int8_t>& s, int64_t min_size,
-                  int threads) {
-  with_columns(lg, [&](const auto* col) { refine_columns(lg, col, t, s, min_size, threads); });
+SplitState refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<int8_t>& s, int64_t min_size,
+                        int threads) {
+  return with_columns(lg, [&](const auto* col) { return refine_columns(lg, col, t, s, min_size, threads); });
 }
 
 struct Candidate {
@@ -471,90 +467,22 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     count_a += s[static_cast<size_t>(i)] > 0;
   }
   if (count_a == n) return;  // one sign: indivisible (Newman 2006)
-  if (o.refine) phases.time(phases.refine, [&] { refine_split(lg, t, s, o.min_community_size, threads); });
+  SplitState refined;
+  if (o.refine) refined = phases.time(phases.refine, [&] { return refine_split(lg, t, s, o.min_community_size, threads); });
   count_a = 0;
   for (int8_t v : s) count_a += v > 0;
   if (count_a < o.min_community_size || n - count_a < o.min_community_size) return;
-  const double gain = phases.time(phases.refine, [&] { return split_gain(lg, t, s, threads); });
+  // The fine-tuning's final state when its sums are exact (a binary graph: the same bits), else a
+  // fresh pass: on the GPU machine a pass of the voxel network's chain is part of every link.
+  const double gain = phases.time(phases.refine, [&] {
+    return split_gain(lg, t, s, o.refine && exact_multiples(lg) ? refined : split_state(lg, s, threads));
+  });
   if (!(gain > kMinGain)) return;
   if (s[0] < 0)
     for (int8_t& v : s) v = int8_t(-v);
   c.gain = gain;
   c.side = std::move(s);
   c.next = std::move(er.next);
-}
-
-// Single-node moves between communities that raise Q by more than kMinGain each, node by node,
-// until a sweep moves none. Never moves a node of an isolated community, never targets one or an
-// empty community, and never leaves a community below min_size (a singleton may dissolve).
-void final_moves(const GraphData& g, const ModularityTerms& t, std::vector<int64_t>& label, int64_t k,
-                 const std::vector<char>& isolated, int64_t min_size, Progress& progress) {
-  std::vector<double> kp(static_cast<size_t>(k), 0.0), kn(static_cast<size_t>(k), 0.0), wsum(static_cast<size_t>(k), 0.0);
-  std::vector<int64_t> size(static_cast<size_t>(k), 0), touched;
-  std::vector<char> mark(static_cast<size_t>(k), 0), closed(static_cast<size_t>(k), 0);
-  for (int64_t v = 0; v < g.n; ++v) {
-    const int64_t c = label[static_cast<size_t>(v)];
-    kp[static_cast<size_t>(c)] += t.k_pos[static_cast<size_t>(v)];
-    kn[static_cast<size_t>(c)] += t.k_neg[static_cast<size_t>(v)];
-    ++size[static_cast<size_t>(c)];
-    if (isolated[static_cast<size_t>(v)]) closed[static_cast<size_t>(c)] = 1;
-  }
-  const bool scan_all = k <= kScanAllCommunities;
-  const double epsilon = t.s * kMinGain;
-  for (int sweep = 0; sweep < kMaxFinalSweeps; ++sweep) {
-    int64_t moves = 0;
-    for (int64_t v = 0; v < g.n; ++v) {
-      if (isolated[static_cast<size_t>(v)]) continue;
-      const int64_t a = label[static_cast<size_t>(v)];
-      if (!(size[static_cast<size_t>(a)] - 1 >= min_size || size[static_cast<size_t>(a)] == 1)) continue;
-      for (int64_t e = g.offsets[static_cast<size_t>(v)]; e < g.offsets[static_cast<size_t>(v + 1)]; ++e) {
-        const int64_t c = label[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
-        if (!mark[static_cast<size_t>(c)]) {
-          mark[static_cast<size_t>(c)] = 1;
-          touched.push_back(c);
-        }
-        wsum[static_cast<size_t>(c)] += combined_weight(t, g.weights[static_cast<size_t>(e)]);
-      }
-      const double kpv = t.k_pos[static_cast<size_t>(v)], knv = t.k_neg[static_cast<size_t>(v)];
-      const double w_own = wsum[static_cast<size_t>(a)];
-      // s * (change in Q) of moving v from a to c (modularity.hpp's objective).
-      auto gain_to = [&](int64_t c) {
-        return 2 * (wsum[static_cast<size_t>(c)] - w_own) -
-               2 * t.gamma * (t.d_pos * kpv * (kp[static_cast<size_t>(c)] - kp[static_cast<size_t>(a)] + kpv) -
-                              t.d_neg * knv * (kn[static_cast<size_t>(c)] - kn[static_cast<size_t>(a)] + knv));
-      };
-      int64_t best_c = -1;
-      double best = epsilon;
-      auto consider = [&](int64_t c) {
-        if (c == a || closed[static_cast<size_t>(c)] || size[static_cast<size_t>(c)] == 0) return;
-        const double d = gain_to(c);
-        if (d > best) {
-          best = d;
-          best_c = c;
-        }
-      };
-      if (scan_all)
-        for (int64_t c = 0; c < k; ++c) consider(c);
-      else
-        for (int64_t c : touched) consider(c);
-      for (int64_t c : touched) {
-        mark[static_cast<size_t>(c)] = 0;
-        wsum[static_cast<size_t>(c)] = 0;
-      }
-      touched.clear();
-      if (best_c < 0) continue;
-      kp[static_cast<size_t>(a)] -= kpv;
-      kn[static_cast<size_t>(a)] -= knv;
-      --size[static_cast<size_t>(a)];
-      kp[static_cast<size_t>(best_c)] += kpv;
-      kn[static_cast<size_t>(best_c)] += knv;
-      ++size[static_cast<size_t>(best_c)];
-      label[static_cast<size_t>(v)] = best_c;
-      ++moves;
-    }
-    progress.advance(0);
-    if (moves == 0) break;
-  }
 }
 
 // Labels renumbered 0 .. k-1 by first appearance; returns k.
@@ -571,15 +499,22 @@ int64_t renumber(std::vector<int64_t>& label, int64_t k_max) {
 
 }  // namespace
 
-ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, double gamma) {
+ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, double gamma, int threads) {
   ModularityTerms t;
   t.gamma = gamma;
   t.k_pos.assign(static_cast<size_t>(g.n), 0.0);
   t.k_neg.assign(static_cast<size_t>(g.n), 0.0);
-  bool uniform = true;
-  float first = 0;
+  // The rows' degrees in parallel (each one sequential sum), then everything that spans rows in
+  // row order: the bits of one pass, for any thread count. A row's first non-zero weight, and
+  // whether its other non-zero weights all equal it, tell whether the graph's do.
+  std::vector<float> row_first(static_cast<size_t>(g.n), 0.0f);
+  std::vector<char> row_uniform(static_cast<size_t>(g.n), 1);
+  const int team = parallel_team(g.offsets[static_cast<size_t>(g.n)] + g.n, threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t i = 0; i < g.n; ++i) {
     double kp = 0, kn = 0;
+    float first = 0;
+    bool uniform = true;
     for (int64_t e = g.offsets[static_cast<size_t>(i)]; e < g.offsets[static_cast<size_t>(i + 1)]; ++e) {
       const float w = g.weights[static_cast<size_t>(e)];
       if (w > 0) kp += w;
@@ -589,8 +524,17 @@ ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, 
     }
     t.k_pos[static_cast<size_t>(i)] = kp;
     t.k_neg[static_cast<size_t>(i)] = kn;
-    t.total_pos += kp;
-    t.total_neg += kn;
+    row_first[static_cast<size_t>(i)] = first;
+    row_uniform[static_cast<size_t>(i)] = uniform;
+  }
+  bool uniform = true;
+  float first = 0;
+  for (int64_t i = 0; i < g.n; ++i) {
+    t.total_pos += t.k_pos[static_cast<size_t>(i)];
+    t.total_neg += t.k_neg[static_cast<size_t>(i)];
+    const float f = row_first[static_cast<size_t>(i)];
+    if (f != 0 && first == 0) first = f;
+    uniform = uniform && row_uniform[static_cast<size_t>(i)] && (f == 0 || f == first);
   }
   t.uniform_weight = uniform ? first : 0.0f;
   const double tp = t.total_pos, tn = t.total_neg, both = tp + tn;
@@ -689,7 +633,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   const char* profile = std::getenv("FASTCONN_PROFILE");
   const bool profile_on = profile != nullptr && std::strstr(profile, "modularity") != nullptr;
   const Phases::Clock::time_point start = Phases::Clock::now();
-  const ModularityTerms t = modularity_terms(g, fc_signed_modularity(o.signed_mode), o.resolution);
+  const ModularityTerms t = modularity_terms(g, fc_signed_modularity(o.signed_mode), o.resolution, threads);
   Modules out;
   out.n = g.n;
   // Isolated nodes (no edge of non-zero weight) are communities of their own: they cannot change Q.
@@ -886,7 +830,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   Phases& phases = slots[0].phases;
   for (size_t x = 1; x < slots.size(); ++x) phases.add(slots[x].phases);
   if (o.refine && k > 1)
-    phases.time(phases.final_moves, [&] { final_moves(g, t, label, k, isolated, o.min_community_size, progress); });
+    phases.time(phases.final_moves, [&] { final_moves(g, t, label, k, isolated, o.min_community_size, threads, progress); });
   out.k = renumber(label, k);
   out.labels = std::move(label);
   out.q = modularity_of(g, t, out.labels.data(), out.k);

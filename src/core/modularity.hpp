@@ -38,6 +38,10 @@
 
 namespace fc {
 
+// A split or a move must raise Q by more than this (in units of Q) to count: rounding in the
+// incremental sums can make a neutral move look like a 1e-16 gain, and such moves could cycle.
+constexpr double kMinGain = 1e-12;
+
 // The coefficients of the objective above for one graph, mode and resolution.
 struct ModularityTerms {
   std::vector<double> k_pos, k_neg;  // k+_i, k-_i
@@ -48,7 +52,8 @@ struct ModularityTerms {
   float uniform_weight = 0;
 };
 
-ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, double gamma);
+// `threads`: OpenMP threads for the degrees (0 = default); the result does not depend on it.
+ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, double gamma, int threads = 1);
 
 // Q of labels already numbered 0 .. k-1 (the one formula the algorithm and fc_modularity_score share).
 double modularity_of(const GraphData& g, const ModularityTerms& t, const int64_t* labels, int64_t k);

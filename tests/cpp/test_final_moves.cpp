@@ -1,0 +1,168 @@
+// fc_modularity's final single-node moves (src/core/final_moves.cpp): the parallel search for the
+// next node that moves must make exactly the node-by-node sweep's moves, whatever the thread count,
+// and end in a state where no allowed single move raises Q by more than kMinGain (checked here by
+// brute force over every node and community); isolated nodes and min_size are respected.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/final_moves.hpp"
+#include "core/leading_eigen.hpp"
+#include "core/local_graph.hpp"
+
+namespace {
+
+// A planted partition of `communities` groups of `size` nodes (weighted or binary), plus `isolated`
+// nodes without edges at the end, with modularity_terms' coefficients for Newman's Q (gamma 1).
+struct TestGraph {
+  fc::GraphData g;
+  fc::ModularityTerms t;
+  std::vector<int64_t> truth;
+  std::vector<char> isolated;
+};
+
+std::unique_ptr<TestGraph> planted(int64_t communities, int64_t size, int64_t isolated, bool weighted, uint64_t seed) {
+  fc::SplitMix64 rng(seed);
+  const int64_t linked = communities * size, n = linked + isolated;
+  std::vector<std::vector<std::pair<int64_t, float>>> rows(static_cast<size_t>(n));
+  for (int64_t i = 0; i < linked; ++i)
+    for (int64_t j = i + 1; j < linked; ++j) {
+      const bool inside = i / size == j / size;
+      if (rng.uniform() >= (inside ? 0.3 : 0.02)) continue;
+      const float w = weighted ? float(0.1 + rng.uniform()) : 1.0f;
+      rows[static_cast<size_t>(i)].push_back({j, w});
+      rows[static_cast<size_t>(j)].push_back({i, w});
+    }
+  auto out = std::make_unique<TestGraph>();
+  fc::GraphData& g = out->g;
+  fc::ModularityTerms& t = out->t;
+  g.n = n;
+  g.offsets.assign(1, 0);
+  t.k_pos.assign(static_cast<size_t>(n), 0.0);
+  t.k_neg.assign(static_cast<size_t>(n), 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    auto& r = rows[static_cast<size_t>(i)];
+    std::sort(r.begin(), r.end());
+    for (const auto& [c, w] : r) {
+      g.columns.push_back(c);
+      g.weights.push_back(w);
+      t.k_pos[static_cast<size_t>(i)] += w;
+    }
+    g.offsets.push_back(int64_t(g.columns.size()));
+    t.total_pos += t.k_pos[static_cast<size_t>(i)];
+    out->truth.push_back(i < linked ? i / size : communities + (i - linked));
+    out->isolated.push_back(i >= linked);
+  }
+  t.s = t.total_pos;
+  t.c_pos = t.c_neg = 1;
+  t.d_pos = 1 / t.total_pos;
+  return out;
+}
+
+// s * Q of a labelling (labels 0 .. k-1), summed plainly.
+double q_of(const TestGraph& tg, const std::vector<int64_t>& label, int64_t k) {
+  const fc::GraphData& g = tg.g;
+  double inside = 0;
+  std::vector<double> kc(static_cast<size_t>(k), 0.0);
+  for (int64_t v = 0; v < g.n; ++v) {
+    for (int64_t e = g.offsets[size_t(v)]; e < g.offsets[size_t(v) + 1]; ++e)
+      if (label[size_t(g.columns[size_t(e)])] == label[size_t(v)]) inside += g.weights[size_t(e)];
+    kc[size_t(label[size_t(v)])] += tg.t.k_pos[size_t(v)];
+  }
+  double squares = 0;
+  for (double x : kc) squares += x * x;
+  return inside - tg.t.d_pos * squares;
+}
+
+// The best allowed single move's rise in s * Q, by recomputing Q for every target of every
+// `stride`-th node.
+double best_single_move(const TestGraph& tg, std::vector<int64_t> label, int64_t k, int64_t min_size, int64_t stride) {
+  std::vector<int64_t> size(static_cast<size_t>(k), 0);
+  std::vector<char> closed(static_cast<size_t>(k), 0);
+  for (int64_t v = 0; v < tg.g.n; ++v) {
+    ++size[size_t(label[size_t(v)])];
+    if (tg.isolated[size_t(v)]) closed[size_t(label[size_t(v)])] = 1;
+  }
+  const double base = q_of(tg, label, k);
+  double best = -1e300;
+  for (int64_t v = 0; v < tg.g.n; v += stride) {
+    const int64_t a = label[size_t(v)];
+    if (tg.isolated[size_t(v)] || !(size[size_t(a)] - 1 >= min_size || size[size_t(a)] == 1)) continue;
+    for (int64_t c = 0; c < k; ++c) {
+      if (c == a || closed[size_t(c)] || size[size_t(c)] == 0) continue;
+      label[size_t(v)] = c;
+      best = std::max(best, q_of(tg, label, k) - base);
+      label[size_t(v)] = a;
+    }
+  }
+  return best;
+}
+
+// The truth with every node moved to a random community with probability `noise`.
+std::vector<int64_t> noisy(const TestGraph& tg, int64_t communities, double noise, uint64_t seed) {
+  fc::SplitMix64 rng(seed);
+  std::vector<int64_t> label = tg.truth;
+  for (int64_t v = 0; v < tg.g.n; ++v)
+    if (!tg.isolated[size_t(v)] && rng.uniform() < noise) label[size_t(v)] = int64_t(rng.next() % uint64_t(communities));
+  return label;
+}
+
+std::vector<int64_t> moved(const TestGraph& tg, std::vector<int64_t> label, int64_t k, int64_t min_size, int threads) {
+  fc::Progress progress(nullptr, nullptr, 0);
+  fc::final_moves(tg.g, tg.t, label, k, tg.isolated, min_size, threads, progress);
+  return label;
+}
+
+// The graphs hold a few hundred thousand entries, so that 2 or more threads take part
+// (parallel_team: 65,536 entries a thread).
+TEST(FinalMoves, SameMovesForEveryThreadCountAndALocalOptimum) {
+  for (const bool weighted : {false, true}) {
+    const int64_t communities = 7, size = 401, isolated = 5, k = communities + isolated;
+    const auto tg = planted(communities, size, isolated, weighted, weighted ? 11 : 12);
+    const std::vector<int64_t> start = noisy(*tg, communities, 0.35, 99);
+    const std::vector<int64_t> one = moved(*tg, start, k, 1, 1);
+    EXPECT_NE(one, start) << "the start should need moves";
+    for (int threads : {2, 3, 8}) EXPECT_EQ(moved(*tg, start, k, 1, threads), one) << threads << " threads";
+    EXPECT_GT(q_of(*tg, one, k), q_of(*tg, start, k));
+    EXPECT_LE(best_single_move(*tg, one, k, 1, 97), tg->t.s * fc::kMinGain);
+    for (int64_t v = tg->g.n - isolated; v < tg->g.n; ++v) EXPECT_EQ(one[size_t(v)], start[size_t(v)]);
+  }
+}
+
+TEST(FinalMoves, ManyCommunitiesAndManyMovesAWindow) {
+  // Every node its own community (k = n > 1024: the targets are the neighbours' communities), so
+  // most nodes of a window move and the windows restart after nearly every node.
+  const int64_t communities = 60, size = 61, k = communities * size;
+  const auto tg = planted(communities, size, 0, true, 5);
+  std::vector<int64_t> start(static_cast<size_t>(k));
+  for (int64_t v = 0; v < k; ++v) start[size_t(v)] = v;
+  const std::vector<int64_t> one = moved(*tg, start, k, 1, 1);
+  for (int threads : {2, 4}) EXPECT_EQ(moved(*tg, start, k, 1, threads), one) << threads << " threads";
+  EXPECT_GT(q_of(*tg, one, k), q_of(*tg, start, k));
+}
+
+TEST(FinalMoves, MinimumSizeHolds) {
+  const int64_t communities = 5, size = 700, k = communities;
+  const auto tg = planted(communities, size, 0, false, 21);
+  const std::vector<int64_t> start = noisy(*tg, communities, 0.5, 3);
+  const int64_t min_size = 690;
+  const std::vector<int64_t> one = moved(*tg, start, k, min_size, 1);
+  EXPECT_EQ(moved(*tg, start, k, min_size, 4), one);
+  std::vector<int64_t> before(static_cast<size_t>(k), 0), after(static_cast<size_t>(k), 0);
+  for (int64_t v = 0; v < tg->g.n; ++v) {
+    ++before[size_t(start[size_t(v)])];
+    ++after[size_t(one[size_t(v)])];
+  }
+  for (int64_t c = 0; c < k; ++c) {
+    if (before[size_t(c)] >= min_size) {
+      EXPECT_GE(after[size_t(c)], min_size) << "community " << c;
+    }
+  }
+  EXPECT_NE(one, start);
+  EXPECT_LE(best_single_move(*tg, one, k, min_size, 101), tg->t.s * fc::kMinGain);
+}
+
+}  // namespace
