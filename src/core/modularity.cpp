@@ -257,6 +257,16 @@ SplitState refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vec
   return with_columns(lg, [&](const auto* col) { return refine_columns(lg, col, t, s, min_size, threads); });
 }
 
+// A child's leading eigenpair computed on a spare device engine while its parent's split was
+// being fine-tuned (see SpareEngines), for the child `which` of the split `side` (the eigenvector's
+// signs): the child's analysis takes it when the fine-tuning kept that split.
+struct Speculation {
+  int which = 0;
+  std::vector<int8_t> side;
+  std::vector<int64_t> nodes;
+  std::future<EigenResult> result;  // (its destructor waits for the eigensolve)
+};
+
 struct Candidate {
   int64_t id = 0;              // in the division tree: given when its parent's split is made
   uint64_t seed = 0;           // of its eigensolver's start vector: from its parent's and its side
@@ -279,11 +289,32 @@ struct Candidate {
   std::shared_ptr<const ParentGraph> parent;
   int which = 0;
   std::future<void> ready;              // its analysis, when a worker thread runs it
+  std::unique_ptr<Speculation> ahead;   // its eigenpair, computed while its parent was fine-tuned
+  std::unique_ptr<Speculation> for_child;  // a child's, once split, for make_children to hand on
+  bool speculated = false;              // its eigenpair came from `ahead`
 };
 
 // The seeds of a group's two children.
 uint64_t child_seed(uint64_t parent, int which) {
   return SplitMix64(parent ^ (which == 0 ? 0xA24BAED4963EE407ULL : 0x9FB21C651E98DF25ULL)).next();
+}
+
+// The warm start of the child on side `sign` of a split: the parent's second Ritz vector `next` at
+// the child's nodes, without its mean. Every row of a group's B^(g) sums to 0, so the all-ones
+// vector is an eigenvector (eigenvalue 0) and every other eigenvector is orthogonal to it. A
+// restricted Ritz vector can be nearly constant on a child (it told that child from the rest); as
+// a start it would then make the exact pair (0, ones) converge before the leading pair is found,
+// and the child would stay whole (3 of the 75 two-module groups of a 200 x 1,000-node planted
+// partition did). Its mean removed, the guess loses nothing of the leading eigenvector.
+std::vector<double> child_warm(const std::vector<double>& next, const std::vector<int8_t>& side, int8_t sign) {
+  std::vector<double> w;
+  for (size_t i = 0; i < side.size(); ++i)
+    if (side[i] == sign) w.push_back(next[i]);
+  double mean = 0;
+  for (double v : w) mean += v;
+  mean /= double(std::max<size_t>(1, w.size()));
+  for (double& v : w) v -= mean;
+  return w;
 }
 
 // The two groups of c's split (c.side), child[0] holding c's first node.
@@ -297,23 +328,10 @@ void make_children(Candidate& c, SubgraphRecycler& recycler) {
     c.child[k]->which = k;
   }
   for (size_t i = 0; i < c.nodes.size(); ++i) c.child[c.side[i] > 0 ? 0 : 1]->nodes.push_back(c.nodes[i]);
-  if (c.next.size() == c.nodes.size()) {
-    for (size_t i = 0; i < c.nodes.size(); ++i) c.child[c.side[i] > 0 ? 0 : 1]->warm.push_back(c.next[i]);
-    // Without its mean: every row of a group's B^(g) sums to 0, so the all-ones vector is an
-    // eigenvector (eigenvalue 0) and every other eigenvector is orthogonal to it. A restricted
-    // Ritz vector can be nearly constant on a child (it told that child from the rest); as a start
-    // it would then make the exact pair (0, ones) converge before the leading pair is found, and
-    // the child would stay whole (3 of the 75 two-module groups of a 200 x 1,000-node planted
-    // partition did). Its mean removed, the guess loses nothing of the leading eigenvector.
-    for (auto& child : c.child) {
-      std::vector<double>& w = child->warm;
-      double mean = 0;
-      for (double v : w) mean += v;
-      mean /= double(std::max<size_t>(1, w.size()));
-      for (double& v : w) v -= mean;
-    }
-  }
+  if (c.next.size() == c.nodes.size())
+    for (int k = 0; k < 2; ++k) c.child[k]->warm = child_warm(c.next, c.side, int8_t(k == 0 ? 1 : -1));
   std::vector<double>().swap(c.next);
+  if (c.for_child) c.child[c.for_child->which]->ahead = std::move(c.for_child);
 }
 
 // What one analysis works in: the global-to-local index map, the subgraph's arrays, the device
@@ -326,6 +344,9 @@ struct Slot {
   Phases phases;
 };
 
+// Spare device engines for speculative eigensolves (SpareEngines): the voxel network's chain needs
+// one at a time, two allow for a second chain.
+constexpr int kSpareEngines = 2;
 // Up to this many analyses at once (each with its own Slot: an index map of the graph's size,
 // subgraph arrays, and on CUDA its own copy of the graph on the device).
 constexpr int kMaxAnalyses = 4;
@@ -407,9 +428,120 @@ EigenResult device_eigenpair(GroupProducts& device, const std::vector<int64_t>& 
   return leading_eigenpair(n, device.select(nodes, terms), eo);
 }
 
-// Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole.
+// The eigensolver's settings for a group with this seed and warm start (empty: none).
+EigenOptions eigen_options(uint64_t seed, const std::vector<double>& warm, int64_t n, int threads) {
+  EigenOptions eo;
+  eo.tolerance = kEigenTolerance;
+  eo.max_basis = kEigenBasis;
+  eo.max_products = kEigenMaxProducts;
+  eo.seed = seed;
+  eo.want_next = true;
+  if (int64_t(warm.size()) == n) eo.warm = warm.data();
+  eo.threads = threads;
+  return eo;
+}
+
+// Device engines beyond the analyses' own, for speculative eigensolves: on the voxel network's
+// chain of splits each link waited for its parent's fine-tuning before its eigensolve began (about
+// 9 of a link's 20 ms on the GPU machine), although the fine-tuning keeps the eigenvector's split
+// in most links (one sweep whose moves are all undone). So while a group's split is fine-tuned, its
+// larger child's eigenproblem is solved on a spare engine; the child takes the answer if the split
+// stands as it was (the same nodes, seed and warm start: the same bits), and it is thrown away
+// otherwise. Engines are made on first use, at most `allowed`; each comes back when its
+// eigensolve ends.
+class SpareEngines {
+ public:
+  SpareEngines(std::function<std::unique_ptr<GroupProducts>()> make, int allowed)
+      : make_(std::move(make)), allowed_(allowed) {}
+  // A free engine, or null.
+  std::unique_ptr<GroupProducts> take() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!free_.empty()) {
+        std::unique_ptr<GroupProducts> e = std::move(free_.back());
+        free_.pop_back();
+        return e;
+      }
+      if (made_ >= allowed_) return nullptr;
+      ++made_;
+      free_.reserve(static_cast<size_t>(allowed_));  // give() must not allocate
+    }
+    try {
+      std::unique_ptr<GroupProducts> e = make_();
+      if (e) return e;
+    } catch (...) {  // no engine to be had (device memory): no speculation, nothing lost
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    allowed_ = 0;
+    return nullptr;
+  }
+  void allow(int allowed) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    allowed_ = allowed;
+  }
+  void give(std::unique_ptr<GroupProducts> e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(e));
+  }
+
+ private:
+  std::function<std::unique_ptr<GroupProducts>()> make_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<GroupProducts>> free_;
+  int made_ = 0, allowed_ = 0;
+};
+
+// The eigensolve of c's larger child, on a spare engine, for the split `side` (before fine-tuning)
+// with the parent's second Ritz vector `next`; null when no engine is free or the child would not
+// use a device (too few entries) or would not be analysed (too small).
+std::unique_ptr<Speculation> speculate(const Candidate& c, const std::vector<int8_t>& side, const std::vector<double>& next,
+                                       const LocalGraph& lg, const ModularityTerms& t, const fc_modularity_options& o,
+                                       int64_t min_entries, SpareEngines& spares) {
+  int64_t nodes[2] = {0, 0}, entries[2] = {0, 0};
+  for (int64_t i = 0; i < lg.n; ++i) {
+    const int k = side[static_cast<size_t>(i)] > 0 ? 0 : 1;
+    ++nodes[k];
+    entries[k] += lg.offsets[static_cast<size_t>(i + 1)] - lg.offsets[static_cast<size_t>(i)];
+  }
+  const int which = entries[1] > entries[0] ? 1 : 0;
+  if (entries[which] < min_entries || nodes[which] < 2 || o.min_community_size > nodes[which] / 2) return nullptr;
+  std::unique_ptr<GroupProducts> engine = spares.take();
+  if (!engine) return nullptr;
+  struct Back {  // the engine back to the spares, whatever happens
+    Back(SpareEngines& s, std::unique_ptr<GroupProducts> e) : spares(s), engine(std::move(e)) {}
+    SpareEngines& spares;
+    std::unique_ptr<GroupProducts> engine;
+    ~Back() {
+      if (engine) spares.give(std::move(engine));
+    }
+  };
+  auto back = std::make_shared<Back>(spares, std::move(engine));
+  auto sp = std::make_unique<Speculation>();
+  sp->which = which;
+  sp->side = side;
+  const int8_t sign = which == 0 ? 1 : -1;
+  for (int64_t i = 0; i < lg.n; ++i)
+    if (side[static_cast<size_t>(i)] == sign) sp->nodes.push_back(c.nodes[static_cast<size_t>(i)]);
+  std::vector<double> warm = next.size() == side.size() ? child_warm(next, side, sign) : std::vector<double>();
+  const uint64_t seed = child_seed(c.seed, which);
+  try {
+    sp->result = std::async(std::launch::async, [back, nodes = sp->nodes, warm = std::move(warm), seed, &t] {
+      const EigenOptions eo = eigen_options(seed, warm, int64_t(nodes.size()), 1);
+      EigenResult r = device_eigenpair(*back->engine, nodes, t, eo);
+      back->spares.give(std::move(back->engine));  // free for the next speculation at once
+      return r;
+    });
+  } catch (const std::system_error&) {  // no thread to be had: no speculation
+    return nullptr;
+  }
+  return sp;
+}
+
+// Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole. With
+// `spares`, a device group's larger child is solved ahead (speculate) while the split is refined.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
-             std::vector<int64_t>& local_of, LocalGraph& lg, GroupProducts* device, Phases& phases) {
+             std::vector<int64_t>& local_of, LocalGraph& lg, GroupProducts* device, SpareEngines* spares,
+             Phases& phases) {
   const int64_t n = int64_t(c.nodes.size());
   // min_community_size may be any int64 (up to INT64_MAX): compare without doubling it.
   const std::shared_ptr<const ParentGraph> parent = std::move(c.parent);  // let go on the way out
@@ -420,21 +552,24 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
       else induced(g, t, c.nodes, local_of, threads, lg);
     });
   };
-  EigenOptions eo;
-  eo.tolerance = kEigenTolerance;
-  eo.max_basis = kEigenBasis;
-  eo.max_products = kEigenMaxProducts;
-  eo.seed = c.seed;
-  eo.want_next = true;
-  if (int64_t(c.warm.size()) == n) eo.warm = c.warm.data();
-  eo.threads = threads;
+  const EigenOptions eo = eigen_options(c.seed, c.warm, n, threads);
+  // solved while its parent's split was refined, for this very group (make_children checked the
+  // split; the nodes are checked here too): the eigensolve's answer is the one it would compute
+  std::unique_ptr<Speculation> ahead = std::move(c.ahead);
+  if (ahead && ahead->nodes != c.nodes) ahead.reset();
   // A large group's eigenproblem on the device when there is one (its vectors never leave it but
   // for the answer), else on the host. "Large" by the entries of its rows in its parent's subgraph
   // (or the graph's, for the first group): a bound of its own subgraph's, known before it is made.
   const bool on_device =
       device != nullptr && (parent ? parent_row_entries(*parent, c.which) : row_entries(g, c.nodes)) >= device->min_entries;
   EigenResult er;
-  if (on_device) {
+  if (ahead) {
+    build();
+    er = phases.time(phases.eigen, [&] { return ahead->result.get(); });
+    ahead.reset();
+    c.device_products = er.iterations;
+    c.speculated = true;
+  } else if (on_device) {
     // The device computes the diagonal correction from the graph itself, so the host makes the
     // subgraph (for the fine-tuning) meanwhile, on another thread: it is off the chain of splits'
     // critical path (the voxel network: about 15 of each split's 45 ms on the GPU machine).
@@ -467,6 +602,9 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     count_a += s[static_cast<size_t>(i)] > 0;
   }
   if (count_a == n) return;  // one sign: indivisible (Newman 2006)
+  // (its destructor waits for the eigensolve when the split changes or is not made)
+  std::unique_ptr<Speculation> child_ahead;
+  if (spares != nullptr && on_device) child_ahead = speculate(c, s, er.next, lg, t, o, device->min_entries, *spares);
   SplitState refined;
   if (o.refine) refined = phases.time(phases.refine, [&] { return refine_split(lg, t, s, o.min_community_size, threads); });
   count_a = 0;
@@ -483,6 +621,7 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   c.gain = gain;
   c.side = std::move(s);
   c.next = std::move(er.next);
+  if (child_ahead && child_ahead->side == c.side) c.for_child = std::move(child_ahead);
 }
 
 // Labels renumbered 0 .. k-1 by first appearance; returns k.
@@ -672,6 +811,13 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   std::mutex engine_mutex;
   bool first_engine_tried = false;
   const GroupProducts* first_engine = nullptr;  // owned by its slot, which outlives the others' use
+  // (before every Candidate: their speculations hold spare engines until they end)
+  SpareEngines spares(
+      [&]() -> std::unique_ptr<GroupProducts> {
+        std::lock_guard<std::mutex> lock(engine_mutex);
+        return first_engine != nullptr ? first_engine->another() : nullptr;
+      },
+      0);
   const bool may_use_device = static_cast<bool>(device_factory) && !root.nodes.empty() && o.max_communities != 1;
 
   // One analysis in a free slot, with a share of the threads (the slot's index map and device
@@ -708,7 +854,11 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
         std::lock_guard<std::mutex> lock(engine_mutex);
         if (!first_engine_tried) {
           first_engine_tried = true;
-          std::unique_ptr<GroupProducts> engine = device_factory(t.c_pos, t.c_neg, slot_count);
+          // room for the spare engines too when the memory limit allows it, else none
+          std::unique_ptr<GroupProducts> engine;
+          if (eager) engine = device_factory(t.c_pos, t.c_neg, slot_count + kSpareEngines);
+          if (engine) spares.allow(kSpareEngines);
+          else engine = device_factory(t.c_pos, t.c_neg, slot_count);
           first_engine = engine.get();
           return engine;
         }
@@ -718,7 +868,8 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     const Phases before = slot->phases;
     const Phases::Clock::time_point begun = Phases::Clock::now();
     if (!slot->scratch) slot->scratch = recycler.take();
-    analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, *slot->scratch, slot->device.get(), slot->phases);
+    analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, *slot->scratch, slot->device.get(),
+            eager ? &spares : nullptr, slot->phases);
     c.analysed = true;
     if (!c.side.empty()) {  // its children will make their subgraphs from this one
       c.split_graph = std::move(slot->scratch);
@@ -778,6 +929,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   auto admit = [&](std::unique_ptr<Candidate> c) {
     analysed(*c, may_split());
     out.device_products += c->device_products;
+    out.speculated += c->speculated;
     pool.push_back(std::move(c));
     const int64_t index = int64_t(pool.size()) - 1;
     if (pool.back()->side.empty()) {
@@ -837,10 +989,10 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   if (phases.on)
     std::fprintf(stderr,
                  "fastconn modularity: %.3f s; summed over the analysis threads: subgraphs %.3f, eigensolver %.3f "
-                 "(host products %.3f, %lld products on the device), fine-tuning %.3f, device engines %.3f; final "
-                 "moves %.3f\n",
+                 "(host products %.3f, %lld products on the device, %lld eigenpairs solved ahead), fine-tuning %.3f, "
+                 "device engines %.3f; final moves %.3f\n",
                  Phases::since(start), phases.induced, phases.eigen, phases.products, (long long)out.device_products,
-                 phases.refine, phases.upload, phases.final_moves);
+                 (long long)out.speculated, phases.refine, phases.upload, phases.final_moves);
   return out;
 }
 
