@@ -347,6 +347,8 @@ struct Slot {
 // Spare device engines for speculative eigensolves (SpareEngines): the voxel network's chain needs
 // one at a time, two allow for a second chain.
 constexpr int kSpareEngines = 2;
+// Analyses running at once (this one included) up to which a group's child is solved ahead.
+constexpr int kSpeculateUpTo = 2;
 // Up to this many analyses at once (each with its own Slot: an index map of the graph's size,
 // subgraph arrays, and on CUDA its own copy of the graph on the device).
 constexpr int kMaxAnalyses = 4;
@@ -868,8 +870,10 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     const Phases before = slot->phases;
     const Phases::Clock::time_point begun = Phases::Clock::now();
     if (!slot->scratch) slot->scratch = recycler.take();
+    // Speculation pays where the analyses form a chain (one or two at a time); where four run at
+    // once (a planted partition's halves) the device and the host are busy already.
     analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, *slot->scratch, slot->device.get(),
-            eager ? &spares : nullptr, slot->phases);
+            eager && active <= kSpeculateUpTo ? &spares : nullptr, slot->phases);
     c.analysed = true;
     if (!c.side.empty()) {  // its children will make their subgraphs from this one
       c.split_graph = std::move(slot->scratch);
