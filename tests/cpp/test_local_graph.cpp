@@ -15,6 +15,7 @@
 
 #include "core/leading_eigen.hpp"
 #include "core/local_graph.hpp"
+#include "planted_graph.hpp"
 
 namespace {
 
@@ -49,25 +50,12 @@ std::unique_ptr<TestGraph> random_graph(int64_t n, int64_t degree, Weights kind,
   auto out = std::make_unique<TestGraph>();
   fc::GraphData& g = out->g;
   fc::ModularityTerms& t = out->t;
-  g.n = n;
-  g.offsets.assign(1, 0);
-  t.k_pos.assign(static_cast<size_t>(n), 0.0);
-  t.k_neg.assign(static_cast<size_t>(n), 0.0);
+  planted_graph::from_rows(rows, g, t);
   float first = 0;
   bool uniform = true;
-  for (int64_t i = 0; i < n; ++i) {
-    auto& r = rows[static_cast<size_t>(i)];
-    std::sort(r.begin(), r.end());
-    r.erase(std::unique(r.begin(), r.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), r.end());
-    for (const auto& [c, w] : r) {
-      g.columns.push_back(c);
-      g.weights.push_back(w);
-      if (w > 0) t.k_pos[static_cast<size_t>(i)] += w;
-      else t.k_neg[static_cast<size_t>(i)] -= w;
-      if (w != 0 && first == 0) first = w;
-      uniform = uniform && (w == 0 || w == first);
-    }
-    g.offsets.push_back(int64_t(g.columns.size()));
+  for (float w : g.weights) {
+    if (w != 0 && first == 0) first = w;
+    uniform = uniform && (w == 0 || w == first);
   }
   t.c_pos = 1;
   // Combined weights that are not the graph's. A float's 24-bit mantissa would make sums of up to
