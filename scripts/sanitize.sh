@@ -9,7 +9,7 @@
 #                              their whole CTest suite (leaks included)
 #   scripts/sanitize.sh fuzz   the libFuzzer fuzzers of tests/fuzz (built in <build>/asan, with
 #                              ASan+UBSan), FUZZ_SECONDS each (default 20), from tests/fuzz/corpus
-#   scripts/sanitize.sh tsan   <build>/tsan: the library, tests/cpp/test_threads and test_speculation with
+#   scripts/sanitize.sh tsan   <build>/tsan: the library and tests/cpp/test_threads with
 #                              -fsanitize=thread, run with OMP_NUM_THREADS=1
 #   scripts/sanitize.sh all    asan, fuzz and tsan (the default)
 #
@@ -81,13 +81,10 @@ for s in $steps; do
     tsan)
       rc=0
       configure "$build/tsan" thread "-DFASTCONN_TEST_LAYERS=cpp" &&
-        cmake --build "$build/tsan" -j"$jobs" --target test_threads test_speculation >"$build/tsan-build.log" 2>&1 ||
+        cmake --build "$build/tsan" -j"$jobs" --target test_threads >"$build/tsan-build.log" 2>&1 ||
         { tail -40 "$build/tsan-build.log"; rc=1; }
       if [ $rc -eq 0 ]; then
         OMP_NUM_THREADS=1 "${norandom[@]}" "$build/tsan/tests/cpp/test_threads" || rc=1
-        # fc_modularity's concurrent analyses and speculative eigensolves (std::threads; its
-        # graphs are too small for OpenMP teams)
-        OMP_NUM_THREADS=1 "${norandom[@]}" "$build/tsan/tests/cpp/test_speculation" || rc=1
       fi
       step "TSan: threads" $(( $(date +%s) - start )) $rc
       ;;
