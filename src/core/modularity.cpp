@@ -449,12 +449,11 @@ EigenOptions eigen_options(uint64_t seed, const std::vector<double>& warm, int64
 // in most links (one sweep whose moves are all undone). So while a group's split is fine-tuned, its
 // larger child's eigenproblem is solved on a spare engine; the child takes the answer if the split
 // stands as it was (the same nodes, seed and warm start: the same bits), and it is thrown away
-// otherwise. Engines are made on first use, at most `allowed`; each comes back when its
-// eigensolve ends.
+// otherwise. Engines are made by `make` on first use, at most as many as allow() said (none until
+// then); each comes back when its eigensolve ends.
 class SpareEngines {
  public:
-  SpareEngines(std::function<std::unique_ptr<GroupProducts>()> make, int allowed)
-      : make_(std::move(make)), allowed_(allowed) {}
+  explicit SpareEngines(std::function<std::unique_ptr<GroupProducts>()> make) : make_(std::move(make)) {}
   // A free engine, or null.
   std::unique_ptr<GroupProducts> take() {
     {
@@ -818,8 +817,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
       [&]() -> std::unique_ptr<GroupProducts> {
         std::lock_guard<std::mutex> lock(engine_mutex);
         return first_engine != nullptr ? first_engine->another() : nullptr;
-      },
-      0);
+      });
   const bool may_use_device = static_cast<bool>(device_factory) && !root.nodes.empty() && o.max_communities != 1;
 
   // One analysis in a free slot, with a share of the threads (the slot's index map and device
