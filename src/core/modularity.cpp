@@ -49,8 +49,6 @@ constexpr int64_t kPatience = 256;
 // by a scan (cheaper below a few thousand).
 constexpr int64_t kLineMaximaSize = 2048;
 
-
-
 // Where fc_modularity's time goes, printed to stderr when FASTCONN_PROFILE contains "modularity"
 // (for the benchmarks; nothing is measured otherwise).
 struct Phases {

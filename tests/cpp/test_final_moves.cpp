@@ -1,7 +1,7 @@
 // fc_modularity's final single-node moves (src/core/final_moves.cpp): the parallel search for the
 // next node that moves must make exactly the node-by-node sweep's moves, whatever the thread count,
 // and end in a state where no allowed single move raises Q by more than kMinGain (checked here by
-// brute force over every node and community); isolated nodes and min_size are respected.
+// brute force over every target of a sample of nodes); isolated nodes and min_size are respected.
 #include <gtest/gtest.h>
 
 #include <algorithm>
