@@ -30,12 +30,8 @@ namespace fc {
 
 namespace {
 
-// Eigensolver settings of every bisection: the residual tolerance (relative to |theta| + ||B||)
-// is far below what the sign pattern needs, and the basis is small enough to restart often.
-// (1e-6 until 2026-11-25: 1e-5 takes 2331 products instead of 2587 on the voxel network of
-// bench/RESULTS-modularity.md, with the same labels, and still bounds the Rayleigh quotient's error
-// by about residual^2 / gap.)
-constexpr double kEigenTolerance = 1e-5;
+// Eigensolver settings of every bisection beyond the tolerance (modularity.hpp): the basis is
+// small enough to restart often.
 constexpr int64_t kEigenBasis = 24;
 constexpr int64_t kEigenMaxProducts = 20000;
 
