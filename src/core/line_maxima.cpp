@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/leading_eigen.hpp"  // parallel_team
+
 namespace fc {
 
 namespace {
@@ -46,37 +48,74 @@ void LineMaxima::sift_down(int64_t c, int64_t x) {
   where_[static_cast<size_t>(i)] = x;
 }
 
-void LineMaxima::reset(const double* a, const double* e, int64_t n) {
+void LineMaxima::take_lines(const double* a, const double* e, int64_t n) {
   n_ = n;
   a_.assign(a, a + n);
   e_.assign(e, e + n);
   live_.assign(static_cast<size_t>(n), 1);
+}
+
+void LineMaxima::reset(const double* a, const double* e, int64_t n) {
+  take_lines(a, e, n);
   // The distinct slopes, ascending.
   class_slope_.assign(a, a + n);
   std::sort(class_slope_.begin(), class_slope_.end());
   class_slope_.erase(std::unique(class_slope_.begin(), class_slope_.end()), class_slope_.end());
-  const int64_t classes = int64_t(class_slope_.size());
+  if (int64_t(class_slope_.size()) * kClassesPerLine <= n) {
+    class_of_.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      class_of_[static_cast<size_t>(i)] =
+          std::lower_bound(class_slope_.begin(), class_slope_.end(), a[i]) - class_slope_.begin();
+  }
+  build_classes();
+}
+
+void LineMaxima::reset(const double* a, const double* e, int64_t n, const int64_t* rank, int64_t ranks) {
+  if (ranks > n) {
+    reset(a, e, n);
+    return;
+  }
+  take_lines(a, e, n);
+  // A slope's key orders the slopes as they are: negative ones by falling magnitude, then zero
+  // and the positive ones by rising magnitude (-0 and +0 share the key of 0, as they compare equal).
+  auto key = [&](int64_t i) { return a[i] < 0 ? ranks - 1 - rank[i] : ranks + rank[i]; };
+  class_of_key_.assign(static_cast<size_t>(2 * ranks), -1);
+  for (int64_t i = 0; i < n; ++i) class_of_key_[static_cast<size_t>(key(i))] = i;  // a line of that slope
+  class_slope_.clear();
+  for (int64_t& c : class_of_key_)
+    if (c >= 0) {
+      class_slope_.push_back(a[c]);
+      c = int64_t(class_slope_.size()) - 1;
+    }
+  if (int64_t(class_slope_.size()) * kClassesPerLine <= n) {
+    class_of_.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) class_of_[static_cast<size_t>(i)] = class_of_key_[static_cast<size_t>(key(i))];
+  }
+  build_classes();
+}
+
+void LineMaxima::build_classes() {
+  const int64_t n = n_, classes = int64_t(class_slope_.size());
   by_class_ = classes * kClassesPerLine <= n;
   if (by_class_) {
-    class_of_.resize(static_cast<size_t>(n));
     class_size_.assign(static_cast<size_t>(classes), 0);
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t c = std::lower_bound(class_slope_.begin(), class_slope_.end(), a[i]) - class_slope_.begin();
-      class_of_[static_cast<size_t>(i)] = c;
-      ++class_size_[static_cast<size_t>(c)];
-    }
+    for (int64_t i = 0; i < n; ++i) ++class_size_[static_cast<size_t>(class_of_[static_cast<size_t>(i)])];
     class_begin_.assign(static_cast<size_t>(classes + 1), 0);
     for (int64_t c = 0; c < classes; ++c)
       class_begin_[static_cast<size_t>(c + 1)] = class_begin_[static_cast<size_t>(c)] + class_size_[static_cast<size_t>(c)];
     heap_.resize(static_cast<size_t>(n));
     where_.resize(static_cast<size_t>(n));
     std::fill(class_size_.begin(), class_size_.end(), 0);
-    for (int64_t i = 0; i < n; ++i) {  // insert in index order
+    for (int64_t i = 0; i < n; ++i) {  // each class in index order, then made a heap from the bottom
       const int64_t c = class_of_[static_cast<size_t>(i)];
       const int64_t x = class_size_[static_cast<size_t>(c)]++;
       heap_[static_cast<size_t>(class_begin_[static_cast<size_t>(c)] + x)] = i;
-      sift_up(c, x);
+      where_[static_cast<size_t>(i)] = x;
     }
+    // (the top of a heap is the class's highest line whatever the heap's shape: `higher` orders
+    // every two lines, so the choices do not depend on how the heaps were built)
+    for (int64_t c = 0; c < classes; ++c)
+      for (int64_t x = class_size_[static_cast<size_t>(c)] / 2 - 1; x >= 0; --x) sift_down(c, x);
     return;
   }
   const int64_t blocks = (n + kBlock - 1) / kBlock;
@@ -193,6 +232,21 @@ int64_t LineMaxima::argmax(double p, double* value) {
   }
   if (value != nullptr) *value = top;
   return best;
+}
+
+std::vector<int64_t> rank_magnitudes(const std::vector<double>& m, int64_t* ranks, int threads) {
+  std::vector<double> distinct(m);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  *ranks = int64_t(distinct.size());
+  const int64_t n = int64_t(m.size());
+  std::vector<int64_t> rank(static_cast<size_t>(n));
+  const int team = parallel_team(n * 16, threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int64_t i = 0; i < n; ++i)
+    rank[static_cast<size_t>(i)] =
+        std::lower_bound(distinct.begin(), distinct.end(), m[static_cast<size_t>(i)]) - distinct.begin();
+  return rank;
 }
 
 }  // namespace fc

@@ -30,6 +30,11 @@ class LineMaxima {
 
   // Lines 0 .. n-1 with slopes a[i] (fixed until the next reset) and intercepts e[i], all live.
   void reset(const double* a, const double* e, int64_t n);
+  // The same, with the slopes' magnitudes ranked by the caller: rank[i] in 0 .. ranks-1, equal for
+  // equal |a[i]| and ordered as they are (rank_magnitudes). Skips the sort of the n slopes that
+  // finds the slope classes (O(n log n), most of a reset): O(n + ranks) when ranks <= n, else the
+  // sort after all. The same classes, hence the same choices, as reset(a, e, n).
+  void reset(const double* a, const double* e, int64_t n, const int64_t* rank, int64_t ranks);
   void set_intercept(int64_t i, double e);
   void remove(int64_t i);
   // The live line with the largest e_i + a_i p (ties between blocks: the lower block), its value
@@ -38,6 +43,9 @@ class LineMaxima {
 
  private:
   void rebuild(int64_t block);
+  void take_lines(const double* a, const double* e, int64_t n);
+  void build_classes();  // heaps of class_of_'s classes (class_slope_.size() of them), or the blocks
+  std::vector<int64_t> class_of_key_;
   // slope classes: heap_[class_begin_[c] .. + class_size_[c]) is class c's max-heap of line
   // indices by (intercept, then lower index); where_[i] is line i's place in it.
   bool higher(int64_t i, int64_t j) const;
@@ -54,5 +62,10 @@ class LineMaxima {
   std::vector<int64_t> hull_;   // per block: the envelope's lines, slopes ascending
   std::vector<int64_t> hull_size_;
 };
+
+// Each m[i]'s rank among the distinct values of m (0: the smallest; equal values, equal ranks),
+// for LineMaxima::reset's ranked form; *ranks: the number of distinct values. OpenMP threads
+// (0 = default) for the lookups; the result does not depend on them.
+std::vector<int64_t> rank_magnitudes(const std::vector<double>& m, int64_t* ranks, int threads);
 
 }  // namespace fc

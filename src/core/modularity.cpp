@@ -133,8 +133,8 @@ double split_gain(const LocalGraph& lg, const ModularityTerms& t, const std::vec
 // state as the flips left it: split_state's bits when the subgraph's sums are exact
 // (exact_multiples: each flip adds +-2w to integer multiples of w), else rounded differently.
 template <class Column>
-SplitState refine_columns(const LocalGraph& lg, const Column* col, const ModularityTerms& t, std::vector<int8_t>& s,
-                    int64_t min_size, int threads) {
+SplitState refine_columns(const LocalGraph& lg, const Column* col, const ModularityTerms& t, const std::vector<int64_t>& nodes,
+                          std::vector<int8_t>& s, int64_t min_size, int threads) {
   const int64_t n = lg.n;
   SplitState st = split_state(lg, s, threads);
   const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
@@ -168,7 +168,12 @@ SplitState refine_columns(const LocalGraph& lg, const Column* col, const Modular
   LineMaxima lines;
   std::vector<double> e(static_cast<size_t>(n)), a(static_cast<size_t>(n)), b(static_cast<size_t>(n)),
       d(static_cast<size_t>(n));
-  std::vector<int64_t> order;
+  std::vector<int64_t> order, rank;  // rank: the slopes' ranks (ModularityTerms::slope_rank) by local node
+  if (by_lines && !t.slope_rank.empty()) {
+    rank.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      rank[static_cast<size_t>(i)] = t.slope_rank[static_cast<size_t>(nodes[static_cast<size_t>(i)])];
+  }
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     for (int64_t i = 0; i < n; ++i) {
       const double si = s[static_cast<size_t>(i)];
@@ -176,7 +181,8 @@ SplitState refine_columns(const LocalGraph& lg, const Column* col, const Modular
       a[static_cast<size_t>(i)] = si * gd_pos * lg.k_pos[static_cast<size_t>(i)];
       b[static_cast<size_t>(i)] = si * gd_neg * lg.k_neg[static_cast<size_t>(i)];
     }
-    if (by_lines) lines.reset(a.data(), e.data(), n);
+    if (by_lines && !rank.empty()) lines.reset(a.data(), e.data(), n, rank.data(), t.slope_ranks);
+    else if (by_lines) lines.reset(a.data(), e.data(), n);
     order.clear();
     double total = 0, best = 0;
     size_t best_length = 0;
@@ -246,9 +252,10 @@ SplitState refine_columns(const LocalGraph& lg, const Column* col, const Modular
   return st;
 }
 
-SplitState refine_split(const LocalGraph& lg, const ModularityTerms& t, std::vector<int8_t>& s, int64_t min_size,
-                        int threads) {
-  return with_columns(lg, [&](const auto* col) { return refine_columns(lg, col, t, s, min_size, threads); });
+// nodes: the group's nodes in the graph, by local node.
+SplitState refine_split(const LocalGraph& lg, const ModularityTerms& t, const std::vector<int64_t>& nodes,
+                        std::vector<int8_t>& s, int64_t min_size, int threads) {
+  return with_columns(lg, [&](const auto* col) { return refine_columns(lg, col, t, nodes, s, min_size, threads); });
 }
 
 // A child's leading eigenpair computed on a spare device engine while its parent's split was
@@ -601,7 +608,7 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   std::unique_ptr<Speculation> child_ahead;
   if (spares != nullptr && on_device) child_ahead = speculate(c, s, er.next, lg, t, o, device->min_entries, *spares);
   SplitState refined;
-  if (o.refine) refined = phases.time(phases.refine, [&] { return refine_split(lg, t, s, o.min_community_size, threads); });
+  if (o.refine) refined = phases.time(phases.refine, [&] { return refine_split(lg, t, c.nodes, s, o.min_community_size, threads); });
   count_a = 0;
   for (int8_t v : s) count_a += v > 0;
   if (count_a < o.min_community_size || n - count_a < o.min_community_size) return;
@@ -767,7 +774,13 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   const char* profile = std::getenv("FASTCONN_PROFILE");
   const bool profile_on = profile != nullptr && std::strstr(profile, "modularity") != nullptr;
   const Phases::Clock::time_point start = Phases::Clock::now();
-  const ModularityTerms t = modularity_terms(g, fc_signed_modularity(o.signed_mode), o.resolution, threads);
+  ModularityTerms t = modularity_terms(g, fc_signed_modularity(o.signed_mode), o.resolution, threads);
+  if (o.refine && t.gamma * t.d_neg == 0) {  // the fine-tuning's slopes, ranked once (refine_columns)
+    std::vector<double> magnitude(static_cast<size_t>(g.n));
+    const double gd_pos = t.gamma * t.d_pos;  // the slopes' factor as refine_columns computes it
+    for (int64_t u = 0; u < g.n; ++u) magnitude[static_cast<size_t>(u)] = gd_pos * t.k_pos[static_cast<size_t>(u)];
+    t.slope_rank = rank_magnitudes(magnitude, &t.slope_ranks, threads);
+  }
   Modules out;
   out.n = g.n;
   // Isolated nodes (no edge of non-zero weight) are communities of their own: they cannot change Q.

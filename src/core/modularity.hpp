@@ -61,6 +61,11 @@ struct ModularityTerms {
   // Every non-zero weight of the graph is this one value (a binary graph: 1): the analyses' local
   // graphs then store no weights (local_graph.hpp: LocalGraph). 0 when the weights differ.
   float uniform_weight = 0;
+  // Without negative weights, each node's rank among the distinct magnitudes gamma d+ k+_u of the
+  // fine-tuning's slopes (rank_magnitudes), and their number: fc_modularity fills them once, so
+  // that a sweep's LineMaxima need not sort the slopes again (empty: not filled).
+  std::vector<int64_t> slope_rank;
+  int64_t slope_ranks = 0;
 };
 
 // `threads`: OpenMP threads for the degrees (0 = default); the result does not depend on it.

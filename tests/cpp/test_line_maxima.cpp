@@ -5,6 +5,7 @@
 // classes' heaps, many the blocks' envelopes: both are checked.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -36,6 +37,17 @@ void check_against_scan(int64_t n, int distinct_slopes, uint64_t seed) {
   s.live.assign(size_t(n), 1);
   fc::LineMaxima lines;
   lines.reset(s.a.data(), s.e.data(), n);
+  // The ranked reset, with the slopes' magnitudes ranked among more values than the lines have
+  // (as fc_modularity ranks every node's and resets with a group's lines): gaps between the
+  // ranks, and more ranks than lines for small n (the sort after all). Its choices must be the
+  // sorting reset's, line for line.
+  std::vector<double> magnitudes;
+  for (double x : s.a) magnitudes.push_back(std::fabs(x));
+  for (int x = 0; x < 50; ++x) magnitudes.push_back(rng.uniform() * 0.1);
+  int64_t ranks = 0;
+  const std::vector<int64_t> all = fc::rank_magnitudes(magnitudes, &ranks, 2);
+  fc::LineMaxima ranked;
+  ranked.reset(s.a.data(), s.e.data(), n, all.data(), ranks);
   for (int64_t step = 0; step < n; ++step) {
     const double p = (rng.uniform() - 0.5) * 4000;
     double value = 0;
@@ -45,18 +57,24 @@ void check_against_scan(int64_t n, int distinct_slopes, uint64_t seed) {
     EXPECT_EQ(value, s.e[size_t(i)] + s.a[size_t(i)] * p);  // the value a scan computes for it
     const double want = s.best(p);
     EXPECT_LE(std::fabs(value - want), 1e-12 * (1 + std::fabs(want))) << "step " << step << " p " << p;
+    double ranked_value = 0;
+    ASSERT_EQ(ranked.argmax(p, &ranked_value), i) << "step " << step;
+    EXPECT_EQ(ranked_value, value);
     // the chosen line goes, a few others change (a flip's neighbours)
     s.live[size_t(i)] = 0;
     lines.remove(i);
+    ranked.remove(i);
     for (int x = 0; x < 5; ++x) {
       const int64_t j = int64_t(rng.next() % uint64_t(n));
       if (!s.live[size_t(j)]) continue;
       s.e[size_t(j)] += rng.uniform() * 2 - 1;
       lines.set_intercept(j, s.e[size_t(j)]);
+      ranked.set_intercept(j, s.e[size_t(j)]);
     }
   }
   double value = 0;
   EXPECT_EQ(lines.argmax(0.0, &value), -1);  // all removed
+  EXPECT_EQ(ranked.argmax(0.0, &value), -1);
 }
 
 TEST(LineMaxima, AgreesWithAScan) {
@@ -87,6 +105,39 @@ TEST(LineMaxima, SlopeClassesGiveTheScansChoice) {
     double value = 0;
     EXPECT_EQ(lines.argmax(p, &value), want) << "p " << p;
     EXPECT_EQ(value, top);
+  }
+}
+
+TEST(LineMaxima, RankedSlopesGiveTheSameClasses) {
+  // Zero slopes of both signs (-0 and +0 are one slope), negative and positive ones of equal
+  // magnitude, ranks with gaps: the ranked reset's choices are the sorting reset's at every step.
+  const int64_t n = 2000;
+  fc::SplitMix64 rng(7);
+  std::vector<double> a(n), e(n), magnitude(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const double k = double(rng.next() % 9) * 0.25;  // 0, 0.25, .., 2
+    a[size_t(i)] = (rng.uniform() < 0.5 ? -1.0 : 1.0) * k;
+    e[size_t(i)] = double(rng.next() % 13);  // ties within classes: the lower index
+    magnitude[size_t(i)] = 3 * k;                // ranked as |a| is, but not |a| itself
+  }
+  int64_t ranks = 0;
+  const std::vector<int64_t> rank = fc::rank_magnitudes(magnitude, &ranks, 1);
+  EXPECT_EQ(ranks, 9);
+  fc::LineMaxima sorted, ranked;
+  sorted.reset(a.data(), e.data(), n);
+  ranked.reset(a.data(), e.data(), n, rank.data(), ranks);
+  for (int64_t step = 0; step < n; ++step) {
+    const double p = double(int64_t(rng.next() % 41) - 20) * 0.5;
+    double v1 = 0, v2 = 0;
+    const int64_t i = sorted.argmax(p, &v1);
+    ASSERT_EQ(ranked.argmax(p, &v2), i) << "step " << step;
+    ASSERT_EQ(v1, v2);
+    sorted.remove(i);
+    ranked.remove(i);
+    const int64_t j = int64_t(rng.next() % uint64_t(n));
+    const double ej = e[size_t(j)] + double(int64_t(rng.next() % 5) - 2);
+    sorted.set_intercept(j, ej);
+    ranked.set_intercept(j, ej);
   }
 }
 
