@@ -5,7 +5,8 @@
 //
 // A scan of all n lines per query costs O(n), and a sweep makes up to n queries. Two structures
 // replace it, chosen at reset:
-//   - few distinct slopes D (a binary graph's slopes are +-k_i / 2m: a few hundred degrees):
+//   - few distinct slopes D, at most n / 4 (a binary graph's slopes are +-k_i / 2m: a few
+//     hundred degrees):
 //     lines of one slope are ordered by intercept alone, so each slope class keeps a max-heap of
 //     intercepts; a query looks at the D class tops, an update is O(log n);
 //   - otherwise (weighted graphs) the lines are cut into blocks of kBlock consecutive indices;

@@ -78,7 +78,8 @@ void check_against_scan(int64_t n, int distinct_slopes, uint64_t seed) {
 }
 
 TEST(LineMaxima, AgreesWithAScan) {
-  // slopes 0: continuous (envelopes); 1, 3: classes from n = 64 and 192 on; 40: classes at n >= 2560
+  // slopes 0: continuous (envelopes); 1, 3, 40 magnitudes (2, 6, 80 slopes): classes from n = 8,
+  // 24 and 320 on (n / 4 lines a class at least), envelopes below
   for (int64_t n : {1, 2, 3, 63, 64, 65, 127, 1000, 2053, 2600, 5003})
     for (int slopes : {0, 1, 3, 40}) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", distinct slopes " + std::to_string(slopes));
