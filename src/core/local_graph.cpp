@@ -186,15 +186,30 @@ void induced_from_parent(const ParentGraph& parent, int which, int threads, Loca
   });
 }
 
-std::unique_ptr<LocalGraph> SubgraphRecycler::take() {
+std::unique_ptr<LocalGraph> SubgraphRecycler::take(int64_t entries) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (kept_.empty()) return std::make_unique<LocalGraph>();
-  auto largest = std::max_element(kept_.begin(), kept_.end(), [](const auto& a, const auto& b) {
-    return a->offsets.capacity() + a->columns16.capacity() < b->offsets.capacity() + b->columns16.capacity();
-  });
-  std::unique_ptr<LocalGraph> graph = std::move(*largest);
-  kept_.erase(largest);
+  auto room = [](const std::unique_ptr<LocalGraph>& g) {
+    return std::max({g->columns16.capacity(), g->columns32.capacity(), g->columns64.capacity()});
+  };
+  const size_t want = static_cast<size_t>(std::max<int64_t>(entries, 0));
+  auto chosen = kept_.end();
+  for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+    const bool fits = room(*it) >= want;
+    if (chosen == kept_.end()) chosen = it;
+    else if (fits != (room(*chosen) >= want)) chosen = fits ? it : chosen;  // one that fits first
+    else if (fits ? room(*it) < room(*chosen) : room(*it) > room(*chosen)) chosen = it;  // then the smallest, else the largest
+  }
+  std::unique_ptr<LocalGraph> graph = std::move(*chosen);
+  kept_.erase(chosen);
   return graph;
+}
+
+void SubgraphRecycler::keep(std::unique_ptr<LocalGraph> graph) {
+  if (!graph) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  kept_.reserve(kept_.size() + static_cast<size_t>(shared_) + 1);  // give_back's room stays
+  kept_.push_back(std::move(graph));
 }
 
 void SubgraphRecycler::give_back(std::unique_ptr<LocalGraph> graph) {

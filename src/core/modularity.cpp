@@ -874,7 +874,8 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     }
     const Phases before = slot->phases;
     const Phases::Clock::time_point begun = Phases::Clock::now();
-    if (!slot->scratch) slot->scratch = recycler.take();
+    // (each analysis takes the kept subgraph that fits its group's entries, and gives it back)
+    slot->scratch = recycler.take(c.parent ? parent_row_entries(*c.parent, c.which) : row_entries(g, c.nodes));
     // Speculation pays where the analyses form a chain (one or two at a time); where four run at
     // once (a planted partition's halves) the device and the host are busy already.
     analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, *slot->scratch, slot->device.get(),
@@ -882,7 +883,8 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     c.analysed = true;
     if (!c.side.empty()) {  // its children will make their subgraphs from this one
       c.split_graph = std::move(slot->scratch);
-      slot->scratch = recycler.take();
+    } else {
+      recycler.keep(std::move(slot->scratch));
     }
     if (profile_on && int64_t(c.nodes.size()) >= kProfiledGroup) {
       const Phases& p = slot->phases;

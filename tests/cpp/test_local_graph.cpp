@@ -171,4 +171,43 @@ TEST(LocalGraph, TinyGroups) {
 // Past 65,536 nodes the group's columns are 32-bit and one side's may be 16-bit.
 TEST(LocalGraph, ThirtyTwoBitColumns) { check(80021, 6, Weights::kBinary, 23); }
 
+// The recycler hands out the smallest kept subgraph with room for the entries asked for, else the
+// largest (a chain of splits: the large child must get the large arrays, not its small sibling),
+// and takes back both kinds: subgraphs kept directly and shared ones once their children let go.
+TEST(SubgraphRecycler, TakesTheSmallestThatFits) {
+  auto with_room = [](int64_t entries, int width) {
+    auto g = std::make_unique<fc::LocalGraph>();
+    if (width == 16) g->columns16.reserve(size_t(entries));
+    else g->columns32.reserve(size_t(entries));
+    return g;
+  };
+  fc::SubgraphRecycler r;
+  EXPECT_NE(r.take(100), nullptr);  // nothing kept: a new one
+  r.keep(with_room(1000, 16));
+  r.keep(with_room(50, 16));
+  r.keep(with_room(400, 32));
+  r.keep(nullptr);  // ignored
+  auto a = r.take(300);  // 400 and 1000 fit: 400
+  EXPECT_GE(a->columns32.capacity(), 400u);
+  EXPECT_LT(a->columns16.capacity(), 1000u);
+  auto b = r.take(5000);  // none fits: the largest (1000)
+  EXPECT_GE(b->columns16.capacity(), 1000u);
+  auto c = r.take(10);  // the 50 left
+  EXPECT_GE(c->columns16.capacity(), 50u);
+  EXPECT_LT(c->columns16.capacity(), 1000u);
+  auto d = r.take(10);  // nothing kept: new and empty
+  EXPECT_EQ(d->columns16.capacity(), 0u);
+  // a shared subgraph comes back once both its children let go, and is taken again
+  {
+    const std::vector<int8_t> side = {1, -1, 1};
+    auto big = with_room(2000, 16);
+    big->n = 3;
+    big->offsets.assign(4, 0);
+    auto parent = r.share(std::move(big), side);
+    auto other = parent;
+    EXPECT_EQ(r.take(1500)->columns16.capacity(), 0u);  // still shared: not kept yet
+  }
+  EXPECT_GE(r.take(1500)->columns16.capacity(), 2000u);
+}
+
 }  // namespace
