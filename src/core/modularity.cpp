@@ -444,13 +444,14 @@ EigenOptions eigen_options(uint64_t seed, const std::vector<double>& warm, int64
   return eo;
 }
 
-// Device engines beyond the analyses' own, for speculative eigensolves: on the voxel network's
-// chain of splits each link waited for its parent's fine-tuning before its eigensolve began (about
-// 9 of a link's 20 ms on the GPU machine), although the fine-tuning keeps the eigenvector's split
-// in most links (one sweep whose moves are all undone). So while a group's split is fine-tuned, its
-// larger child's eigenproblem is solved on a spare engine; the child takes the answer if the split
-// stands as it was (the same nodes, seed and warm start: the same bits), and it is thrown away
-// otherwise. Engines are made by `make` on first use, at most as many as allow() said (none until
+// Device engines beyond the analyses' own, for speculative eigensolves: while a group's split is
+// made, its larger child's eigenproblem is solved on a spare engine; the child takes the answer if
+// the split stands as it was (the same nodes, seed and warm start: the same bits), and it is thrown
+// away otherwise. It pays only where the split is the eigenvector's as it stands: without the
+// fine-tuning (fc_modularity_options::refine = 0). With it, the eigensolve's tolerance of 1e-3
+// leaves signs for the fine-tuning to mend in most links (the voxel network of
+// bench/RESULTS-modularity.md: 1-2 of its children could use an answer solved ahead, against 34
+// at a tolerance of 1e-5), so the spare engines would only take device memory and time. Engines are made by `make` on first use, at most as many as allow() said (none until
 // then); each comes back when its eigensolve ends.
 class SpareEngines {
  public:
@@ -540,7 +541,7 @@ std::unique_ptr<Speculation> speculate(const Candidate& c, const std::vector<int
 }
 
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole. With
-// `spares`, a device group's larger child is solved ahead (speculate) while the split is refined.
+// `spares`, a device group's larger child is solved ahead (speculate) while the split is scored.
 void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
              std::vector<int64_t>& local_of, LocalGraph& lg, GroupProducts* device, SpareEngines* spares,
              Phases& phases) {
@@ -807,6 +808,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
   // those of one thread.
   const int all_threads = parallel_team(std::numeric_limits<int64_t>::max(), threads);
   const bool eager = o.max_communities == 0 && all_threads >= 2;
+  const bool speculative = eager && !o.refine;  // (SpareEngines says why only then)
   const int slot_count = eager ? std::min(kMaxAnalyses, all_threads) : 1;
   std::vector<Slot> slots(static_cast<size_t>(slot_count));
   for (Slot& slot : slots) slot.phases.on = profile_on;
@@ -863,7 +865,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
           first_engine_tried = true;
           // room for the spare engines too when the memory limit allows it, else none
           std::unique_ptr<GroupProducts> engine;
-          if (eager) engine = device_factory(t.c_pos, t.c_neg, slot_count + kSpareEngines);
+          if (speculative) engine = device_factory(t.c_pos, t.c_neg, slot_count + kSpareEngines);
           if (engine) spares.allow(kSpareEngines);
           else engine = device_factory(t.c_pos, t.c_neg, slot_count);
           first_engine = engine.get();
@@ -879,7 +881,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     // Speculation pays where the analyses form a chain (one or two at a time); where four run at
     // once (a planted partition's halves) the device and the host are busy already.
     analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, *slot->scratch, slot->device.get(),
-            eager && active <= kSpeculateUpTo ? &spares : nullptr, slot->phases);
+            speculative && active <= kSpeculateUpTo ? &spares : nullptr, slot->phases);
     c.analysed = true;
     if (!c.side.empty()) {  // its children will make their subgraphs from this one
       c.split_graph = std::move(slot->scratch);

@@ -94,7 +94,7 @@ struct Modules {
   std::vector<int64_t> labels;  // 0 .. k-1 by first appearance
   std::vector<DivisionSplit> splits;
   int64_t device_products = 0;  // eigensolver products that ran on a backend's device
-  int64_t speculated = 0;       // groups whose eigenpair was solved while their parent's split was refined
+  int64_t speculated = 0;       // groups whose eigenpair was solved while their parent's split was made
 };
 
 // Makes the engine of a backend's group products for the coefficients c_pos, c_neg (backend.hpp's
