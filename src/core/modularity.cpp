@@ -451,8 +451,9 @@ EigenOptions eigen_options(uint64_t seed, const std::vector<double>& warm, int64
 // fine-tuning (fc_modularity_options::refine = 0). With it, the eigensolve's tolerance of 1e-3
 // leaves signs for the fine-tuning to mend in most links (the voxel network of
 // bench/RESULTS-modularity.md: 1-2 of its children could use an answer solved ahead, against 34
-// at a tolerance of 1e-5), so the spare engines would only take device memory and time. Engines are made by `make` on first use, at most as many as allow() said (none until
-// then); each comes back when its eigensolve ends.
+// at a tolerance of 1e-5), so the spare engines would only take device memory and time. Engines
+// are made by `make` on first use, at most as many as allow() said (none until then); each comes
+// back when its eigensolve ends.
 class SpareEngines {
  public:
   explicit SpareEngines(std::function<std::unique_ptr<GroupProducts>()> make) : make_(std::move(make)) {}
