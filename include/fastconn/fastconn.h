@@ -530,8 +530,9 @@ FC_API fc_status fc_modules_labels(const fc_modules* modules, int64_t* labels, i
  * (of B^(g) in units of the weights), raising Q by `gain` (after the split's Kernighan-Lin
  * refinement); `iterations` (operator products) and `residual` (||B x - theta x||) of its
  * eigensolve, which stops at residual <= 1e-3 (|theta| + the largest |Ritz value| seen): the
- * split needs the eigenvector's signs, and the refinement follows (src/core/modularity.hpp). The final pass of single-node moves comes after the tree, so a leaf may differ from
- * its final community by a few nodes. Any array may be NULL; capacity >= n_splits. */
+ * split needs the eigenvector's signs, and the refinement follows (src/core/modularity.hpp).
+ * The final pass of single-node moves comes after the tree, so a leaf may differ from its final
+ * community by a few nodes. Any array may be NULL; capacity >= n_splits. */
 FC_API fc_status fc_modules_splits(const fc_modules* modules, int64_t* parent, int64_t* child_a, int64_t* child_b,
                                    double* eigenvalue, double* gain, int64_t* iterations, double* residual,
                                    int64_t capacity);

@@ -2,6 +2,7 @@
 #include "core/line_maxima.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/leading_eigen.hpp"  // parallel_team
 
@@ -51,26 +52,13 @@ void LineMaxima::sift_down(int64_t c, int64_t x) {
   where_[static_cast<size_t>(i)] = x;
 }
 
-void LineMaxima::take_lines(const double* a, const double* e, int64_t n) {
-  n_ = n;
-  a_.assign(a, a + n);
-  e_.assign(e, e + n);
-  live_.assign(static_cast<size_t>(n), 1);
-}
-
 void LineMaxima::reset(const double* a, const double* e, int64_t n) {
-  take_lines(a, e, n);
-  // The distinct slopes, ascending.
-  class_slope_.assign(a, a + n);
-  std::sort(class_slope_.begin(), class_slope_.end());
-  class_slope_.erase(std::unique(class_slope_.begin(), class_slope_.end()), class_slope_.end());
-  if (int64_t(class_slope_.size()) * kClassesPerLine <= n) {
-    class_of_.resize(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i)
-      class_of_[static_cast<size_t>(i)] =
-          std::lower_bound(class_slope_.begin(), class_slope_.end(), a[i]) - class_slope_.begin();
-  }
-  build_classes();
+  // The slopes' magnitudes ranked here (one sort), then the ranked reset: one way to the classes.
+  std::vector<double> magnitude(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) magnitude[static_cast<size_t>(i)] = std::fabs(a[i]);
+  int64_t ranks = 0;
+  const std::vector<int64_t> rank = rank_magnitudes(magnitude, &ranks, 1);
+  reset(a, e, n, rank.data(), ranks);  // (ranks <= n: no way back here)
 }
 
 void LineMaxima::reset(const double* a, const double* e, int64_t n, const int64_t* rank, int64_t ranks) {
@@ -78,7 +66,10 @@ void LineMaxima::reset(const double* a, const double* e, int64_t n, const int64_
     reset(a, e, n);
     return;
   }
-  take_lines(a, e, n);
+  n_ = n;
+  a_.assign(a, a + n);
+  e_.assign(e, e + n);
+  live_.assign(static_cast<size_t>(n), 1);
   // A slope's key orders the slopes as they are: negative ones by falling magnitude, then zero
   // and the positive ones by rising magnitude (-0 and +0 share the key of 0, as they compare equal).
   auto key = [&](int64_t i) { return a[i] < 0 ? ranks - 1 - rank[i] : ranks + rank[i]; };

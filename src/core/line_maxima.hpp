@@ -34,7 +34,7 @@ class LineMaxima {
   // The same, with the slopes' magnitudes ranked by the caller: rank[i] in 0 .. ranks-1, equal for
   // equal |a[i]| and ordered as they are (rank_magnitudes). Skips the sort of the n slopes that
   // finds the slope classes (O(n log n), most of a reset): O(n + ranks) when ranks <= n, else the
-  // sort after all. The same classes, hence the same choices, as reset(a, e, n).
+  // sort after all (reset(a, e, n) ranks the lines' own magnitudes and comes here).
   void reset(const double* a, const double* e, int64_t n, const int64_t* rank, int64_t ranks);
   void set_intercept(int64_t i, double e);
   void remove(int64_t i);
@@ -44,7 +44,6 @@ class LineMaxima {
 
  private:
   void rebuild(int64_t block);
-  void take_lines(const double* a, const double* e, int64_t n);
   void build_classes();  // heaps of class_of_'s classes (class_slope_.size() of them), or the blocks
   std::vector<int64_t> class_of_key_;
   // slope classes: heap_[class_begin_[c] .. + class_size_[c]) is class c's max-heap of line

@@ -193,13 +193,11 @@ std::unique_ptr<LocalGraph> SubgraphRecycler::take(int64_t entries) {
     return std::max({g->columns16.capacity(), g->columns32.capacity(), g->columns64.capacity()});
   };
   const size_t want = static_cast<size_t>(std::max<int64_t>(entries, 0));
-  auto chosen = kept_.end();
-  for (auto it = kept_.begin(); it != kept_.end(); ++it) {
-    const bool fits = room(*it) >= want;
-    if (chosen == kept_.end()) chosen = it;
-    else if (fits != (room(*chosen) >= want)) chosen = fits ? it : chosen;  // one that fits first
-    else if (fits ? room(*it) < room(*chosen) : room(*it) > room(*chosen)) chosen = it;  // then the smallest, else the largest
-  }
+  auto chosen = kept_.end();  // the smallest that fits
+  for (auto it = kept_.begin(); it != kept_.end(); ++it)
+    if (room(*it) >= want && (chosen == kept_.end() || room(*it) < room(*chosen))) chosen = it;
+  if (chosen == kept_.end())  // else the largest
+    chosen = std::max_element(kept_.begin(), kept_.end(), [&](const auto& a, const auto& b) { return room(a) < room(b); });
   std::unique_ptr<LocalGraph> graph = std::move(*chosen);
   kept_.erase(chosen);
   return graph;

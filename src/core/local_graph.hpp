@@ -112,7 +112,7 @@ class SubgraphRecycler {
   // filled), else a new one. Taking the one that fits matters in a chain of splits: a small
   // child that took the largest left its large sibling to fill fresh pages (the voxel network's
   // subgraphs took 60-110 ms instead of 10-15 ms on the CPU machine, every other link).
-  std::unique_ptr<LocalGraph> take(int64_t entries = 0);
+  std::unique_ptr<LocalGraph> take(int64_t entries);
   // A subgraph no longer needed (its group stayed whole), kept for later takes.
   void keep(std::unique_ptr<LocalGraph> graph);
   // `graph` (a split group's, filled) shared by its children; back here once both let go.
