@@ -103,11 +103,11 @@ void HostSpace::reserve(int64_t n, int64_t slots) {
 void HostSpace::upload(int64_t slot, const double* x) { std::copy(x, x + n_, at(slot)); }
 void HostSpace::download(int64_t slot, double* x) { std::copy(at(slot), at(slot) + n_, x); }
 void HostSpace::apply(int64_t from, int64_t to) { op_(at(from), at(to)); }
-void HostSpace::project(int64_t cols, int64_t w, double* h) { fc::project(at(0), cols, at(w), n_, h, partial_, threads_); }
+void HostSpace::project(int64_t cols, int64_t w, double* h) { fc::project(at(0), cols, at(w), n_, h, partial_, threads_()); }
 double HostSpace::subtract(int64_t cols, const double* h, int64_t w) {
-  return fc::subtract(at(0), cols, h, at(w), n_, partial_, threads_);
+  return fc::subtract(at(0), cols, h, at(w), n_, partial_, threads_());
 }
-double HostSpace::dot(int64_t a, int64_t b) { return deterministic_dot(at(a), at(b), n_, threads_); }
+double HostSpace::dot(int64_t a, int64_t b) { return deterministic_dot(at(a), at(b), n_, threads_()); }
 void HostSpace::scale(int64_t slot, double factor) { scale_vector(at(slot), n_, factor); }
 void HostSpace::copy(int64_t from, int64_t to) { std::copy(at(from), at(from) + n_, at(to)); }
 void HostSpace::subtract_scaled(int64_t x, double alpha, int64_t y) {
@@ -116,7 +116,7 @@ void HostSpace::subtract_scaled(int64_t x, double alpha, int64_t y) {
   for (int64_t i = 0; i < n_; ++i) ys[i] -= alpha * xs[i];
 }
 void HostSpace::combine(int64_t cols, const double* y, int64_t ldy, int64_t k, int64_t out) {
-  fc::combine(at(0), cols, y, ldy, k, at(out), n_, threads_);
+  fc::combine(at(0), cols, y, ldy, k, at(out), n_, threads_());
 }
 
 int parallel_team(int64_t work, int threads) {

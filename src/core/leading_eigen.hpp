@@ -65,6 +65,11 @@ double deterministic_dot(const double* a, const double* b, int64_t n, int thread
 // y = B x for vectors of the operator's dimension (x and y never alias).
 using SymmetricOperator = std::function<void(const double* x, double* y)>;
 
+// The OpenMP threads (0 = OpenMP's default) an operation may take, asked as it starts: a
+// modularity analysis that shares the cores with others takes more as they end
+// (core/modularity.cpp's find_modules). The bits never depend on the answer.
+using ThreadCount = std::function<int()>;
+
 // Where the eigensolver keeps its vectors and how it combines them. HostSpace holds them in memory
 // and applies a SymmetricOperator; a backend's space keeps them on its device (CUDA: the
 // modularity groups of src/backend/cuda/cuda_modularity.cpp). Vectors are numbered slots of n
@@ -117,7 +122,8 @@ class EigenSpace {
 // OpenMP threads (0 = default).
 class HostSpace : public EigenSpace {
  public:
-  HostSpace(SymmetricOperator op, int threads) : op_(std::move(op)), threads_(threads) {}
+  HostSpace(SymmetricOperator op, int threads) : HostSpace(std::move(op), [threads] { return threads; }) {}
+  HostSpace(SymmetricOperator op, ThreadCount threads) : op_(std::move(op)), threads_(std::move(threads)) {}
   void reserve(int64_t n, int64_t slots) override;
   void upload(int64_t slot, const double* x) override;
   void download(int64_t slot, double* x) override;
@@ -133,7 +139,7 @@ class HostSpace : public EigenSpace {
  private:
   double* at(int64_t slot) { return data_.data() + slot * n_; }
   SymmetricOperator op_;
-  int threads_;
+  ThreadCount threads_;
   int64_t n_ = 0;
   std::vector<double> data_, partial_;
 };

@@ -196,6 +196,8 @@ std::unique_ptr<LocalGraph> SubgraphRecycler::take(int64_t entries) {
   auto chosen = kept_.end();  // the smallest that fits
   for (auto it = kept_.begin(); it != kept_.end(); ++it)
     if (room(*it) >= want && (chosen == kept_.end() || room(*it) < room(*chosen))) chosen = it;
+  if (chosen != kept_.end() && room(*chosen) > std::max(kRoomSlack * want, kSmallRoom))  // far too large
+    return std::make_unique<LocalGraph>();
   if (chosen == kept_.end())  // else the largest
     chosen = std::max_element(kept_.begin(), kept_.end(), [&](const auto& a, const auto& b) { return room(a) < room(b); });
   std::unique_ptr<LocalGraph> graph = std::move(*chosen);

@@ -108,11 +108,15 @@ struct ParentGraph {
 class SubgraphRecycler {
  public:
   // A subgraph to fill with at most `entries` stored entries: the smallest kept one with room for
-  // them (its columns' capacity), else the largest kept one (its arrays are replaced as it is
-  // filled), else a new one. Taking the one that fits matters in a chain of splits: a small
-  // child that took the largest left its large sibling to fill fresh pages (the voxel network's
-  // subgraphs took 60-110 ms instead of 10-15 ms on the CPU machine, every other link).
+  // them (its columns' capacity), unless that room is more than kRoomSlack times the entries and
+  // more than kSmallRoom (then a new one); if none has room, the largest kept one (its arrays are
+  // replaced as it is filled), else a new one. Taking the one that fits matters in a chain of
+  // splits: a small child that took the large arrays left its large sibling to fill fresh pages
+  // (the voxel network's subgraphs took 60-110 ms instead of 10-15 ms on the CPU machine), and a
+  // small child's own fresh pages cost little.
   std::unique_ptr<LocalGraph> take(int64_t entries);
+  static constexpr size_t kRoomSlack = 4;
+  static constexpr size_t kSmallRoom = size_t(1) << 20;
   // A subgraph no longer needed (its group stayed whole), kept for later takes.
   void keep(std::unique_ptr<LocalGraph> graph);
   // `graph` (a split group's, filled) shared by its children; back here once both let go.

@@ -365,8 +365,8 @@ constexpr int64_t kProfiledGroup = 4096;
 // The leading eigenpair of the group's B^(g) on the host, from its subgraph: the diagonal
 // correction r_i = sum_{l in g} B_il, then B^(g) x as backend.hpp's GroupTerms spells it out (a
 // device space computes the same bits).
-EigenResult host_eigenpair(const LocalGraph& lg, const ModularityTerms& t, int threads, const EigenOptions& eo,
-                           Phases& phases) {
+EigenResult host_eigenpair(const LocalGraph& lg, const ModularityTerms& t, const ThreadCount& threads,
+                           const EigenOptions& eo, Phases& phases) {
   const int64_t n = lg.n;
   const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
   std::vector<double> r(static_cast<size_t>(n));
@@ -374,11 +374,12 @@ EigenResult host_eigenpair(const LocalGraph& lg, const ModularityTerms& t, int t
     r[static_cast<size_t>(i)] = lg.row_sum[static_cast<size_t>(i)] -
                                 t.gamma * (t.d_pos * lg.k_pos[static_cast<size_t>(i)] * lg.group_pos -
                                            t.d_neg * lg.k_neg[static_cast<size_t>(i)] * lg.group_neg);
-  // threads for the host's sparse sums (work: the stored entries)
-  const int team = parallel_team(lg.entries() + n, threads);
   auto op = [&](const double* x, double* y) {
-    const double p = deterministic_dot(lg.k_pos.data(), x, n, threads);
-    const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, threads) : 0.0;
+    const int share = threads();
+    // threads for the host's sparse sums (work: the stored entries)
+    const int team = parallel_team(lg.entries() + n, share);
+    const double p = deterministic_dot(lg.k_pos.data(), x, n, share);
+    const double q = gd_neg != 0 ? deterministic_dot(lg.k_neg.data(), x, n, share) : 0.0;
     const double uniform = lg.weight;
     const double* weights = lg.weights.data();
     auto same = [uniform](int64_t) { return uniform; };
@@ -543,7 +544,9 @@ std::unique_ptr<Speculation> speculate(const Candidate& c, const std::vector<int
 
 // Eigensolve, split, refine and score one group; leaves `side` empty when it stays whole. With
 // `spares`, a device group's larger child is solved ahead (speculate) while the split is scored.
-void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o, int threads,
+// `threads` is asked before each step (and by the host products before each product).
+void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const fc_modularity_options& o,
+             const ThreadCount& threads,
              std::vector<int64_t>& local_of, LocalGraph& lg, GroupProducts* device, SpareEngines* spares,
              Phases& phases) {
   const int64_t n = int64_t(c.nodes.size());
@@ -552,11 +555,11 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   if (n < 2 || o.min_community_size > n / 2) return;
   auto build = [&] {
     phases.time(phases.induced, [&] {
-      if (parent) induced_from_parent(*parent, c.which, threads, lg);
-      else induced(g, t, c.nodes, local_of, threads, lg);
+      if (parent) induced_from_parent(*parent, c.which, threads(), lg);
+      else induced(g, t, c.nodes, local_of, threads(), lg);
     });
   };
-  const EigenOptions eo = eigen_options(c.seed, c.warm, n, threads);
+  const EigenOptions eo = eigen_options(c.seed, c.warm, n, threads());
   // solved while its parent's split was refined, for this very group (make_children checked the
   // split; the nodes are checked here too): the eigensolve's answer is the one it would compute
   std::unique_ptr<Speculation> ahead = std::move(c.ahead);
@@ -610,14 +613,14 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   std::unique_ptr<Speculation> child_ahead;
   if (spares != nullptr && on_device) child_ahead = speculate(c, s, er.next, lg, t, o, device->min_entries, *spares);
   SplitState refined;
-  if (o.refine) refined = phases.time(phases.refine, [&] { return refine_split(lg, t, c.nodes, s, o.min_community_size, threads); });
+  if (o.refine) refined = phases.time(phases.refine, [&] { return refine_split(lg, t, c.nodes, s, o.min_community_size, threads()); });
   count_a = 0;
   for (int8_t v : s) count_a += v > 0;
   if (count_a < o.min_community_size || n - count_a < o.min_community_size) return;
   // The fine-tuning's final state when its sums are exact (a binary graph: the same bits), else a
   // fresh pass: on the GPU machine a pass of the voxel network's chain is part of every link.
   const double gain = phases.time(phases.refine, [&] {
-    return split_gain(lg, t, s, o.refine && exact_multiples(lg) ? refined : split_state(lg, s, threads));
+    return split_gain(lg, t, s, o.refine && exact_multiples(lg) ? refined : split_state(lg, s, threads()));
   });
   if (!(gain > kMinGain)) return;
   if (s[0] < 0)
@@ -881,7 +884,11 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     slot->scratch = recycler.take(c.parent ? parent_row_entries(*c.parent, c.which) : row_entries(g, c.nodes));
     // Speculation pays where the analyses form a chain (one or two at a time); where four run at
     // once (a planted partition's halves) the device and the host are busy already.
-    analyse(c, g, t, o, std::max(1, all_threads / active), slot->local_of, *slot->scratch, slot->device.get(),
+    // The analyses running share the threads, counted afresh at each step: in a chain of splits the
+    // large child starts beside its small sibling and takes both cores once the sibling is done
+    // (the voxel network on 2 cores: half its large groups' eigensolves ran on one thread).
+    const ThreadCount share = [&] { return std::max(1, all_threads / std::max(1, running.load())); };
+    analyse(c, g, t, o, share, slot->local_of, *slot->scratch, slot->device.get(),
             speculative && active <= kSpeculateUpTo ? &spares : nullptr, slot->phases);
     c.analysed = true;
     if (!c.side.empty()) {  // its children will make their subgraphs from this one

@@ -171,8 +171,9 @@ TEST(LocalGraph, TinyGroups) {
 // Past 65,536 nodes the group's columns are 32-bit and one side's may be 16-bit.
 TEST(LocalGraph, ThirtyTwoBitColumns) { check(80021, 6, Weights::kBinary, 23); }
 
-// The recycler hands out the smallest kept subgraph with room for the entries asked for, else the
-// largest (a chain of splits: the large child must get the large arrays, not its small sibling),
+// The recycler hands out the smallest kept subgraph with room for the entries asked for (a new
+// one when that room is far too large), else the largest (a chain of splits: the large child
+// must get the large arrays, not its small sibling),
 // and takes back both kinds: subgraphs kept directly and shared ones once their children let go.
 TEST(SubgraphRecycler, TakesTheSmallestThatFits) {
   auto with_room = [](int64_t entries, int width) {
@@ -208,6 +209,13 @@ TEST(SubgraphRecycler, TakesTheSmallestThatFits) {
     EXPECT_EQ(r.take(1500)->columns16.capacity(), 0u);  // still shared: not kept yet
   }
   EXPECT_GE(r.take(1500)->columns16.capacity(), 2000u);
+  // far more room than asked for (past the slack and the small room): a new one, the large kept
+  // for a large group; within the slack, the large one
+  const int64_t large = int64_t(fc::SubgraphRecycler::kSmallRoom) * 2;
+  r.keep(with_room(large, 16));
+  const int64_t small = large / int64_t(fc::SubgraphRecycler::kRoomSlack) - 1;
+  EXPECT_EQ(r.take(small)->columns16.capacity(), 0u);
+  EXPECT_GE(r.take(small + 1)->columns16.capacity(), size_t(large));
 }
 
 }  // namespace
