@@ -529,8 +529,9 @@ FC_API fc_status fc_modules_labels(const fc_modules* modules, int64_t* labels, i
  * holds the parent's lowest-numbered node, and child_b) split with leading eigenvalue `eigenvalue`
  * (of B^(g) in units of the weights), raising Q by `gain` (after the split's Kernighan-Lin
  * refinement); `iterations` (operator products) and `residual` (||B x - theta x||) of its
- * eigensolve, which stops at residual <= 1e-3 (|theta| + the largest |Ritz value| seen): the
- * split needs the eigenvector's signs, and the refinement follows (src/core/modularity.hpp).
+ * eigensolve, which stops at residual <= 5e-3 (|theta| + the largest |Ritz value| seen) when the
+ * split it gives stands, else goes on to 1e-3: the split needs the eigenvector's signs, and the
+ * refinement follows; a group is left whole only on the tighter test (src/core/modularity.hpp).
  * The final pass of single-node moves comes after the tree, so a leaf may differ from its final
  * community by a few nodes. Any array may be NULL; capacity >= n_splits. */
 FC_API fc_status fc_modules_splits(const fc_modules* modules, int64_t* parent, int64_t* child_a, int64_t* child_b,

@@ -138,15 +138,18 @@ double deterministic_dot(const double* a, const double* b, int64_t n, int thread
   return s;
 }
 
-EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const EigenOptions& options) {
+EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const EigenOptions& options,
+                              const EarlyAccept& accept) {
   HostSpace space(op, options.threads);
-  return leading_eigenpair(n, space, options);
+  return leading_eigenpair(n, space, options, accept);
 }
 
-EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& options) {
+EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& options, const EarlyAccept& accept) {
   const int64_t m = std::min(n, std::max<int64_t>(3, options.max_basis));
   const int64_t keep = std::clamp<int64_t>(options.keep > 0 ? options.keep : m / 2, 1, std::max<int64_t>(1, m - 1));
   const double tol = options.tolerance;
+  bool early = accept && options.early_tolerance > tol;  // until accept has been asked
+  const double early_tol = options.early_tolerance;
   double scale = std::max(0.0, options.scale);
 
   // Slots: the basis v_0 .. v_m, then w, x, B x, and the `keep` Ritz vectors of a restart.
@@ -205,7 +208,11 @@ EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& 
     symmetric_eigen(small, j, theta, y);
     scale = std::max({scale, std::fabs(theta.front()), std::fabs(theta.back())});
     const double estimate = std::fabs(beta * y[static_cast<size_t>((j - 1) * j)]);
-    if (estimate <= tol * (std::fabs(theta.front()) + scale) || invariant || out_of_products) {
+    const double bound = std::fabs(theta.front()) + scale;
+    // (a check that only the early test asks for leaves `scale` as it was: a rejected early
+    // answer then changes nothing but the count of products)
+    const bool check = estimate <= tol * bound || invariant || out_of_products;
+    if (check || (early && estimate <= early_tol * bound)) {
       // Confirm with an explicit product: x = V y_0, theta = x^T B x, r = B x - theta x.
       space.combine(j, y.data(), j, 1, X);
       space.scale(X, 1 / std::sqrt(space.dot(X, X)));
@@ -214,13 +221,15 @@ EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& 
       const double rayleigh = space.dot(X, BX);
       space.subtract_scaled(X, rayleigh, BX);
       const double residual = std::sqrt(space.dot(BX, BX));
-      scale = std::max(scale, std::fabs(rayleigh));
-      const bool converged = residual <= tol * (std::fabs(rayleigh) + scale);
-      if (converged || invariant || products >= options.max_products) {
+      const double confirmed = std::max(scale, std::fabs(rayleigh));
+      if (check) scale = confirmed;
+      const bool converged = residual <= tol * (std::fabs(rayleigh) + confirmed);
+      const bool final = check && (converged || invariant || products >= options.max_products);
+      if (final || (early && residual <= early_tol * (std::fabs(rayleigh) + confirmed))) {
         result.value = rayleigh;
         result.residual = residual;
         result.iterations = products;
-        result.converged = converged;
+        result.converged = converged || !final;  // (an early answer met early_tolerance)
         result.vector.resize(static_cast<size_t>(n));
         space.download(X, result.vector.data());
         if (options.want_next && j >= 2) {  // column 1 of y: the second Ritz vector, V y_1
@@ -233,9 +242,14 @@ EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& 
         int64_t first = 0;
         while (first < n && result.vector[static_cast<size_t>(first)] == 0) ++first;
         if (first < n && result.vector[static_cast<size_t>(first)] < 0) scale_vector(result.vector.data(), n, -1);
-        return result;
+        if (final) return result;
+        result.early = true;
+        early = false;
+        if (accept(result)) return result;
+        result = EigenResult();  // rejected: on to `tolerance` (the basis, H, theta and y are untouched)
       }
-      // The estimate was optimistic (lost orthogonality): keep iterating.
+      // No answer yet (the estimate was optimistic, lost orthogonality, or the early answer was
+      // rejected): keep iterating.
     }
     if (j < m) continue;
 

@@ -13,6 +13,12 @@
 // first from the Krylov relation (|beta| |y_last|, free) and then confirmed with one explicit
 // product; the reported residual is the explicit one.
 //
+// Early answers: a caller for whom a rougher eigenvector may do (modularity: a split needs the
+// signs, and a split that stands is as good as its gain) sets early_tolerance above tolerance and
+// passes `accept`. The first pair that meets early_tolerance is handed to accept; if it takes it,
+// that is the answer, else the iteration goes on from where it was to `tolerance`. accept is asked
+// once at most, so a caller that rejects gets the answer it would have had without it.
+//
 // Warm starts: a caller that knows a guess of the leading eigenvector (modularity: a group's
 // parent's second Ritz vector, restricted to the group) passes it as `warm`. The start vector is
 // then the guess plus a random vector of kWarmNoise times its norm: the guess gives the wanted
@@ -154,6 +160,7 @@ struct EigenOptions {
   int threads = 0;               // OpenMP threads of the vector operations (0 = default)
   const double* warm = nullptr;  // n values, any norm: a guess of the leading eigenvector (above), or null
   bool want_next = false;        // also return the Ritz vector of the second largest Ritz value
+  double early_tolerance = 0;    // above tolerance: the residual test of an early answer (header), else none
 };
 
 // The random part of a warm start, relative to the guess (both normalized first). Measured on the
@@ -166,14 +173,20 @@ struct EigenResult {
   std::vector<double> vector;  // x, unit norm, sign fixed so that its first non-zero entry is > 0
   int64_t iterations = 0;      // operator applications, the confirming ones included
   double residual = 0;         // ||B x - theta x||, computed explicitly
-  bool converged = false;
+  bool converged = false;      // its residual met the tolerance (an early answer: early_tolerance)
   std::vector<double> next;    // with want_next (and a basis of 2 or more): that Ritz vector, unit norm
+  bool early = false;          // an early answer (it met early_tolerance only, and was accepted)
 };
 
+// Asked once at most, with the first pair that meets early_tolerance: true takes it as the answer.
+using EarlyAccept = std::function<bool(const EigenResult&)>;
+
 // The algebraically largest eigenpair of the n x n symmetric operator (n >= 1), in a HostSpace.
-EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const EigenOptions& options);
+EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const EigenOptions& options,
+                              const EarlyAccept& accept = nullptr);
 // The same in any space (options.threads unused: the space has its own).
-EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& options);
+EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& options,
+                              const EarlyAccept& accept = nullptr);
 
 // All eigenpairs of a small dense symmetric matrix a (n x n, row-major, overwritten) by Householder
 // tridiagonalization and implicit QR steps (core/small_eigen.cpp): values in descending order,

@@ -366,7 +366,7 @@ constexpr int64_t kProfiledGroup = 4096;
 // correction r_i = sum_{l in g} B_il, then B^(g) x as backend.hpp's GroupTerms spells it out (a
 // device space computes the same bits).
 EigenResult host_eigenpair(const LocalGraph& lg, const ModularityTerms& t, const ThreadCount& threads,
-                           const EigenOptions& eo, Phases& phases) {
+                           const EigenOptions& eo, const EarlyAccept& accept, Phases& phases) {
   const int64_t n = lg.n;
   const double gd_pos = t.gamma * t.d_pos, gd_neg = t.gamma * t.d_neg;
   std::vector<double> r(static_cast<size_t>(n));
@@ -402,14 +402,14 @@ EigenResult host_eigenpair(const LocalGraph& lg, const ModularityTerms& t, const
     }
   };
   HostSpace space([&](const double* x, double* y) { phases.time(phases.products, [&] { op(x, y); }); }, threads);
-  return leading_eigenpair(n, space, eo);
+  return leading_eigenpair(n, space, eo, accept);
 }
 
 // The leading eigenpair of the group's B^(g) on a backend's device, which computes the diagonal
 // correction itself (backend.hpp's GroupTerms with r null): k+, k- and their group sums in the
 // order and with the bits of the subgraph's (local_graph.cpp), which need not exist yet.
 EigenResult device_eigenpair(GroupProducts& device, const std::vector<int64_t>& nodes, const ModularityTerms& t,
-                             const EigenOptions& eo) {
+                             const EigenOptions& eo, const EarlyAccept& accept) {
   const int64_t n = int64_t(nodes.size());
   std::vector<double> kp(static_cast<size_t>(n)), kn(static_cast<size_t>(n));
   GroupTerms terms;
@@ -429,13 +429,14 @@ EigenResult device_eigenpair(GroupProducts& device, const std::vector<int64_t>& 
   terms.gamma = t.gamma;
   terms.d_pos = t.d_pos;
   terms.d_neg = t.d_neg;
-  return leading_eigenpair(n, device.select(nodes, terms), eo);
+  return leading_eigenpair(n, device.select(nodes, terms), eo, accept);
 }
 
 // The eigensolver's settings for a group with this seed and warm start (empty: none).
 EigenOptions eigen_options(uint64_t seed, const std::vector<double>& warm, int64_t n, int threads) {
   EigenOptions eo;
   eo.tolerance = kEigenTolerance;
+  eo.early_tolerance = kSplitTolerance;
   eo.max_basis = kEigenBasis;
   eo.max_products = kEigenMaxProducts;
   eo.seed = seed;
@@ -532,7 +533,8 @@ std::unique_ptr<Speculation> speculate(const Candidate& c, const std::vector<int
   try {
     sp->result = std::async(std::launch::async, [back, nodes = sp->nodes, warm = std::move(warm), seed, &t] {
       const EigenOptions eo = eigen_options(seed, warm, int64_t(nodes.size()), 1);
-      EigenResult r = device_eigenpair(*back->engine, nodes, t, eo);
+      // its early answer taken as it comes: analyse() checks it as the child's own eigensolve would
+      EigenResult r = device_eigenpair(*back->engine, nodes, t, eo, [](const EigenResult&) { return true; });
       back->spares.give(std::move(back->engine));  // free for the next speculation at once
       return r;
     });
@@ -569,6 +571,53 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
   // (or the graph's, for the first group): a bound of its own subgraph's, known before it is made.
   const bool on_device =
       device != nullptr && (parent ? parent_row_entries(*parent, c.which) : row_entries(g, c.nodes)) >= device->min_entries;
+  std::future<void> subgraph;  // made on another thread (the device path); its destructor waits for it
+
+  // The split an eigenpair gives, if it stands (kSplitTolerance says when): c.side and c.gain set,
+  // and true. Asked by the eigensolver of its early answer, and below of its final one.
+  auto split = [&](const EigenResult& er) -> bool {
+    if (subgraph.valid()) subgraph.get();
+    if (!(er.value > o.eigen_threshold)) return false;
+    // The side of nodes[0] is child_a (+1).
+    std::vector<int8_t> s(static_cast<size_t>(n));
+    const bool first_positive = er.vector[0] > 0;
+    int64_t count_a = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      s[static_cast<size_t>(i)] = int8_t((er.vector[static_cast<size_t>(i)] > 0) == first_positive ? 1 : -1);
+      count_a += s[static_cast<size_t>(i)] > 0;
+    }
+    if (count_a == n) return false;  // one sign: indivisible (Newman 2006)
+    // (its destructor waits for the eigensolve when the split changes or is not made)
+    std::unique_ptr<Speculation> child_ahead;
+    if (spares != nullptr && on_device) child_ahead = speculate(c, s, er.next, lg, t, o, device->min_entries, *spares);
+    SplitState refined;
+    if (o.refine)
+      refined = phases.time(phases.refine, [&] { return refine_split(lg, t, c.nodes, s, o.min_community_size, threads()); });
+    count_a = 0;
+    for (int8_t v : s) count_a += v > 0;
+    if (count_a < o.min_community_size || n - count_a < o.min_community_size) return false;
+    // The fine-tuning's final state when its sums are exact (a binary graph: the same bits), else a
+    // fresh pass: on the GPU machine a pass of the voxel network's chain is part of every link.
+    const double gain = phases.time(phases.refine, [&] {
+      return split_gain(lg, t, s, o.refine && exact_multiples(lg) ? refined : split_state(lg, s, threads()));
+    });
+    if (!(gain > kMinGain)) return false;
+    if (s[0] < 0)
+      for (int8_t& v : s) v = int8_t(-v);
+    c.gain = gain;
+    c.side = std::move(s);
+    if (child_ahead && child_ahead->side == c.side) c.for_child = std::move(child_ahead);
+    return true;
+  };
+  // The eigensolver's early answer, split (the fine-tuning's time kept out of the eigensolver's).
+  double accepting = 0;
+  const EarlyAccept accept = [&](const EigenResult& er) {
+    const Phases::Clock::time_point t0 = Phases::Clock::now();
+    const bool stands = split(er);
+    accepting += Phases::since(t0);
+    return stands;
+  };
+
   EigenResult er;
   if (ahead) {
     build();
@@ -576,59 +625,39 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     ahead.reset();
     c.device_products = er.iterations;
     c.speculated = true;
+    // An early answer that does not split the group: the group's own eigensolve would have gone
+    // on from it, so it is solved again, refusing that answer (the same bits, to kEigenTolerance).
+    if (er.early && !split(er)) {
+      er = phases.time(phases.eigen, [&] {
+        return device_eigenpair(*device, c.nodes, t, eo, [](const EigenResult&) { return false; });
+      });
+      c.device_products += er.iterations;
+      c.speculated = false;
+    }
   } else if (on_device) {
     // The device computes the diagonal correction from the graph itself, so the host makes the
     // subgraph (for the fine-tuning) meanwhile, on another thread: it is off the chain of splits'
     // critical path (the voxel network: about 15 of each split's 45 ms on the GPU machine).
-    std::future<void> subgraph;  // (its destructor waits for it, also when the eigensolver throws)
     try {
       subgraph = std::async(std::launch::async, build);
     } catch (const std::system_error&) {  // no thread to be had: made here, first
       build();
     }
-    er = phases.time(phases.eigen, [&] { return device_eigenpair(*device, c.nodes, t, eo); });
+    er = phases.time(phases.eigen, [&] { return device_eigenpair(*device, c.nodes, t, eo, accept); });
     if (subgraph.valid()) subgraph.get();
     c.device_products = er.iterations;
   } else {
     build();
-    er = phases.time(phases.eigen, [&] { return host_eigenpair(lg, t, threads, eo, phases); });
+    er = phases.time(phases.eigen, [&] { return host_eigenpair(lg, t, threads, eo, accept, phases); });
   }
+  if (phases.on) phases.eigen -= accepting;
 
   c.eigenvalue = er.value;
   c.iterations = er.iterations;
   c.residual = er.residual;
   std::vector<double>().swap(c.warm);
-  if (!(er.value > o.eigen_threshold)) return;
-
-  // The side of nodes[0] is child_a (+1).
-  std::vector<int8_t> s(static_cast<size_t>(n));
-  const bool first_positive = er.vector[0] > 0;
-  int64_t count_a = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    s[static_cast<size_t>(i)] = int8_t((er.vector[static_cast<size_t>(i)] > 0) == first_positive ? 1 : -1);
-    count_a += s[static_cast<size_t>(i)] > 0;
-  }
-  if (count_a == n) return;  // one sign: indivisible (Newman 2006)
-  // (its destructor waits for the eigensolve when the split changes or is not made)
-  std::unique_ptr<Speculation> child_ahead;
-  if (spares != nullptr && on_device) child_ahead = speculate(c, s, er.next, lg, t, o, device->min_entries, *spares);
-  SplitState refined;
-  if (o.refine) refined = phases.time(phases.refine, [&] { return refine_split(lg, t, c.nodes, s, o.min_community_size, threads()); });
-  count_a = 0;
-  for (int8_t v : s) count_a += v > 0;
-  if (count_a < o.min_community_size || n - count_a < o.min_community_size) return;
-  // The fine-tuning's final state when its sums are exact (a binary graph: the same bits), else a
-  // fresh pass: on the GPU machine a pass of the voxel network's chain is part of every link.
-  const double gain = phases.time(phases.refine, [&] {
-    return split_gain(lg, t, s, o.refine && exact_multiples(lg) ? refined : split_state(lg, s, threads()));
-  });
-  if (!(gain > kMinGain)) return;
-  if (s[0] < 0)
-    for (int8_t& v : s) v = int8_t(-v);
-  c.gain = gain;
-  c.side = std::move(s);
-  c.next = std::move(er.next);
-  if (child_ahead && child_ahead->side == c.side) c.for_child = std::move(child_ahead);
+  // an early answer is here only when it split the group; a final one is split now
+  if (er.early || split(er)) c.next = std::move(er.next);
 }
 
 // Labels renumbered 0 .. k-1 by first appearance; returns k.

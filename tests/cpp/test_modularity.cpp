@@ -158,6 +158,83 @@ TEST(LeadingEigen, WarmStartSavesProductsAndCannotHideTheLeadingVector) {
   EXPECT_TRUE(z.vector == c.vector);
 }
 
+// An early answer (EigenOptions::early_tolerance, EarlyAccept): asked once, with a pair whose
+// explicit residual meets the early tolerance; taken, it is the answer, with fewer products;
+// refused, the iteration goes on to the answer it would have had without it (the same bits, one
+// confirming product more).
+TEST(LeadingEigen, EarlyAnswerTakenOrRefused) {
+  const size_t n = 2003;
+  std::vector<double> d(n);
+  d[0] = 2.0;
+  d[1] = 1.9;
+  for (size_t i = 2; i < n; ++i) d[i] = -3.0 + 4.7 * double(i - 2) / double(n - 3);
+  const Reflected b(d, 17);
+  auto solve = [&](double early, const fc::EarlyAccept& accept) {
+    Reflected op = b;
+    fc::EigenOptions o;
+    o.tolerance = 1e-10;
+    o.early_tolerance = early;
+    o.max_basis = 24;
+    o.want_next = true;
+    fc::EigenResult r = fc::leading_eigenpair(int64_t(n), [&](const double* x, double* y) { op.apply(x, y); }, o, accept);
+    EXPECT_EQ(r.iterations, op.products);
+    return r;
+  };
+  // the residual of (value, vector), computed here
+  auto residual = [&](const fc::EigenResult& r) {
+    Reflected op = b;
+    std::vector<double> bx(n);
+    op.apply(r.vector.data(), bx.data());
+    double s = 0;
+    for (size_t i = 0; i < n; ++i) s += (bx[i] - r.value * r.vector[i]) * (bx[i] - r.value * r.vector[i]);
+    return std::sqrt(s);
+  };
+  const fc::EigenResult plain = solve(0, nullptr);
+  ASSERT_TRUE(plain.converged);
+  EXPECT_FALSE(plain.early);
+
+  int asked = 0;
+  double offered = -1;
+  const fc::EigenResult taken = solve(1e-2, [&](const fc::EigenResult& r) {
+    ++asked;
+    offered = r.residual;
+    EXPECT_TRUE(r.early);
+    EXPECT_EQ(r.next.size(), n);
+    return true;
+  });
+  EXPECT_EQ(asked, 1);
+  EXPECT_TRUE(taken.early);
+  EXPECT_TRUE(taken.converged);
+  EXPECT_EQ(taken.residual, offered);
+  EXPECT_LT(taken.iterations, plain.iterations);
+  EXPECT_GT(taken.residual, 1e-10 * (2.0 + 3.0));  // rougher than the tolerance, within the early one
+  EXPECT_LE(taken.residual, 1e-2 * (2.0 + 3.0));
+  EXPECT_NEAR(residual(taken), taken.residual, 1e-12);  // the explicit residual
+  EXPECT_GT(std::fabs(dot(taken.vector, b.eigenvector(0))), 0.99);
+
+  asked = 0;
+  const fc::EigenResult refused = solve(1e-2, [&](const fc::EigenResult&) {
+    ++asked;
+    return false;
+  });
+  EXPECT_EQ(asked, 1);
+  EXPECT_FALSE(refused.early);
+  EXPECT_EQ(refused.value, plain.value);
+  EXPECT_TRUE(refused.vector == plain.vector);
+  EXPECT_TRUE(refused.next == plain.next);
+  EXPECT_EQ(refused.residual, plain.residual);
+  EXPECT_EQ(refused.iterations, plain.iterations + 1);
+
+  // an early tolerance not above the tolerance, or no accept: never asked, the plain answer
+  asked = 0;
+  const fc::EarlyAccept count = [&](const fc::EigenResult&) { return ++asked > 0; };
+  EXPECT_TRUE(solve(1e-10, count).vector == plain.vector);
+  EXPECT_TRUE(solve(1e-2, nullptr).vector == plain.vector);
+  EXPECT_EQ(asked, 0);
+  std::printf("early answer: %lld products, to the tolerance: %lld\n", (long long)taken.iterations,
+              (long long)plain.iterations);
+}
+
 TEST(LeadingEigen, TinyOperators) {
   for (const std::vector<double>& d : {std::vector<double>{-2.5}, std::vector<double>{3.0, -4.0},
                                        std::vector<double>{0.0, 0.0, 0.0}, std::vector<double>{1.0, 1.0, -1.0}}) {
@@ -408,14 +485,15 @@ fc_modularity_options defaults() {
 
 // A bound of ||B^(g)|| for every group g of an unsigned graph at gamma = 1: ||A_g|| <= k_max,
 // ||k_g k_g^T / 2m|| <= k_max and the diagonal correction |sum_l B_il| <= 2 k_max (k_max: the
-// largest weighted degree), so a split's residual is at most kEigenTolerance (theta + 4 k_max).
+// largest weighted degree), so a split's residual is at most kSplitTolerance (theta + 4 k_max)
+// (a split may come from an early answer: modularity.hpp).
 double residual_bound(const Graph& g, double theta) {
   std::vector<double> k(static_cast<size_t>(g.n), 0.0);
   for (const Edge& e : g.edges) {
     k[static_cast<size_t>(e.i)] += std::fabs(e.w);
     k[static_cast<size_t>(e.j)] += std::fabs(e.w);
   }
-  return fc::kEigenTolerance * (std::fabs(theta) + 4 * *std::max_element(k.begin(), k.end()));
+  return fc::kSplitTolerance * (std::fabs(theta) + 4 * *std::max_element(k.begin(), k.end()));
 }
 
 TEST(Modularity, KarateClub) {
