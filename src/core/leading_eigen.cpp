@@ -212,7 +212,8 @@ EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& 
     // (a check that only the early test asks for leaves `scale` as it was: a rejected early
     // answer then changes nothing but the count of products)
     const bool check = estimate <= tol * bound || invariant || out_of_products;
-    if (check || (early && estimate <= early_tol * bound)) {
+    const bool may_answer_early = early && j >= options.early_basis;
+    if (check || (may_answer_early && estimate <= early_tol * bound)) {
       // Confirm with an explicit product: x = V y_0, theta = x^T B x, r = B x - theta x.
       space.combine(j, y.data(), j, 1, X);
       space.scale(X, 1 / std::sqrt(space.dot(X, X)));
@@ -225,7 +226,7 @@ EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& 
       if (check) scale = confirmed;
       const bool converged = residual <= tol * (std::fabs(rayleigh) + confirmed);
       const bool final = check && (converged || invariant || products >= options.max_products);
-      if (final || (early && residual <= early_tol * (std::fabs(rayleigh) + confirmed))) {
+      if (final || (may_answer_early && residual <= early_tol * (std::fabs(rayleigh) + confirmed))) {
         result.value = rayleigh;
         result.residual = residual;
         result.iterations = products;

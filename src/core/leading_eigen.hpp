@@ -15,9 +15,10 @@
 //
 // Early answers: a caller for whom a rougher eigenvector may do (modularity: a split needs the
 // signs, and a split that stands is as good as its gain) sets early_tolerance above tolerance and
-// passes `accept`. The first pair that meets early_tolerance is handed to accept; if it takes it,
-// that is the answer, else the iteration goes on from where it was to `tolerance`. accept is asked
-// once at most, so a caller that rejects gets the answer it would have had without it.
+// passes `accept`. The first pair that meets early_tolerance, from a basis of at least early_basis
+// vectors, is handed to accept; if it takes it, that is the answer, else the iteration goes on
+// from where it was to `tolerance`. accept is asked once at most, so a caller that rejects gets
+// the answer it would have had without it (with one confirming product more).
 //
 // Warm starts: a caller that knows a guess of the leading eigenvector (modularity: a group's
 // parent's second Ritz vector, restricted to the group) passes it as `warm`. The start vector is
@@ -161,6 +162,11 @@ struct EigenOptions {
   const double* warm = nullptr;  // n values, any norm: a guess of the leading eigenvector (above), or null
   bool want_next = false;        // also return the Ritz vector of the second largest Ritz value
   double early_tolerance = 0;    // above tolerance: the residual test of an early answer (header), else none
+  // The Lanczos vectors an early answer needs at least. From a warm start the first few vectors can
+  // meet early_tolerance while their signs still follow the guess: modularity's early splits after
+  // 4 products lost a community of a planted partition of 300 (and 12 of one of 1000), after 8
+  // they did not (bench/RESULTS-modularity.md, sixth session).
+  int64_t early_basis = 8;
 };
 
 // The random part of a warm start, relative to the guess (both normalized first). Measured on the

@@ -59,11 +59,13 @@ constexpr double kEigenTolerance = 1e-3;
 // signs, both sides at least min_community_size after the fine-tuning, and a gain. Otherwise it
 // goes on to kEigenTolerance and the group is split, or left whole, by that answer: a group is
 // never left whole on a rough eigenvector. The rough eigenvector's errors are mostly in the
-// entries near 0, which the fine-tuning moves anyway. Measured (bench/RESULTS-modularity.md,
-// sixth session): the labels of kEigenTolerance alone on the voxel network and the planted
-// partition, the same Q and NMI on planted partitions of 20-100 communities, with 30-40 % fewer
-// products (voxel network 839 -> 579, CPU 3.4-3.5 -> 1.8-2.0 s); 1e-2 split a planted
-// partition's community wrongly (NMI 0.995), 6e-3 to 8e-3 did not.
+// entries near 0, which the fine-tuning moves anyway; an early answer also needs 8 Lanczos
+// vectors (EigenOptions::early_basis says why). Measured (bench/RESULTS-modularity.md, sixth
+// session): the labels of kEigenTolerance alone on the voxel network and the planted partition,
+// the same Q and NMI on planted partitions of 20-100 communities, the same Q on the 1,000,000
+// nodes of 1,000 communities, NMI as high or higher on partitions of 300-1,000 communities, with
+// 8-40 % fewer products (voxel network 839 -> 546, CPU 3.4-3.5 -> 1.8-2.2 s); 1e-2 split a
+// planted partition's community wrongly (NMI 0.995), 6e-3 to 8e-3 did not.
 constexpr double kSplitTolerance = 5e-3;
 
 // The coefficients of the objective above for one graph, mode and resolution.

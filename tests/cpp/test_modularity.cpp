@@ -159,7 +159,7 @@ TEST(LeadingEigen, WarmStartSavesProductsAndCannotHideTheLeadingVector) {
 }
 
 // An early answer (EigenOptions::early_tolerance, EarlyAccept): asked once, with a pair whose
-// explicit residual meets the early tolerance; taken, it is the answer, with fewer products;
+// explicit residual meets the early tolerance, from a basis of early_basis vectors; taken, it is the answer, with fewer products;
 // refused, the iteration goes on to the answer it would have had without it (the same bits, one
 // confirming product more).
 TEST(LeadingEigen, EarlyAnswerTakenOrRefused) {
@@ -207,6 +207,7 @@ TEST(LeadingEigen, EarlyAnswerTakenOrRefused) {
   EXPECT_TRUE(taken.converged);
   EXPECT_EQ(taken.residual, offered);
   EXPECT_LT(taken.iterations, plain.iterations);
+  EXPECT_GT(taken.iterations, 8);  // from a basis of early_basis = 8 vectors at least, then confirmed
   EXPECT_GT(taken.residual, 1e-10 * (2.0 + 3.0));  // rougher than the tolerance, within the early one
   EXPECT_LE(taken.residual, 1e-2 * (2.0 + 3.0));
   EXPECT_NEAR(residual(taken), taken.residual, 1e-12);  // the explicit residual
@@ -231,6 +232,20 @@ TEST(LeadingEigen, EarlyAnswerTakenOrRefused) {
   EXPECT_TRUE(solve(1e-10, count).vector == plain.vector);
   EXPECT_TRUE(solve(1e-2, nullptr).vector == plain.vector);
   EXPECT_EQ(asked, 0);
+  // early_basis past the basis: never asked either
+  {
+    Reflected op = b;
+    fc::EigenOptions o;
+    o.tolerance = 1e-10;
+    o.early_tolerance = 1e-2;
+    o.early_basis = 25;
+    o.max_basis = 24;
+    o.want_next = true;
+    const fc::EigenResult r = fc::leading_eigenpair(int64_t(n), [&](const double* x, double* y) { op.apply(x, y); }, o, count);
+    EXPECT_EQ(asked, 0);
+    EXPECT_TRUE(r.vector == plain.vector);
+    EXPECT_EQ(r.iterations, plain.iterations);
+  }
   std::printf("early answer: %lld products, to the tolerance: %lld\n", (long long)taken.iterations,
               (long long)plain.iterations);
 }
