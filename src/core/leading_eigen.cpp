@@ -103,7 +103,9 @@ void HostSpace::reserve(int64_t n, int64_t slots) {
 void HostSpace::upload(int64_t slot, const double* x) { std::copy(x, x + n_, at(slot)); }
 void HostSpace::download(int64_t slot, double* x) { std::copy(at(slot), at(slot) + n_, x); }
 void HostSpace::apply(int64_t from, int64_t to) { op_(at(from), at(to)); }
-void HostSpace::project(int64_t cols, int64_t w, double* h) { fc::project(at(0), cols, at(w), n_, h, partial_, threads_()); }
+void HostSpace::project(int64_t cols, int64_t w, double* h) {
+  fc::project(at(0), cols, at(w), n_, h, partial_, threads_());
+}
 double HostSpace::subtract(int64_t cols, const double* h, int64_t w) {
   return fc::subtract(at(0), cols, h, at(w), n_, partial_, threads_());
 }

@@ -592,7 +592,8 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     if (spares != nullptr && on_device) child_ahead = speculate(c, s, er.next, lg, t, o, device->min_entries, *spares);
     SplitState refined;
     if (o.refine)
-      refined = phases.time(phases.refine, [&] { return refine_split(lg, t, c.nodes, s, o.min_community_size, threads()); });
+      refined = phases.time(phases.refine,
+                            [&] { return refine_split(lg, t, c.nodes, s, o.min_community_size, threads()); });
     count_a = 0;
     for (int8_t v : s) count_a += v > 0;
     if (count_a < o.min_community_size || n - count_a < o.min_community_size) return false;

@@ -159,9 +159,9 @@ TEST(LeadingEigen, WarmStartSavesProductsAndCannotHideTheLeadingVector) {
 }
 
 // An early answer (EigenOptions::early_tolerance, EarlyAccept): asked once, with a pair whose
-// explicit residual meets the early tolerance, from a basis of early_basis vectors; taken, it is the answer, with fewer products;
-// refused, the iteration goes on to the answer it would have had without it (the same bits, one
-// confirming product more).
+// explicit residual meets the early tolerance, from a basis of early_basis vectors; taken, it is
+// the answer, with fewer products; refused, the iteration goes on to the answer it would have had
+// without it (the same bits, one confirming product more).
 TEST(LeadingEigen, EarlyAnswerTakenOrRefused) {
   const size_t n = 2003;
   std::vector<double> d(n);
@@ -176,7 +176,8 @@ TEST(LeadingEigen, EarlyAnswerTakenOrRefused) {
     o.early_tolerance = early;
     o.max_basis = 24;
     o.want_next = true;
-    fc::EigenResult r = fc::leading_eigenpair(int64_t(n), [&](const double* x, double* y) { op.apply(x, y); }, o, accept);
+    auto apply = [&](const double* x, double* y) { op.apply(x, y); };
+    fc::EigenResult r = fc::leading_eigenpair(int64_t(n), apply, o, accept);
     EXPECT_EQ(r.iterations, op.products);
     return r;
   };
@@ -241,7 +242,8 @@ TEST(LeadingEigen, EarlyAnswerTakenOrRefused) {
     o.early_basis = 25;
     o.max_basis = 24;
     o.want_next = true;
-    const fc::EigenResult r = fc::leading_eigenpair(int64_t(n), [&](const double* x, double* y) { op.apply(x, y); }, o, count);
+    auto apply = [&](const double* x, double* y) { op.apply(x, y); };
+    const fc::EigenResult r = fc::leading_eigenpair(int64_t(n), apply, o, count);
     EXPECT_EQ(asked, 0);
     EXPECT_TRUE(r.vector == plain.vector);
     EXPECT_EQ(r.iterations, plain.iterations);
