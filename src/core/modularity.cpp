@@ -627,12 +627,15 @@ void analyse(Candidate& c, const GraphData& g, const ModularityTerms& t, const f
     c.device_products = er.iterations;
     c.speculated = true;
     // An early answer that does not split the group: the group's own eigensolve would have gone
-    // on from it, so it is solved again, refusing that answer (the same bits, to kEigenTolerance).
+    // on from it, so it is solved again, refusing that answer (the same bits, to kEigenTolerance;
+    // on the host when this analysis has no engine of its own, which computes the same bits).
     if (er.early && !split(er)) {
+      const EarlyAccept refuse = [](const EigenResult&) { return false; };
       er = phases.time(phases.eigen, [&] {
-        return device_eigenpair(*device, c.nodes, t, eo, [](const EigenResult&) { return false; });
+        return device != nullptr ? device_eigenpair(*device, c.nodes, t, eo, refuse)
+                                 : host_eigenpair(lg, t, threads, eo, refuse, phases);
       });
-      c.device_products += er.iterations;
+      if (device != nullptr) c.device_products += er.iterations;
       c.speculated = false;
     }
   } else if (on_device) {
