@@ -144,7 +144,7 @@ def test_bad_common_options(out_dir, args, pattern):
     (["--threshold", "abc"], "'abc' is not a finite number"),
     (["--density", "2"], "is not a fraction in [0, 1]"),
     (["--density", "0.1", "--signed"], "--signed applies to --threshold only"),
-    (["--top-k", "0"], "out of range"),
+    (["--top-k", "0"], "--top-k must be at least 1 (got 0)"),
 ])
 def test_bad_edge_rule(out_dir, args, pattern):
     expect_error(out_dir, ["degree", SCAN, "-o", out_dir / "d.nii.gz", *args], 1, pattern)

@@ -67,14 +67,15 @@ int run_dfc(int argc, char** argv, int first) {
   s.release_library();
 
   // Window k is volume k (degree[k * N + s] is already volume-major); the 4th voxel size is the
-  // time between window starts.
+  // time between window starts. Always 4D, one window included: scripts read shape[3].
   const double t1 = now_seconds();
   const double volume_step = static_cast<double>(s.scan()->pixdim[4]) * static_cast<double>(step);
   std::vector<float> values(degree.begin(), degree.end());
-  s.write_float_map(degree_tmp, values.data(), windows, volume_step, "fastconn dfc degree, " + rule.text);
+  s.write_float_map(degree_tmp, values.data(), windows, volume_step, "fastconn dfc degree, " + rule.text, true);
   if (!weighted_tmp.empty()) {
     for (size_t k = 0; k < values.size(); ++k) values[k] = static_cast<float>(strength[k]);
-    s.write_float_map(weighted_tmp, values.data(), windows, volume_step, "fastconn dfc weighted degree, " + rule.text);
+    s.write_float_map(weighted_tmp, values.data(), windows, volume_step, "fastconn dfc weighted degree, " + rule.text,
+                      true);
   }
   if (!mean_tmp.empty()) {
     std::vector<float> mean(static_cast<size_t>(n));

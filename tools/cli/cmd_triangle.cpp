@@ -12,7 +12,7 @@
 namespace fcli {
 
 int run_triangle(int argc, char** argv, int first) {
-  Args args(argc, argv, first, common_specs() + std::vector<OptionSpec>{{"force", 0, nullptr}}, "triangle");
+  Args args(argc, argv, first, common_specs(), "triangle");  // --force is common: overwrite, and here: disk
   if (args.has("help")) {
     print_command_help("triangle");
     return kExitOk;

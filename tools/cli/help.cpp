@@ -17,6 +17,8 @@ const char* kCommon =
     "Output:\n"
     "  -o, --output FILE     the output (also -prefix FILE); a JSON sidecar is written beside it,\n"
     "                        named like the output with .json for its extension (BIDS style)\n"
+    "  --force               overwrite outputs and sidecars that exist (without it an existing\n"
+    "                        file is refused before anything is computed and left untouched)\n"
     "  -q, --quiet           no progress or information on stderr (errors are still printed)\n"
     "Computation:\n"
     "  --backend B           auto (CUDA when a GPU is visible, else CPU; default), cpu or cuda\n"
@@ -78,8 +80,9 @@ const Help kHelp[] = {
      "fastconn dfc INPUT -o DEGREE4D.nii.gz --window L [--step S] (--threshold R | --density D | --top-k K) [options]",
      "Dynamic connectivity: the degree of every voxel in each sliding window of L time points every\n"
      "S time points (fc_dfc_degree), as a 4D map whose volume k is window k (its 4th voxel size is\n"
-     "S x TR). Windows: W = floor((T - L) / S) + 1. Per-pair mean and sd over the windows have no\n"
-     "voxel map; --mean-degree gives each voxel's mean degree over the windows instead.\n"
+     "S x TR), 4D even when there is one window (L = T). Windows: W = floor((T - L) / S) + 1.\n"
+     "Per-pair mean and sd over the windows have no voxel map; --mean-degree gives each voxel's\n"
+     "mean degree over the windows instead.\n"
      "Own options:\n"
      "  --window L            time points per window (>= 2, required)\n"
      "  --step S              time points between window starts (default 1)\n"
@@ -113,7 +116,7 @@ const Help kHelp[] = {
      "streamed block by block. Its size is printed first; a triangle larger than the free disk\n"
      "space is refused unless --force. In numpy: np.fromfile(FILE, np.float32).\n"
      "Own options:\n"
-     "  --force               write even if the triangle is larger than the free disk space\n"
+     "  --force               also: write even if the triangle is larger than the free disk space\n"
      "Example:\n"
      "  fastconn triangle tests/data/fmri1.nii.gz -o /tmp/r.f32\n",
      false},
@@ -135,7 +138,7 @@ void print_main_help(bool to_stderr) {
       "\nEvery command takes the scan, a mask (--mask FILE, or --automask: nonzero non-constant\n"
       "voxels, the default), -o OUTPUT, and --backend, --threads, --memory-limit, --precision.\n"
       "Maps are float32 NIfTI (labels int32) with the scan's geometry; each output gets a JSON\n"
-      "sidecar. Ctrl-C cancels cleanly.\n\n"
+      "sidecar. An existing output or sidecar is refused unless --force. Ctrl-C cancels cleanly.\n\n"
       "Exit status: 0 done, 1 bad input or usage, 2 library failure, 130 cancelled (Ctrl-C).\n"
       "Example:\n"
       "  fastconn degree tests/data/fmri1.nii.gz --automask --threshold 0.5 -o /tmp/degree.nii.gz\n",

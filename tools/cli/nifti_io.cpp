@@ -132,16 +132,20 @@ std::array<double, 16> world_affine(const nifti_image* image) {
 }
 
 void write_map(const nifti_image* scan, const std::string& path, int datatype, int64_t n_volumes,
-               double volume_step, int intent, const void* data, const std::string& description, int threads) {
+               double volume_step, int intent, const void* data, const std::string& description, int threads,
+               bool four_d) {
   NiftiPtr out(nifti_copy_nim_info(scan));
   if (!out) throw Error(kExitLibrary, "cannot write " + path + ": out of memory");
   nifti_free_extensions(out.get());  // the scan's extensions describe the scan, not this map
-  out->dim[0] = n_volumes > 1 ? 4 : 3;
+  four_d = four_d || n_volumes > 1;
+  out->dim[0] = four_d ? 4 : 3;
   out->dim[4] = n_volumes;
   for (int k = 5; k <= 7; ++k) out->dim[k] = 1;
-  if (n_volumes > 1) out->pixdim[4] = volume_step;
+  if (four_d) out->pixdim[4] = volume_step;
   for (int k = 5; k <= 7; ++k) out->pixdim[k] = 1;
   if (nifti_update_dims_from_array(out.get()) != 0) throw Error(kExitLibrary, "cannot write " + path + ": bad dimensions");
+  // nifti_update_dims_from_array drops trailing dimensions of size 1; a 4D map keeps its 4th.
+  if (four_d) out->ndim = out->dim[0] = 4;
   out->datatype = datatype;
   nifti_datatype_sizes(datatype, &out->nbyper, &out->swapsize);
   // The values are final: no scaling, no display range, the data's intent.

@@ -46,10 +46,12 @@ std::array<double, 16> world_affine(const nifti_image* image);
 // Writes a map of `n_volumes` volumes on the scan's grid: `data` holds nx*ny*nz*n_volumes values
 // of `datatype` (DT_FLOAT32 or DT_INT32). The header is the scan's (qform, sform, voxel size,
 // units) with the new dimensions, as single-file NIfTI-1 (also for a NIfTI-2 scan); `volume_step` is the 4th voxel size (the time
-// between volumes, in the scan's time units). Written to `path` (a .nii or .nii.gz name) with
-// every write checked: a full disk or any short write throws. A .nii.gz is compressed on
-// `threads` threads.
+// between volumes, in the scan's time units). One volume is a 3D map unless `four_d` (a series
+// of volumes that happens to have one, such as dfc's single window). Written to `path` (a .nii
+// or .nii.gz name) with every write checked: a full disk or any short write throws. A .nii.gz is
+// compressed on `threads` threads.
 void write_map(const nifti_image* scan, const std::string& path, int datatype, int64_t n_volumes,
-               double volume_step, int intent, const void* data, const std::string& description, int threads);
+               double volume_step, int intent, const void* data, const std::string& description, int threads,
+               bool four_d = false);
 
 }  // namespace fcli

@@ -121,6 +121,9 @@ int64_t parse_integer(const std::string& text, const std::string& what, int64_t 
   errno = 0;
   const long long v = std::strtoll(s, &end, 10);
   if (text.empty() || end == s || *end != '\0' || errno == ERANGE) fail(what + ": '" + text + "' is not an integer");
+  // Said as a person would: no bound of 2^63 - 1 that nobody typed.
+  if (v < min && max == INT64_MAX) fail(what + " must be at least " + std::to_string(min) + " (got " + text + ")");
+  if (v > max && min == INT64_MIN) fail(what + " must be at most " + std::to_string(max) + " (got " + text + ")");
   if (v < min || v > max)
     fail(what + ": " + text + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return v;

@@ -28,6 +28,16 @@ std::string kept_extension(const std::string& path) {
   return (dot == std::string::npos || dot == 0) ? "" : base.substr(dot);
 }
 
+// lstat: a dangling symbolic link is an existing name too (rename would replace it).
+bool exists(const std::string& path) {
+  struct stat st;
+  return lstat(path.c_str(), &st) == 0;
+}
+
+std::string exists_message(const std::string& path) {
+  return path + " exists: give --force to overwrite it, or another output name";
+}
+
 }  // namespace
 
 Outputs::~Outputs() {
@@ -40,6 +50,7 @@ std::string Outputs::reserve(const std::string& final_path) {
     if (f == final_path) fail("two outputs have the same name " + final_path);
   struct stat st;
   if (stat(final_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) fail("cannot write " + final_path + ": is a directory");
+  if (!overwrite_ && exists(final_path)) fail(exists_message(final_path));
   const std::string dir = directory_of(final_path);
   const size_t slash = final_path.find_last_of('/');
   const std::string base = slash == std::string::npos ? final_path : final_path.substr(slash + 1);
@@ -63,6 +74,9 @@ std::string Outputs::reserve(const std::string& final_path) {
 }
 
 void Outputs::commit() {
+  if (!overwrite_)
+    for (const std::string& f : finals_)
+      if (exists(f)) fail(exists_message(f));
   for (size_t k = 0; k < temps_.size(); ++k) {
     if (std::rename(temps_[k].c_str(), finals_[k].c_str()) != 0) {
       const int err = errno;

@@ -19,12 +19,18 @@ class Outputs {
   Outputs& operator=(const Outputs&) = delete;
   ~Outputs();
 
+  // Whether an existing file may be replaced (--force). Without it an output or sidecar that
+  // already exists is refused at reserve() and, in case one appeared meanwhile, again at commit().
+  void set_overwrite(bool overwrite) { overwrite_ = overwrite; }
+
   // Creates (empty, exclusively) the temporary file for `final_path` and returns its name, which
   // keeps the final name's extension (".nii.gz" tells libnifti2 to compress). Reserving at the
-  // start makes an unwritable directory fail before any computation. Throws on failure (exit 1).
+  // start makes an unwritable directory or an existing output fail before any computation.
+  // Throws on failure (exit 1).
   std::string reserve(const std::string& final_path);
 
-  // Renames every temporary file to its final name, in the order reserved.
+  // Renames every temporary file to its final name, in the order reserved; without overwrite,
+  // renames none if any final name exists by now.
   void commit();
 
   const std::vector<std::string>& finals() const { return finals_; }
@@ -33,6 +39,7 @@ class Outputs {
   std::vector<std::string> temps_;
   std::vector<std::string> finals_;
   bool committed_ = false;
+  bool overwrite_ = false;
 };
 
 // The extension of a NIfTI file name: ".nii.gz" or ".nii", or "" if it is neither.

@@ -50,7 +50,7 @@ std::vector<OptionSpec> common_specs() {
   return {{"input", 'i', "FILE"},        {"output", 'o', "FILE"},       {"mask", 'm', "FILE"},
           {"automask", 0, nullptr},      {"threads", 0, "N"},           {"backend", 0, "auto|cpu|cuda"},
           {"memory-limit", 0, "BYTES"},  {"precision", 0, "fp32|fp64|tf32"}, {"quiet", 'q', nullptr},
-          {"help", 'h', nullptr}};
+          {"force", 0, nullptr},         {"help", 'h', nullptr}};
 }
 
 std::vector<OptionSpec> edge_specs() {
@@ -109,6 +109,7 @@ Session::Session(int argc, char** argv, const Args& args) : progress_(args.has("
   }
   if (!args.has("output")) fail("no output: give -o FILE" + see);
   output_ = args.text("output");
+  outputs_.set_overwrite(args.has("force"));
   if (args.has("mask") && args.has("automask")) fail("--mask and --automask exclude each other");
   mask_path_ = args.text_or("mask", "");
   automask_ = !args.has("mask");
@@ -305,12 +306,13 @@ void Session::gather_and_create_series() {
 }
 
 void Session::write_float_map(const std::string& tmp_path, const float* values, int64_t n_volumes, double volume_step,
-                              const std::string& description) {
+                              const std::string& description, bool four_d) {
   const int64_t nv = volume_voxels(scan_.get()), n = n_voxels();
   std::vector<float> grid(static_cast<size_t>(nv * n_volumes), 0.0f);
   for (int64_t k = 0; k < n_volumes; ++k)
     for (int64_t s = 0; s < n; ++s) grid[static_cast<size_t>(k * nv + voxels_[static_cast<size_t>(s)])] = values[k * n + s];
-  write_map(scan_.get(), tmp_path, DT_FLOAT32, n_volumes, volume_step, NIFTI_INTENT_NONE, grid.data(), description, io_threads_);
+  write_map(scan_.get(), tmp_path, DT_FLOAT32, n_volumes, volume_step, NIFTI_INTENT_NONE, grid.data(), description, io_threads_,
+            four_d);
 }
 
 void Session::write_int_map(const std::string& tmp_path, const int32_t* values, int intent, const std::string& description) {

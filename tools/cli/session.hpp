@@ -87,9 +87,9 @@ class Session {
   fc_series* series() { return series_.get(); }
 
   // Maps on the scan's grid from per-voxel values, volume-major (volume k at values + k * N);
-  // voxels outside the mask get 0.
+  // voxels outside the mask get 0. One volume is a 3D map unless `four_d` (write_map).
   void write_float_map(const std::string& tmp_path, const float* values, int64_t n_volumes, double volume_step,
-                       const std::string& description);
+                       const std::string& description, bool four_d = false);
   void write_int_map(const std::string& tmp_path, const int32_t* values, int intent, const std::string& description);
 
   // After the command's last library call: the series and the context are destroyed on a thread
