@@ -27,5 +27,5 @@ if [ -x "$build/tools/cli/fastconn" ]; then
   echo "Degree centrality map of the bundled 4D scan (tests/data/fmri1.nii.gz), |r| >= 0.5:"
   mkdir -p "$build/demo"
   "$build/tools/cli/fastconn" degree "$root/tests/data/fmri1.nii.gz" --automask --threshold 0.5 \
-    -o "$build/demo/degree.nii.gz"
+    -o "$build/demo/degree.nii.gz" --force
 fi

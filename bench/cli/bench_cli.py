@@ -229,7 +229,7 @@ def main():
               f"in {time.perf_counter() - t0:.1f} s")
 
         out = os.path.join(work, "degree.nii.gz")
-        cmd = [cli, "degree", scan, "--mask", mask_path, "--threshold", args.threshold, "-o", out, "-q",
+        cmd = [cli, "degree", scan, "--mask", mask_path, "--threshold", args.threshold, "-o", out, "-q", "--force",
                "--backend", args.backend, "--threads", args.threads]
         base_cmd = [baseline, matrix_path, str(args.voxels), str(args.time), args.threshold, args.backend,
                     args.threads, "--times"]
