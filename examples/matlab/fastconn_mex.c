@@ -47,12 +47,31 @@
  *   Q = fastconn_mex('modularity_score', G, labels [, resolution])
  *                                       Q of any partition (labels: N integers >= 0)
  *
+ * The rest of the C API (fastconn_mex_api.c):
+ *   R = fastconn_mex('window', X, start, width [, taper])
+ *                                       N x N correlations of rows start..start+width-1 (tapered)
+ *   id = fastconn_mex('dfc_begin', X, width, step [, taper])   a streamed-window iterator
+ *   [r, k] = fastconn_mex('dfc_next', id)  the next window's 1 x N(N-1)/2 triangle and its number
+ *                                       (r = [], k = 0 after the last window)
+ *   fastconn_mex('dfc_end', id)         frees the iterator (also done by 'clear fastconn_mex')
+ *   fastconn_mex('graph_save', G, file) G (as 'modularity' takes it) to a graph file (.fcg)
+ *   G = fastconn_mex('graph_load', file) a graph file (fc_graph_save's, or fastconn graph's)
+ *   k = fastconn_mex('triu_index', n, i, j [, order])  1-based positions of pairs (i, j)
+ *   [i, j] = fastconn_mex('triu_pair', n, k [, order]) the pairs (i < j) at 1-based positions
+ *   [major, minor, patch] = fastconn_mex('version'), [built, usable] = fastconn_mex('has_cuda')
+ *
  *   ... = fastconn_mex(..., opts)       opts: struct with optional fields
  *         backend   'auto' (default) | 'cpu' | 'cuda'
  *         precision 'fp32' (default, alias 'single') | 'fp64' (alias 'double') | 'tf32'
  *         threads   CPU threads, 0 (default) = all cores
+ *         memory_limit  bytes of working memory for one computation, 0 (default) = what is free
+ *         constant  'nan' (default: a constant series correlates as NaN, with a warning
+ *                   fastconn:constant naming its columns, once per call) | 'zero'
+ *         order     'triu' only: 'row' (default, squareform) | 'col' (R(triu(true(N), 1)))
  *         weights   'graph' and 'dfc_graphs' only: 'r' (default) | 'abs' (|r|) | 'binary' (every edge 1)
  *         ('modularity_score' takes no opts: it runs on the host without a context.)
+ * Rules are checked as the R package checks them: 'abs' 0 <= p <= 1 (a negative p would keep
+ * every pair: use 'signed'), 'signed' -1 <= p <= 1, 'density' 0 <= p <= 1, 'topk' whole p >= 1.
  *
  * X (and Y) are T x N real double or single matrices: rows are time points, columns are series,
  * as for MATLAB's corr. They are read in place (series_stride = T, time_stride = 1): no transpose,
@@ -64,8 +83,9 @@
  * MATLAB's pdist / squareform vectors: (2,1),(3,1),...,(N,1),(3,2),... of the lower triangle,
  * i.e. R(tril(true(N), -1)). squareform(v') rebuilds R with zeros on the diagonal.
  *
- * The dfc_* results and 'lowrank' come from float outputs of the C API (fc_dfc_triu,
- * fc_pcc_lowrank): double results carry float rounding (about 6e-8) in every precision.
+ * 'dfc', 'window' and 'dfc_next' with 'fp64' and double input are float64 throughout (each
+ * window through fc_pcc_triu_f64); 'lowrank' and 'dfc_lowrank' come from float outputs of the C
+ * API (fc_pcc_lowrank has no double twin): double results carry float rounding (about 6e-8).
  * 'modularity' and 'modularity_score' store G's weights as float (fc_graph).
  *
  * Ctrl-C: the MEX API common to MATLAB and Octave has no way to see an interrupt, so a running
@@ -75,8 +95,10 @@
  * (fc_pcc_dense_f64, fc_pcc_cross_f64, fc_pcc_triu_f64); the edge weights of 'graph' carry float
  * rounding (about 6e-8) whatever the precision (float in fc_graph).
  *
- * Build: MATLAB  mex -I<prefix>/include -L<prefix>/lib -lfastconn fastconn_mex.c
- *        Octave  mkoctfile --mex -I<prefix>/include -L<prefix>/lib -lfastconn fastconn_mex.c
+ * Build: MATLAB  mex -I<prefix>/include -L<prefix>/lib -lfastconn fastconn_mex.c fastconn_mex_api.c
+ *        Octave  mkoctfile --mex -I<prefix>/include -L<prefix>/lib -lfastconn fastconn_mex.c fastconn_mex_api.c
+ * The functions fcCorr, fcGraph, fcDfc, ... in this folder wrap these commands with MATLAB-style
+ * names, name/value options and help text (help fastconn lists them).
  * Only the public header <fastconn/fastconn.h> and MEX calls common to MATLAB and Octave are used.
  */
 #include <math.h>
@@ -85,42 +107,22 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mex.h"
-
-#include <fastconn/fastconn.h>
+#include "fastconn_mex.h"
 
 /* The context outlives one call: creating a CUDA context (cuBLAS handle, device memory) costs
  * far more than a small correlation, and MATLAB scripts call in loops. It is re-created only when
  * another backend is asked for, and destroyed when the MEX file is cleared or MATLAB exits. */
 static fc_context* g_context = NULL;
 static fc_backend g_context_backend = FC_BACKEND_AUTO;
+int g_context_generation = 0;
 
 static void release_context(void) {
+  release_window_streams(); /* iterators first: they hold on to the context */
   fc_context_destroy(g_context);
   g_context = NULL;
 }
 
-typedef struct options {
-  fc_backend backend;
-  fc_precision precision;
-  int threads;
-  int weights_given;
-  fc_graph_weights weights;
-} options;
-
-/* Handles and scratch buffers of one call, released before any error is raised: mexErrMsg*
- * does not return, and MATLAB frees only memory it allocated itself. */
-typedef struct call_state {
-  fc_series* x;
-  fc_series* y;
-  fc_graph* graph;
-  void* scratch;
-  fc_dfc* dfc;
-  fc_modules* modules;
-  void* scratch2;
-} call_state;
-
-static void release_call(call_state* call) {
+void release_call(call_state* call) {
   fc_series_destroy(call->x);
   fc_series_destroy(call->y);
   fc_graph_destroy(call->graph);
@@ -131,7 +133,7 @@ static void release_call(call_state* call) {
   memset(call, 0, sizeof(*call));
 }
 
-static void usage_error(call_state* call, const char* format, ...) {
+void usage_error(call_state* call, const char* format, ...) {
   char message[512];
   va_list args;
   va_start(args, format);
@@ -143,7 +145,7 @@ static void usage_error(call_state* call, const char* format, ...) {
 
 /* Raises a MATLAB error carrying fc_last_error(). The identifier is fastconn:<status name>
  * (e.g. fastconn:FC_ERR_NONFINITE_INPUT) so that callers can catch one kind of failure. */
-static void check(fc_status status, call_state* call, const char* what) {
+void check(fc_status status, call_state* call, const char* what) {
   char detail[1024];
   char id[64];
   const char* name;
@@ -164,7 +166,7 @@ static void check(fc_status status, call_state* call, const char* what) {
                         : "");
 }
 
-static void lowercase_copy(char* out, size_t size, const mxArray* text) {
+void lowercase_copy(char* out, size_t size, const mxArray* text) {
   size_t i;
   if (!mxIsChar(text) || mxGetString(text, out, (mwSize)size) != 0) {
     out[0] = '\0';
@@ -174,18 +176,23 @@ static void lowercase_copy(char* out, size_t size, const mxArray* text) {
     if (out[i] >= 'A' && out[i] <= 'Z') out[i] = (char)(out[i] - 'A' + 'a');
 }
 
-static options parse_options(const mxArray* s, call_state* call) {
+options parse_options(const mxArray* s, call_state* call) {
   options opt;
   int f;
   char value[32];
   opt.backend = FC_BACKEND_AUTO;
   opt.precision = FC_PRECISION_FP32;
   opt.threads = 0;
+  opt.memory_limit = 0;
+  opt.constant = FC_CONSTANT_NAN;
+  opt.order = FC_TRIU_ROW;
+  opt.order_given = 0;
   opt.weights_given = 0;
   opt.weights = FC_GRAPH_WEIGHTED;
   if (s == NULL) return opt;
   if (!mxIsStruct(s) || mxGetNumberOfElements(s) != 1)
-    usage_error(call, "options must be a scalar struct with fields backend, precision, threads, weights");
+    usage_error(call, "options must be a scalar struct with fields backend, precision, threads, memory_limit, "
+                      "constant, order, weights");
   for (f = 0; f < mxGetNumberOfFields(s); ++f) {
     const char* field = mxGetFieldNameByNumber(s, f);
     const mxArray* v = mxGetFieldByNumber(s, 0, f);
@@ -208,6 +215,25 @@ static options parse_options(const mxArray* s, call_state* call) {
       if (!(t >= 0 && t <= 4096 && t == (double)(int)t))
         usage_error(call, "options.threads must be an integer >= 0 (0 = all cores), not %g", t);
       opt.threads = (int)t;
+    } else if (strcmp(field, "memory_limit") == 0) {
+      double b;
+      if (!mxIsNumeric(v) || mxGetNumberOfElements(v) != 1) usage_error(call, "options.memory_limit must be a number");
+      b = mxGetScalar(v);
+      if (!(b >= 0 && b <= 4.6e18 && b == floor(b)))
+        usage_error(call, "options.memory_limit must be a whole number of bytes >= 0 (0 = what is free), not %s",
+                    number_text(b, value, sizeof(value)));
+      opt.memory_limit = (int64_t)b;
+    } else if (strcmp(field, "constant") == 0) {
+      lowercase_copy(value, sizeof(value), v);
+      if (strcmp(value, "nan") == 0) opt.constant = FC_CONSTANT_NAN;
+      else if (strcmp(value, "zero") == 0) opt.constant = FC_CONSTANT_ZERO;
+      else usage_error(call, "options.constant must be 'nan' (a constant series correlates as NaN, with a warning) or 'zero'");
+    } else if (strcmp(field, "order") == 0) {
+      lowercase_copy(value, sizeof(value), v);
+      if (strcmp(value, "row") == 0) opt.order = FC_TRIU_ROW;
+      else if (strcmp(value, "col") == 0) opt.order = FC_TRIU_COL;
+      else usage_error(call, "options.order must be 'row' (squareform order) or 'col' (R(triu(true(N), 1)) order)");
+      opt.order_given = 1;
     } else if (strcmp(field, "weights") == 0) {
       lowercase_copy(value, sizeof(value), v);
       if (strcmp(value, "r") == 0) opt.weights = FC_GRAPH_WEIGHTED;
@@ -216,35 +242,39 @@ static options parse_options(const mxArray* s, call_state* call) {
       else usage_error(call, "options.weights must be 'r', 'abs' or 'binary'");
       opt.weights_given = 1;
     } else {
-      usage_error(call, "unknown option '%s' (known: backend, precision, threads, weights)", field);
+      usage_error(call, "unknown option '%s' (known: backend, precision, threads, memory_limit, constant, order, weights)",
+                  field);
     }
   }
   return opt;
 }
 
 /* The cached context, configured for this call. */
-static fc_context* context_for(const options* opt, call_state* call) {
+fc_context* context_for(const options* opt, call_state* call) {
   if (g_context != NULL && g_context_backend != opt->backend) release_context();
   if (g_context == NULL) {
     fc_context* ctx = NULL;
     check(fc_context_create(opt->backend, -1, &ctx), call, "creating the context");
     g_context = ctx;
     g_context_backend = opt->backend;
+    ++g_context_generation;
   }
   /* Settings persist in the cached context, so every call sets all of them. */
   check(fc_context_set_precision(g_context, opt->precision), call, "setting the precision");
   check(fc_context_set_threads(g_context, opt->threads), call, "setting the threads");
+  check(fc_context_set_memory_limit(g_context, opt->memory_limit), call, "setting the memory limit");
+  check(fc_context_set_constant_policy(g_context, opt->constant), call, "setting the constant policy");
   return g_context;
 }
 
-static void require_matrix(const mxArray* a, const char* name, call_state* call) {
+void require_matrix(const mxArray* a, const char* name, call_state* call) {
   if (!(mxIsDouble(a) || mxIsSingle(a)) || mxIsComplex(a) || mxIsSparse(a) || mxGetNumberOfDimensions(a) != 2)
     usage_error(call, "%s must be a real, full, 2-D double or single matrix (T x N: rows are time points, columns are series)",
                 name);
 }
 
 /* A T x N column-major matrix is N series of T contiguous samples: series_stride = T, time_stride = 1. */
-static fc_series* upload(fc_context* ctx, const mxArray* a, const char* name, call_state* call) {
+fc_series* upload(fc_context* ctx, const mxArray* a, const char* name, call_state* call) {
   fc_series* s = NULL;
   const int64_t t = (int64_t)mxGetM(a), n = (int64_t)mxGetN(a);
   char what[64];
@@ -254,6 +284,31 @@ static fc_series* upload(fc_context* ctx, const mxArray* a, const char* name, ca
   else
     check(fc_series_create_f64(ctx, (const double*)mxGetData(a), n, t, t, 1, &s), call, what);
   return s;
+}
+
+void warn_constant(const fc_series* series, const char* what, const options* opt, call_state* call) {
+  char message[512];
+  size_t used;
+  int64_t n = 0, n_constant = 0, i, shown = 0;
+  if (opt->constant != FC_CONSTANT_NAN) return;
+  check(fc_series_info(series, &n, NULL, &n_constant), call, "reading the series shape");
+  if (n_constant == 0) return;
+  snprintf(message, sizeof(message), "%lld column(s) %s have zero variance, so their correlations are NaN: column",
+           (long long)n_constant, what);
+  for (i = 0; i < n && shown < 8; ++i) {
+    int constant = 0;
+    check(fc_series_is_constant(series, i, &constant), call, "reading the constant series");
+    if (!constant) continue;
+    used = strlen(message);
+    snprintf(message + used, sizeof(message) - used, "%s %lld", shown ? "," : (n_constant > 1 ? "s" : ""),
+             (long long)(i + 1));
+    ++shown;
+  }
+  if (n_constant > shown) {
+    used = strlen(message);
+    snprintf(message + used, sizeof(message) - used, ", ...");
+  }
+  mexWarnMsgIdAndTxt("fastconn:constant", "%s", message);
 }
 
 /* R = corr(X): fc_pcc_dense (single) or fc_pcc_dense_f64 (double) writes straight into the
@@ -273,8 +328,9 @@ static mxArray* correlation_matrix(fc_context* ctx, call_state* call, int single
   return r;
 }
 
-/* v = R(tril(true(N), -1)): the row-ordered triangle, straight into the result. */
-static mxArray* correlation_triangle(fc_context* ctx, call_state* call, int single_output) {
+/* v = R(tril(true(N), -1)): the row-ordered triangle (or the column-ordered one,
+ * R(triu(true(N), 1))), straight into the result. */
+static mxArray* correlation_triangle(fc_context* ctx, call_state* call, int single_output, fc_triu_order order) {
   int64_t n = 0, pairs;
   mxArray* v;
   check(fc_series_info(call->x, &n, NULL, NULL), call, "reading the series shape");
@@ -282,9 +338,9 @@ static mxArray* correlation_triangle(fc_context* ctx, call_state* call, int sing
   v = mxCreateNumericMatrix((mwSize)pairs, 1, single_output ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
   if (pairs == 0) return v; /* one series has no pairs */
   if (single_output)
-    check(fc_pcc_triu(ctx, call->x, FC_TRIU_ROW, (float*)mxGetData(v), pairs), call, "computing the correlations");
+    check(fc_pcc_triu(ctx, call->x, order, (float*)mxGetData(v), pairs), call, "computing the correlations");
   else
-    check(fc_pcc_triu_f64(ctx, call->x, FC_TRIU_ROW, mxGetPr(v), pairs), call, "computing the correlations");
+    check(fc_pcc_triu_f64(ctx, call->x, order, mxGetPr(v), pairs), call, "computing the correlations");
   return v;
 }
 
@@ -305,23 +361,46 @@ static mxArray* cross_correlation(fc_context* ctx, call_state* call, int single_
 
 /* The edge rule and its parameter: prhs rule (text) and param (a real scalar; the library
  * checks its range and names it). */
+/* Checked here as the R package checks them, so that no rule quietly keeps every pair or none:
+ * 'abs' 0 <= p <= 1 (a negative p would keep the complete graph), 'signed' -1 <= p <= 1,
+ * 'density' 0 <= p <= 1, 'topk' a whole number >= 1. */
 static fc_edge_rule parse_rule(const mxArray* rule, const mxArray* param, double* value, call_state* call) {
-  char name[32];
+  char name[32], buf[32];
+  const char* text;
+  double p;
   lowercase_copy(name, sizeof(name), rule);
   if (!mxIsNumeric(param) || mxIsComplex(param) || mxGetNumberOfElements(param) != 1)
     usage_error(call, "the rule's parameter must be a real number (a threshold, a density or k)");
-  *value = mxGetScalar(param);
-  if (strcmp(name, "abs") == 0) return FC_EDGE_ABS_THRESHOLD;
-  if (strcmp(name, "signed") == 0) return FC_EDGE_THRESHOLD;
-  if (strcmp(name, "density") == 0) return FC_EDGE_DENSITY;
-  if (strcmp(name, "topk") == 0) return FC_EDGE_TOP_K;
+  p = *value = mxGetScalar(param);
+  text = number_text(p, buf, sizeof(buf));
+  if (strcmp(name, "abs") == 0) {
+    if (p < 0 && p >= -1)
+      usage_error(call, "threshold %s with rule 'abs' keeps every pair (|r| >= %s); use rule 'signed' for the edges "
+                        "with r >= %s", text, text, text);
+    if (!(p >= 0 && p <= 1)) usage_error(call, "the threshold of rule 'abs' must be in [0, 1] (|r| >= p), not %s", text);
+    return FC_EDGE_ABS_THRESHOLD;
+  }
+  if (strcmp(name, "signed") == 0) {
+    if (!(p >= -1 && p <= 1)) usage_error(call, "the threshold of rule 'signed' must be in [-1, 1] (r >= p), not %s", text);
+    return FC_EDGE_THRESHOLD;
+  }
+  if (strcmp(name, "density") == 0) {
+    if (!(p >= 0 && p <= 1))
+      usage_error(call, "the density must be in [0, 1] (the fraction of all pairs kept), not %s", text);
+    return FC_EDGE_DENSITY;
+  }
+  if (strcmp(name, "topk") == 0) {
+    if (!(p >= 1 && p == floor(p) && p <= 9007199254740992.0))
+      usage_error(call, "k of rule 'topk' must be a whole number >= 1 (partners kept per series), not %s", text);
+    return FC_EDGE_TOP_K;
+  }
   usage_error(call, "the rule must be 'abs', 'signed', 'density' or 'topk'");
   return FC_EDGE_ABS_THRESHOLD; /* not reached */
 }
 
 /* G = the network as a sparse matrix. fc_graph's CSR is symmetric, so its rows are G's columns:
  * jc = row offsets, ir = columns (sorted, as MATLAB requires), pr = weights. */
-static mxArray* sparse_of_graph(call_state* call) {
+mxArray* sparse_of_graph(call_state* call) {
   int64_t n = 0, edges = 0, nnz, i;
   int64_t* offsets;
   int64_t* columns;
@@ -382,14 +461,14 @@ static void degree(fc_context* ctx, call_state* call, fc_edge_rule rule, double 
 /* A real scalar that must be a whole number (a width, step, rank, count or seed). Its range is
  * the library's to check, so that the message is the library's and names the value. */
 /* A number as MATLAB prints it in a message: NaN and Inf spelled its way, not the C library's. */
-static const char* number_text(double v, char* buf, size_t size) {
+const char* number_text(double v, char* buf, size_t size) {
   if (isnan(v)) return "NaN";
   if (isinf(v)) return v > 0 ? "Inf" : "-Inf";
   snprintf(buf, size, "%g", v);
   return buf;
 }
 
-static int64_t integer_arg(const mxArray* a, const char* name, call_state* call) {
+int64_t integer_arg(const mxArray* a, const char* name, call_state* call) {
   double v;
   char text[32];
   if (!mxIsNumeric(a) || mxIsComplex(a) || mxGetNumberOfElements(a) != 1)
@@ -400,22 +479,15 @@ static int64_t integer_arg(const mxArray* a, const char* name, call_state* call)
   return (int64_t)v;
 }
 
-static double real_arg(const mxArray* a, const char* name, call_state* call) {
+double real_arg(const mxArray* a, const char* name, call_state* call) {
   if (!(mxIsNumeric(a) || mxIsLogical(a)) || mxIsComplex(a) || mxGetNumberOfElements(a) != 1)
     usage_error(call, "%s must be a real scalar", name);
   return mxGetScalar(a);
 }
 
-typedef struct window_spec {
-  int64_t width;
-  int64_t step;
-  int taper;
-  double sigma;
-} window_spec;
-
 /* The optional taper after a dfc command's positional arguments: nothing, 'rectangular', or
  * 'gaussian', sigma. Returns the index of the first argument after it. */
-static int parse_taper(int nrhs, const mxArray* prhs[], int first, window_spec* w, call_state* call) {
+int parse_taper(int nrhs, const mxArray* prhs[], int first, window_spec* w, call_state* call) {
   char name[32];
   w->taper = FC_TAPER_RECTANGULAR;
   w->sigma = 0;
@@ -447,16 +519,52 @@ static void internal_error(call_state* call, const char* format, ...) {
   mexErrMsgIdAndTxt("fastconn:internal", "fastconn returned an inconsistent result (please report): %s", message);
 }
 
+/* One warning for the windows in which some series is constant (NaN there), naming the first
+ * such window's constant columns. */
+static void warn_constant_windows(int64_t windows_hit, int64_t first, const window_spec* w, const options* opt,
+                                  call_state* call) {
+  fc_series* window = NULL;
+  char what[160];
+  if (windows_hit == 0 || opt->constant != FC_CONSTANT_NAN) return;
+  check(fc_dfc_window(call->dfc, first, &window), call, "reading a window");
+  snprintf(what, sizeof(what), "of X in %lld window(s) (the first is window %lld, rows %lld to %lld)",
+           (long long)windows_hit, (long long)(first + 1), (long long)(first * w->step + 1),
+           (long long)(first * w->step + w->width));
+  fc_series_destroy(call->y);
+  call->y = window; /* released with the call */
+  warn_constant(window, what, opt, call);
+}
+
 /* R(k, p) = r of pair p in window k: the iterator gives window after window in row (squareform)
- * order, one window per call, written into column-major W x P without a W x P scratch copy. */
-static mxArray* dfc_triangles(fc_context* ctx, call_state* call, const window_spec* w, int single_output) {
-  int64_t n_windows = 0, n = 0, pairs, q;
+ * order, one window per call, written into column-major W x P without a W x P scratch copy.
+ * FP64 and double output: each window as a series (fc_dfc_window) through fc_pcc_triu_f64, so
+ * that the values are float64 throughout. */
+static mxArray* dfc_triangles(fc_context* ctx, call_state* call, const window_spec* w, int single_output,
+                              const options* opt) {
+  int64_t n_windows = 0, n = 0, pairs, q, k, hit = 0, first_hit = -1;
   mxArray* r;
   float* buf;
   begin_windows(ctx, call, w, &n_windows, &n);
   pairs = fc_triu_size(n);
   r = mxCreateNumericMatrix((mwSize)n_windows, (mwSize)pairs, single_output ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
   if (pairs == 0 || n_windows == 0) return r;
+  if (opt->precision == FC_PRECISION_FP64 && !single_output) {
+    double* tri;
+    call->scratch = mxMalloc((size_t)pairs * sizeof(double));
+    tri = (double*)call->scratch;
+    for (k = 0; k < n_windows; ++k) {
+      int64_t n_constant = 0;
+      fc_series_destroy(call->y);
+      call->y = NULL;
+      check(fc_dfc_window(call->dfc, k, &call->y), call, "reading a window");
+      check(fc_pcc_triu_f64(ctx, call->y, FC_TRIU_ROW, tri, pairs), call, "computing the windows' correlations");
+      check(fc_series_info(call->y, NULL, NULL, &n_constant), call, "reading a window");
+      if (n_constant > 0 && hit++ == 0) first_hit = k;
+      for (q = 0; q < pairs; ++q) mxGetPr(r)[k + q * n_windows] = tri[q];
+    }
+    warn_constant_windows(hit, first_hit, w, opt, call);
+    return r;
+  }
   call->scratch = mxMalloc((size_t)pairs * sizeof(float));
   buf = (float*)call->scratch;
   for (;;) {
@@ -464,6 +572,7 @@ static mxArray* dfc_triangles(fc_context* ctx, call_state* call, const window_sp
     const fc_status status = fc_dfc_next_triu(call->dfc, buf, pairs, &info);
     check(status, call, "computing the windows' correlations");
     if (status == FC_DONE) break;
+    if (info.triu_offset == 0 && info.n_constant > 0 && hit++ == 0) first_hit = info.window;
     if (info.window < 0 || info.window >= n_windows || info.triu_offset < 0 || info.count < 0 ||
         info.triu_offset + info.count > pairs)
       internal_error(call, "fc_dfc_next_triu gave window %lld, offset %lld, count %lld for %lld windows of %lld pairs",
@@ -477,6 +586,7 @@ static mxArray* dfc_triangles(fc_context* ctx, call_state* call, const window_sp
       for (q = 0; q < info.count; ++q) out[(info.triu_offset + q) * n_windows] = buf[q];
     }
   }
+  warn_constant_windows(hit, first_hit, w, opt, call);
   return r;
 }
 
@@ -627,7 +737,7 @@ static double sparse_value(const mxArray* g, mwIndex row, mwIndex column) {
 /* call->graph from a symmetric N x N matrix, as the Brain Connectivity Toolbox takes it: column j
  * of G is row j of fastconn's symmetric CSR. Checked here so that messages use MATLAB's 1-based
  * G(i, j): square, real, finite, zero diagonal, G(i, j) == G(j, i). Stored zeros are dropped. */
-static void graph_of_matrix(const mxArray* g, call_state* call) {
+void graph_of_matrix(const mxArray* g, call_state* call) {
   const int64_t n = (int64_t)mxGetM(g);
   const int sparse = mxIsSparse(g);
   int64_t nnz = 0, i, j, e;
@@ -871,6 +981,8 @@ static int new_command(const char* command, int nlhs, mxArray* plhs[], int nrhs,
     usage_error(&call, "'%s': argument %d is not understood (after the %s comes only an options struct)", command, a,
                 is_modularity ? "name/value options" : windows ? "arguments and taper" : "arguments");
   opt = parse_options(a == nrhs - 1 ? prhs[a] : NULL, &call);
+  if (opt.order_given)
+    usage_error(&call, "options.order applies to 'triu' only, not to '%s'", command);
   if (opt.weights_given && !is_graphs)
     usage_error(&call, "options.weights applies to 'graph' and 'dfc_graphs' only, not to '%s'", command);
   ctx = context_for(&opt, &call);
@@ -880,7 +992,7 @@ static int new_command(const char* command, int nlhs, mxArray* plhs[], int nrhs,
     modularity(ctx, &call, &mo, nlhs, &out[0], &out[1], &out[2]);
   } else {
     call.x = upload(ctx, prhs[1], "X", &call);
-    if (is_dfc) out[0] = dfc_triangles(ctx, &call, &w, single_output);
+    if (is_dfc) out[0] = dfc_triangles(ctx, &call, &w, single_output, &opt);
     else if (is_degree) dfc_degree(ctx, &call, &w, rule, param, &out[0], &out[1]);
     else if (is_graphs) out[0] = dfc_graphs(ctx, &call, &w, rule, param, opt.weights);
     else if (is_summary) dfc_summary(ctx, &call, &w, &out[0], &out[1]);
@@ -911,13 +1023,16 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
                        "lowrank and modularity commands), with an optional options struct last");
   lowercase_copy(command, sizeof(command), prhs[0]);
   if (new_command(command, nlhs, plhs, nrhs, prhs)) return;
+  if (api_command(command, nlhs, plhs, nrhs, prhs)) return;
   /* n_args: the positional arguments after the command; n_data of them are data matrices. */
   if (strcmp(command, "cor") == 0 || strcmp(command, "triu") == 0) n_data = n_args = 1;
   else if (strcmp(command, "cross") == 0) n_data = n_args = 2;
   else if (strcmp(command, "graph") == 0) n_data = 1, n_args = 3;
   else if (strcmp(command, "degree") == 0) n_data = 1, n_args = 3, n_out = 2;
   else usage_error(&call, "unknown command '%s' (known: 'cor', 'triu', 'cross', 'graph', 'degree', 'dfc', 'dfc_degree', "
-                          "'dfc_graphs', 'dfc_summary', 'lowrank', 'dfc_lowrank', 'modularity', 'modularity_score')", command);
+                          "'dfc_graphs', 'dfc_summary', 'lowrank', 'dfc_lowrank', 'modularity', 'modularity_score', "
+                          "'window', 'dfc_begin', 'dfc_next', 'dfc_end', 'graph_save', 'graph_load', 'triu_index', "
+                          "'triu_pair', 'version', 'has_cuda')", command);
   if (nrhs < 1 + n_args || nrhs > 2 + n_args)
     usage_error(&call, "'%s' takes %d argument(s)%s and an optional options struct, not %d arguments", command, n_args,
                 n_args > n_data ? " (X, rule, p)" : "", nrhs - 1);
@@ -935,6 +1050,8 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   opt = parse_options(nrhs > 1 + n_args ? prhs[1 + n_args] : NULL, &call);
   if (opt.weights_given && strcmp(command, "graph") != 0)
     usage_error(&call, "options.weights applies to 'graph' only, not to '%s'", command);
+  if (opt.order_given && strcmp(command, "triu") != 0)
+    usage_error(&call, "options.order applies to 'triu' only, not to '%s'", command);
 
   ctx = context_for(&opt, &call);
   call.x = upload(ctx, prhs[1], "X", &call);
@@ -957,9 +1074,14 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   } else if (strcmp(command, "cor") == 0) {
     result = correlation_matrix(ctx, &call, single_output);
   } else if (strcmp(command, "triu") == 0) {
-    result = correlation_triangle(ctx, &call, single_output);
+    result = correlation_triangle(ctx, &call, single_output, opt.order);
   } else {
     result = cross_correlation(ctx, &call, single_output);
+  }
+  /* Like corr's NaN, said once per call (not for networks: a constant series has no edges). */
+  if (n_args == n_data) {
+    warn_constant(call.x, "of X", &opt, &call);
+    if (n_data == 2) warn_constant(call.y, "of Y", &opt, &call);
   }
 
   release_call(&call);

@@ -138,6 +138,28 @@ function check_constant_columns()
   C = fastconn_mex('cross', X(:, good), X(:, [1 4 9]));
   expect(all(isnan(C(:, 2))) && all(isnan(C(:, 3))) && ~any(isnan(C(:, 1))), 'cross: constant columns of Y give NaN columns');
   within(C(:, 1), R64(:, 1), 1e-5, 'cross: the other column matches corr');
+  % Like corr's NaN, said: one warning per call naming the constant columns (1-based).
+  for cmd = {'cor', 'triu'}
+    [n, msg, id] = warnings_of(@() fastconn_mex(cmd{1}, X));
+    expect(n == 1 && strcmp(id, 'fastconn:constant') && ~isempty(strfind(msg, '3 column(s) of X have zero variance')) ...
+           && ~isempty(strfind(msg, 'columns 4, 9, 17')), sprintf('%s warns once naming columns 4, 9, 17 (%d: %s)', cmd{1}, n, msg));
+  end
+  [n, msg] = warnings_of(@() fastconn_mex('cross', X(:, good), X(:, [1 4])));
+  expect(n == 1 && ~isempty(strfind(msg, 'of Y')) && ~isempty(strfind(msg, 'column 2')), sprintf('cross names column 2 of Y (%s)', msg));
+  n = warnings_of(@() fastconn_mex('cor', X(:, good)));
+  expect(n == 0, 'no warning without constant columns');
+  n = warnings_of(@() fastconn_mex('cor', X, struct('constant', 'zero')));
+  R0 = fastconn_mex('cor', X, struct('constant', 'zero'));
+  expect(n == 0 && R0(4, 1) == 0 && ~any(isnan(R0(:))), 'constant ''zero'': 0 instead of NaN, no warning');
+end
+
+% Runs f and counts the fastconn:constant warnings it gives (evalc captures them), with the
+% last one's message and identifier.
+function [n, msg, id] = warnings_of(f)
+  lastwarn('');
+  text = evalc('f();');
+  n = numel(strfind(text, 'have zero variance'));
+  [msg, id] = lastwarn();
 end
 
 % 'graph' and 'degree' against corr in double: the same edges except pairs within 1e-5 of the
@@ -234,10 +256,30 @@ function check_errors(X)
     [id, msg] = caught(usage{k}{2});
     expect(strcmp(id, 'fastconn:usage') && ~isempty(msg), sprintf('usage error "%s" raises fastconn:usage (got "%s": %s)', usage{k}{1}, id, msg));
   end
-  % A parameter out of range is the library's error, naming the value.
-  [id, msg] = caught(@() fastconn_mex('graph', X, 'density', 1.5));
-  expect(strcmp(id, 'fastconn:FC_ERR_INVALID_ARG') && ~isempty(strfind(msg, '1.5')), ...
-         sprintf('density 1.5: fastconn:FC_ERR_INVALID_ARG naming the value (got "%s": %s)', id, msg));
+  % A rule's parameter out of range is refused as the R package refuses it, naming the value:
+  % none of them may quietly give the complete network or an empty one.
+  rules = {
+    {'graph', 'density', 1.5, 'density must be in [0, 1]'}
+    {'graph', 'density', -0.1, 'not -0.1'}
+    {'graph', 'abs', -0.2, {'threshold -0.2 with rule ''abs'' keeps every pair', 'use rule ''signed'''}}
+    {'degree', 'abs', 1.5, {'rule ''abs'' must be in [0, 1]', 'not 1.5'}}
+    {'degree', 'abs', NaN, 'not NaN'}
+    {'graph', 'signed', 1.5, {'rule ''signed'' must be in [-1, 1]', '1.5'}}
+    {'degree', 'signed', -2, 'not -2'}
+    {'degree', 'topk', 0, {'k of rule ''topk'' must be a whole number >= 1', 'not 0'}}
+    {'graph', 'topk', 2.5, 'not 2.5'}
+  };
+  for k = 1:numel(rules)
+    r = rules{k};
+    [id, msg] = caught(@() fastconn_mex(r{1}, X, r{2}, r{3}));
+    want = r{4};
+    if ischar(want), want = {want}; end
+    ok = strcmp(id, 'fastconn:usage');
+    for w = 1:numel(want), ok = ok && ~isempty(strfind(msg, want{w})); end
+    expect(ok, sprintf('%s %s %g: fastconn:usage naming %s (got "%s": %s)', r{1}, r{2}, r{3}, strjoin(want, ', '), id, msg));
+  end
+  G = fastconn_mex('graph', X, 'signed', -0.2);
+  expect(nnz(G) > 0 && nnz(G) < 31 * 30, 'signed -0.2 is accepted and keeps some pairs, not all');
   % Errors from the library carry its status: one time point is too short for a correlation.
   [id, msg] = caught(@() fastconn_mex('cor', X(1, :)));
   expect(strcmp(id, 'fastconn:FC_ERR_INVALID_ARG') && ~isempty(strfind(msg, 'n_time')), ...

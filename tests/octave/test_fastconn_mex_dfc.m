@@ -89,8 +89,11 @@ function check_dfc_real(X)
   Rs = fastconn_mex('dfc', single(X), width, step);
   expect(strcmp(class(Rs), 'single'), 'dfc of single X is single');
   within(Rs, ref_dfc(double(single(X)), width, step), 1e-5, 'real data: dfc of single input');
-  within(fastconn_mex('dfc', X, width, step, struct('precision', 'fp64')), ref_dfc(X, width, step), 1e-7, ...
-         'real data: dfc FP64 (float output)');
+  % FP64 of double input is float64 throughout (each window through fc_pcc_triu_f64).
+  within(fastconn_mex('dfc', X, width, step, struct('precision', 'fp64')), ref_dfc(X, width, step), 1e-12, ...
+         'real data: dfc FP64');
+  d32 = max(max(abs(fastconn_mex('dfc', X, width, step) - ref_dfc(X, width, step))));
+  expect(d32 > 1e-12, sprintf('dfc FP32 carries float rounding (%.2g), FP64 does not: the check discriminates', d32));
   within(fastconn_mex('dfc', X, width, step, 'rectangular', struct('backend', 'cpu', 'threads', 1)), ...
          ref_dfc(X, width, step), 1e-5, 'real data: explicit rectangular taper, CPU, 1 thread');
 end
@@ -122,6 +125,15 @@ function check_constant_in_one_window()
   expect(isequal(isnan(R(2, :)), bad) && ~any(any(isnan(R([1 3 4], :)))), ...
          'constant in window 2: NaN at its pairs there, finite elsewhere');
   within(R, ref, 1e-5, 'constant in window 2: dfc vs corr of each window');
+  % said once per call, naming the window (1-based rows) and the column, in FP32 and FP64
+  for prec = {'fp32', 'fp64'}
+    lastwarn('');
+    text = evalc('fastconn_mex(''dfc'', X, width, step, struct(''precision'', prec{1}));');
+    [msg, id] = lastwarn();
+    expect(numel(strfind(text, 'zero variance')) == 1 && strcmp(id, 'fastconn:constant') && ...
+           ~isempty(strfind(msg, '1 window(s) (the first is window 2, rows 16 to 30)')) && ~isempty(strfind(msg, 'column 4')), ...
+           sprintf('constant in window 2 (%s): one warning naming window 2 and column 4 (%s)', prec{1}, msg));
+  end
   [m, sd] = fastconn_mex('dfc_summary', X, width, step);
   expect(isequal(isnan(m), bad) && isequal(isnan(sd), bad), 'constant in window 2: summary NaN at its pairs');
   within(m, mean(ref, 1), 1e-5, 'constant in window 2: mean over windows');
@@ -298,8 +310,9 @@ function check_errors(X)
   expect_error(@() fastconn_mex('dfc', X, 50, -3), lib, {'step', '-3'}, 'dfc step -3');
   expect_error(@() fastconn_mex('dfc', X, 50, 10, 'gaussian', 0), lib, 'sigma', 'Gaussian sigma 0');
   expect_error(@() fastconn_mex('dfc', X, 50, 10, 'gaussian', -2.5), lib, {'sigma', '-2.5'}, 'Gaussian sigma -2.5');
-  expect_error(@() fastconn_mex('dfc_degree', X, 50, 10, 'density', 1.5), lib, '1.5', 'dfc_degree density 1.5');
-  expect_error(@() fastconn_mex('dfc_graphs', X, 50, 10, 'topk', 0), lib, '0', 'dfc_graphs topk 0');
+  expect_error(@() fastconn_mex('dfc_degree', X, 50, 10, 'density', 1.5), 'fastconn:usage', 'not 1.5', 'dfc_degree density 1.5');
+  expect_error(@() fastconn_mex('dfc_graphs', X, 50, 10, 'topk', 0), 'fastconn:usage', 'not 0', 'dfc_graphs topk 0');
+  expect_error(@() fastconn_mex('dfc_degree', X, 50, 10, 'abs', -0.3), 'fastconn:usage', 'keeps every pair', 'dfc_degree abs -0.3');
   expect_error(@() fastconn_mex('dfc_summary', X, 251, 1), lib, '251', 'dfc_summary width 251 > T');
   expect_error(@() fastconn_mex('lowrank', X, 0), lib, 'rank', 'lowrank rank 0');
   expect_error(@() fastconn_mex('lowrank', X, 251), lib, {'rank', '251'}, 'lowrank rank 251 > T 250');
