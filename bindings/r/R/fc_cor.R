@@ -10,10 +10,6 @@ fc_cor <- function(x, y = NULL, backend = c("auto", "cpu", "cuda"),
   y_is_vector <- is.null(dim(y)) && !is.data.frame(y)
   if (is.null(y) && x_is_vector)
     stop(simpleError("supply both 'x' and 'y' or a matrix-like 'x'", call))
-  if (!is.null(y) && precision == "fp64")
-    stop(simpleError(paste("precision = \"fp64\" is not available with 'y': the C library's cross",
-                           "correlation (fc_pcc_cross) returns float only; use fc_cor(cbind(x, y),",
-                           "precision = \"fp64\") and take the block"), call))
   x <- as_series_matrix(x, "x", call)
   if (!is.null(y)) {
     y <- as_series_matrix(y, "y", call)

@@ -4,13 +4,11 @@
 # the iterator's finalizer (or the on.exit below) frees it.
 
 fc_cor_blocks <- function(x, rows = 0, FUN, backend = c("auto", "cpu", "cuda"),
-                          precision = c("fp32", "tf32"), constant = c("na", "zero"),
+                          precision = c("fp32", "fp64", "tf32"), constant = c("na", "zero"),
                           progress = interactive()) {
   call <- sys.call()
   FUN <- match.fun(FUN)
   backend <- match.arg(backend)
-  if (identical(precision, "fp64"))
-    stop(simpleError("precision = \"fp64\" is not available for blocks: the C iterator (fc_blocks_next) delivers float values; use fc_cor_dist(x, precision = \"fp64\")", call))
   precision <- match.arg(precision)
   constant <- match.arg(constant)
   if (!is.numeric(rows) || length(rows) != 1L || !is.finite(rows) || rows < 0 || rows != round(rows))
@@ -37,7 +35,7 @@ fc_cor_blocks <- function(x, rows = 0, FUN, backend = c("auto", "cpu", "cuda"),
     block <- glue_call(call, C_fcr_blocks_next, blocks)
     if (is.null(block)) break
     # list(...) so that a NULL result keeps its slot instead of deleting one.
-    results[length(results) + 1L] <- list(FUN(block$values, block$info))
+    results[length(results) + 1L] <- list(FUN(block$values, c(block$info, precision = precision)))
     if (!is.null(bar)) utils::setTxtProgressBar(bar, block$info$triu_offset + block$info$count)
   }
   if (constant == "na") warn_constant(series, x, "x", call)

@@ -17,8 +17,11 @@ glue_call <- function(call, routine, ...) {
 }
 
 new_context <- function(backend, precision, constant, call) {
-  glue_call(call, C_fcr_context_create, backend_codes[[backend]], precision_codes[[precision]],
-            identical(constant, "zero"))
+  context <- glue_call(call, C_fcr_context_create, backend_codes[[backend]], precision_codes[[precision]],
+                       identical(constant, "zero"))
+  # fc_settings(): threads and memory limit for every context
+  glue_call(call, C_fcr_context_configure, context, as.integer(settings$threads), settings$memory_limit)
+  context
 }
 
 # x: a double matrix from as_series_matrix(); `arg` is its argument name for messages.

@@ -1,5 +1,5 @@
-// The whole C++ side of the R package: thin .Call entry points over the public C API
-// (fastconn.h only). R-facing argument handling lives in R/; here we only move memory, map
+// The C++ side of the R package (with fastconn_api.cpp; shared helpers in glue.hpp): thin .Call
+// entry points over the public C API (fastconn.h only). R-facing argument handling lives in R/; here we only move memory, map
 // every non-OK status to an R error carrying fc_last_error(), and own handles through
 // external pointers with finalizers so that an error or an interrupt at any point leaks nothing.
 //
@@ -17,95 +17,9 @@
 
 #include <fastconn/fastconn.h>
 
-namespace {
+#include "glue.hpp"
 
-// ---------------------------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------------------------
-
-// The message names the failing C function and the offending value (fc_last_error); the status
-// name is appended so that R code can recognize a category (e.g. FC_ERR_NONFINITE_INPUT).
-[[noreturn]] void stop_with_last_error(fc_status status) {
-  std::string text = fc_last_error();
-  if (text.empty()) text = "unknown failure";
-  Rcpp::stop("fastconn: %s [%s]", text, fc_status_string(status));
-}
-
-void check(fc_status status) {
-  if (status != FC_OK) stop_with_last_error(status);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Handles: external pointers tagged with their type, freed by a finalizer or explicitly.
-// ---------------------------------------------------------------------------------------------
-
-struct BlockCursor {
-  fc_blocks* blocks = nullptr;
-  std::vector<float> buffer;  // one block; sized once from fc_blocks_max_count
-  ~BlockCursor() { fc_blocks_destroy(blocks); }
-};
-void delete_cursor(BlockCursor* cursor) { delete cursor; }
-
-using ContextHandle = Rcpp::XPtr<fc_context, Rcpp::PreserveStorage, fc_context_destroy, false>;
-using SeriesHandle = Rcpp::XPtr<fc_series, Rcpp::PreserveStorage, fc_series_destroy, false>;
-using CursorHandle = Rcpp::XPtr<BlockCursor, Rcpp::PreserveStorage, delete_cursor, false>;
-using GraphHandle = Rcpp::XPtr<fc_graph, Rcpp::PreserveStorage, fc_graph_destroy, false>;
-using DfcHandle = Rcpp::XPtr<fc_dfc, Rcpp::PreserveStorage, fc_dfc_destroy, false>;
-using ModulesHandle = Rcpp::XPtr<fc_modules, Rcpp::PreserveStorage, fc_modules_destroy, false>;
-
-const char* const kContextTag = "fastconn_context";
-const char* const kSeriesTag = "fastconn_series";
-const char* const kCursorTag = "fastconn_blocks";
-const char* const kGraphTag = "fastconn_graph";
-const char* const kDfcTag = "fastconn_dfc";
-const char* const kModulesTag = "fastconn_modules";
-
-// A new handle owns `pointer` from here on: if a later step fails, the finalizer frees it.
-template <class Handle, class T>
-Handle make_handle(T* pointer, const char* tag) {
-  // The tag lets every entry point refuse a handle of the wrong kind instead of crashing.
-  return Handle(pointer, true, Rf_install(tag));
-}
-
-template <class T>
-T* unwrap_handle(SEXP handle, const char* tag) {
-  if (TYPEOF(handle) != EXTPTRSXP || R_ExternalPtrTag(handle) != Rf_install(tag))
-    Rcpp::stop("fastconn: internal error: expected a %s handle", tag);
-  T* pointer = static_cast<T*>(R_ExternalPtrAddr(handle));
-  if (pointer == nullptr) Rcpp::stop("fastconn: the %s handle was already released", tag);
-  return pointer;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Interrupts during one long C call: fastconn's progress callback runs on this thread, so it
-// may look for a pending Ctrl-C. R_ToplevelExec keeps R's longjmp from crossing C++ frames;
-// the callback then asks fastconn to stop (FC_ERR_ABORTED) and we re-raise the interrupt.
-// ---------------------------------------------------------------------------------------------
-
-void check_interrupt_unsafe(void*) { R_CheckUserInterrupt(); }
-
-struct InterruptState {
-  bool interrupted = false;
-};
-
-int progress_checks_interrupt(int64_t, int64_t, void* user) {
-  auto* state = static_cast<InterruptState*>(user);
-  if (!R_ToplevelExec(check_interrupt_unsafe, nullptr)) state->interrupted = true;
-  return state->interrupted ? 1 : 0;
-}
-
-// Runs `call` (which returns fc_status) with Ctrl-C wired to cancellation. Returns the status
-// when it is FC_OK or FC_DONE (an iterator's end); any error becomes an R error.
-template <class Call>
-fc_status run_interruptible(fc_context* ctx, Call&& call) {
-  InterruptState state;
-  check(fc_context_set_progress(ctx, progress_checks_interrupt, &state));
-  const fc_status status = call();
-  fc_context_set_progress(ctx, nullptr, nullptr);
-  if (state.interrupted) throw Rcpp::internal::InterruptedException();
-  if (status != FC_DONE) check(status);
-  return status;
-}
+namespace fcr {
 
 // ---------------------------------------------------------------------------------------------
 // Output conversion. R has no float vectors, so float results are written into the front half
@@ -250,7 +164,9 @@ Rcpp::NumericVector factor_matrix(const float* factor, int64_t n, int64_t rank) 
   return result;
 }
 
-}  // namespace
+}  // namespace fcr
+
+using namespace fcr;
 
 // ---------------------------------------------------------------------------------------------
 // Entry points (registered below as C_<name>).
@@ -388,14 +304,11 @@ SEXP fcr_blocks_next(SEXP cursor_handle) {
   BlockCursor* cursor = unwrap_handle<BlockCursor>(cursor_handle, kCursorTag);
   fc_block_info info{};
   const fc_status status =
-      fc_blocks_next(cursor->blocks, cursor->buffer.data(), static_cast<int64_t>(cursor->buffer.size()), &info);
+      fc_blocks_next_f64(cursor->blocks, cursor->buffer.data(), static_cast<int64_t>(cursor->buffer.size()), &info);
   if (status == FC_DONE) return R_NilValue;
   check(status);
-  Rcpp::NumericVector values(Rcpp::no_init(static_cast<R_xlen_t>(info.count)));
-  for (int64_t k = 0; k < info.count; ++k) {
-    const float v = cursor->buffer[static_cast<size_t>(k)];
-    values[static_cast<R_xlen_t>(k)] = std::isnan(v) ? NA_REAL : static_cast<double>(v);
-  }
+  Rcpp::NumericVector values(cursor->buffer.begin(), cursor->buffer.begin() + info.count);
+  nan_to_na(values.begin(), values.size());
   // int64 counts travel as doubles (exact below 2^53); R integers stop at 2^31.
   Rcpp::List r_info = Rcpp::List::create(Rcpp::Named("row_begin") = static_cast<double>(info.row_begin + 1),
                                          Rcpp::Named("row_end") = static_cast<double>(info.row_end),
@@ -712,6 +625,19 @@ SEXP fcr_modularity_score(SEXP p, SEXP i, SEXP x, SEXP labels, SEXP resolution) 
   END_RCPP
 }
 
+// fastconn_api.cpp
+SEXP fcr_version();
+SEXP fcr_cuda_status();
+SEXP fcr_context_configure(SEXP, SEXP, SEXP);
+SEXP fcr_context_backend(SEXP);
+SEXP fcr_pcc_triu_order(SEXP, SEXP, SEXP);
+SEXP fcr_triu_offset(SEXP, SEXP, SEXP, SEXP);
+SEXP fcr_triu_pair(SEXP, SEXP, SEXP);
+SEXP fcr_graph_save(SEXP, SEXP, SEXP, SEXP);
+SEXP fcr_graph_load(SEXP);
+SEXP fcr_series_window(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP fcr_dfc_window(SEXP, SEXP);
+
 static const R_CallMethodDef call_methods[] = {
     {"fcr_context_create", (DL_FUNC)&fcr_context_create, 3},
     {"fcr_series_create", (DL_FUNC)&fcr_series_create, 2},
@@ -734,6 +660,17 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_dfc_lowrank", (DL_FUNC)&fcr_dfc_lowrank, 4},
     {"fcr_modularity", (DL_FUNC)&fcr_modularity, 5},
     {"fcr_modularity_score", (DL_FUNC)&fcr_modularity_score, 5},
+    {"fcr_version", (DL_FUNC)&fcr_version, 0},
+    {"fcr_cuda_status", (DL_FUNC)&fcr_cuda_status, 0},
+    {"fcr_context_configure", (DL_FUNC)&fcr_context_configure, 3},
+    {"fcr_context_backend", (DL_FUNC)&fcr_context_backend, 1},
+    {"fcr_pcc_triu_order", (DL_FUNC)&fcr_pcc_triu_order, 3},
+    {"fcr_triu_offset", (DL_FUNC)&fcr_triu_offset, 4},
+    {"fcr_triu_pair", (DL_FUNC)&fcr_triu_pair, 3},
+    {"fcr_graph_save", (DL_FUNC)&fcr_graph_save, 4},
+    {"fcr_graph_load", (DL_FUNC)&fcr_graph_load, 1},
+    {"fcr_series_window", (DL_FUNC)&fcr_series_window, 6},
+    {"fcr_dfc_window", (DL_FUNC)&fcr_dfc_window, 2},
     {nullptr, nullptr, 0}};
 
 void R_init_fastconn(DllInfo* dll) {

@@ -99,6 +99,5 @@ test_that("fc_cor_blocks: constant columns, non-finite input and bad arguments",
   expect_error(fc_cor_blocks(y, 2.5, identity), "'rows' must be one whole number >= 0")
   expect_error(fc_cor_blocks(y, c(1, 2), identity), "'rows' must be one whole number >= 0")
   expect_error(fc_cor_blocks(y, 3, "no_such_function_here"), "no_such_function_here")
-  expect_error(fc_cor_blocks(y, 3, identity, precision = "fp64"), "not available for blocks")
   expect_error(fc_cor_blocks(y, 3, identity, progress = NA), "'progress' must be TRUE or FALSE")
 })
