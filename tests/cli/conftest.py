@@ -12,6 +12,10 @@ import pytest
 CLI = os.environ.get("FASTCONN_CLI", "build/tools/cli/fastconn")
 DATA = os.environ.get("FASTCONN_TEST_DATA", "tests/data")
 SCAN = os.path.join(DATA, "fmri1.nii.gz")
+# CUDA's own switch: a process started with CUDA_VISIBLE_DEVICES=-1 sees no device, so a context on
+# the cuda backend fails in every build on every machine (a build without CUDA, one with the
+# toolkit and no GPU, the GPU machine). The tests of that failure run everywhere with it.
+NO_CUDA_DEVICE = {"CUDA_VISIBLE_DEVICES": "-1"}
 
 
 def run(*args, env=None, check=True):
