@@ -2,8 +2,10 @@
  * caller's CUDA stream. The only public place for device pointers and streams.
  *
  * Every function here needs a context created with FC_BACKEND_CUDA (or FC_BACKEND_AUTO that
- * chose CUDA); on any other it returns FC_ERR_INVALID_ARG. In a build without the CUDA backend
- * these functions are absent (fc_has_cuda() returns 0).
+ * chose CUDA); on any other it returns FC_ERR_INVALID_ARG. Every build exports these functions, so
+ * a program links against a build with or without CUDA: in a build without the CUDA backend
+ * (fc_has_cuda() returns 0) no context runs on CUDA, and each function, once its arguments pass
+ * their checks (NULL, enum values), returns FC_ERR_BACKEND_UNAVAILABLE.
  *
  * Streams: a computation is ordered after the work already queued on the context's stream
  * (default: the legacy default stream, NULL), runs on the backend's own streams, and returns once

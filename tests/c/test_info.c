@@ -1,6 +1,8 @@
 /* test_info.c - what needs no computation: fc_version against the header's macros, a name for
- * every status, *_destroy(NULL), fc_has_cuda, fc_last_error before and after a failure. */
+ * every status, *_destroy(NULL), fc_has_cuda and what fastconn_cuda.h's functions say in either
+ * build, fc_last_error before and after a failure. */
 #include "check.h"
+#include "fastconn/fastconn_cuda.h"
 
 static void test_version(void) {
   int major = -1, minor = -1, patch = -1;
@@ -77,9 +79,26 @@ static void test_last_error_is_thread_text(void) {
   CHECK_ERROR_MENTIONS("7");
 }
 
+/* fastconn_cuda.h's functions exist in every build (this program links them): on a CPU context
+ * they refuse with FC_ERR_INVALID_ARG where CUDA is built in, FC_ERR_BACKEND_UNAVAILABLE where it
+ * is not; NULL arguments come first in both. */
 static void test_has_cuda(void) {
   const int has = fc_has_cuda();
+  const fc_status refused = has ? FC_ERR_INVALID_ARG : FC_ERR_BACKEND_UNAVAILABLE;
+  fc_context* ctx = NULL;
+  int device = -7;
+  struct CUstream_st* stream = (struct CUstream_st*)&device;
   CHECK(has == 0 || has == 1);
+  REQUIRE_OK(fc_context_create(FC_BACKEND_CPU, -1, &ctx));
+  CHECK_STATUS(fc_context_get_cuda_device(NULL, &device), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_context_get_cuda_device(ctx, &device), refused);
+  if (has) CHECK_ERROR_MENTIONS("FC_BACKEND_CUDA");
+  else CHECK_ERROR_MENTIONS("built without CUDA");
+  CHECK(device == -7);
+  CHECK_STATUS(fc_context_set_cuda_stream(ctx, NULL), refused);
+  CHECK_STATUS(fc_context_get_cuda_stream(ctx, &stream), refused);
+  CHECK(stream == (struct CUstream_st*)&device);
+  fc_context_destroy(ctx);
 }
 
 int main(void) {
