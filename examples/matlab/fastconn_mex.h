@@ -1,6 +1,7 @@
-/* fastconn_mex.h - what the MEX gateway's two files share: fastconn_mex.c (the correlation,
- * network, window, low-rank and module commands, and mexFunction) and fastconn_mex_api.c (the
- * rest of the C API: version, CUDA, triangle indices, graph files, one window, streamed windows).
+/* fastconn_mex.h - what the MEX gateway's files share: fastconn_mex.c (mexFunction, options,
+ * errors, the correlation and network commands), fastconn_mex_dfc.c (the window, low-rank and
+ * module commands) and fastconn_mex_api.c (the rest of the C API: version, CUDA, triangle
+ * indices, graph files, one window, streamed windows).
  * Only the public header <fastconn/fastconn.h> and MEX calls common to MATLAB and Octave. */
 #ifndef FASTCONN_MEX_H
 #define FASTCONN_MEX_H
@@ -60,6 +61,8 @@ fc_series* upload(fc_context* ctx, const mxArray* a, const char* name, call_stat
 int64_t integer_arg(const mxArray* a, const char* name, call_state* call);
 double real_arg(const mxArray* a, const char* name, call_state* call);
 int parse_taper(int nrhs, const mxArray* prhs[], int first, window_spec* w, call_state* call);
+/* An edge rule and its parameter, checked as the R package checks them. */
+fc_edge_rule parse_rule(const mxArray* rule, const mxArray* param, double* value, call_state* call);
 mxArray* sparse_of_graph(call_state* call);
 void graph_of_matrix(const mxArray* g, call_state* call);
 /* One warning (fastconn:constant) naming the columns of `series` that have zero variance, so
@@ -67,6 +70,8 @@ void graph_of_matrix(const mxArray* g, call_state* call);
  * there are none or the policy is zero. */
 void warn_constant(const fc_series* series, const char* what, const options* opt, call_state* call);
 
+/* fastconn_mex_dfc.c: returns 1 when `command` is one of its commands (and has run). */
+int dfc_module_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
 /* fastconn_mex_api.c: returns 1 when `command` is one of its commands (and has run). */
 int api_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
 /* Frees the streamed-window iterators (mexAtExit). */
