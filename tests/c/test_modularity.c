@@ -8,7 +8,15 @@
  *     one community: (14 - 14^2 / 14) / 14 = 0.
  *   the signed graph (0,1,2) (1,2,1) (0,2,1) (2,3,-1), labels {0,0,0,1} (Gomez et al. 2009):
  *     2w+ = 8, 2w- = 2, Q+ = (8 - 64/8) / 8 = 0, Q- = (0 - (1 + 1) / 2) / 2 = -0.5,
- *     Q = (8 Q+ - 2 Q-) / 10 = 0.1. */
+ *     Q = (8 Q+ - 2 Q-) / 10 = 0.1.
+ *   Rubinov and Sporns' Q* = Q+ - (w- / (w+ + w-)) Q- on two groups {0,1,2,3}, {4,5,6,7}, each
+ *     with positive edges (0,1) (0,2) (1,2) (1,3) (2,3) of weight 2 (mirrored: (4,5) (4,6) (5,6)
+ *     (5,7) (6,7)) and a negative edge inside, (0,3) and (4,7) of weight -1; across them the
+ *     positive (3,4) of weight 1 and the negative (2,5) of weight -1. Labels {0,0,0,0,1,1,1,1}:
+ *     2w+ = 42, k+ = 4,6,6,5 | 5,6,6,4, K+ = 21, 21, W+_in = 20 + 20;
+ *     2w- = 6, k- = 1,0,1,1 | 1,1,0,1, K- = 3, 3, W-_in = 2 + 2;
+ *     Q+ = (40 - (441 + 441) / 42) / 42 = 19/42, Q- = (4 - (9 + 9) / 6) / 6 = 1/6,
+ *     Q* = 19/42 - (3/24)(1/6) = 145/336 (Gomez: (42 Q+ - 6 Q-) / 48 = 18/48 = 0.375). */
 #include "check.h"
 
 typedef struct edge { int64_t i, j; float w; } edge;
@@ -76,9 +84,13 @@ static int on_progress(int64_t done, int64_t total, void* user) {
 int main(void) {
   const edge triangles[] = {{0, 1, 1}, {0, 2, 1}, {1, 2, 1}, {3, 4, 1}, {3, 5, 1}, {4, 5, 1}, {2, 3, 1}};
   const edge signed_edges[] = {{0, 1, 2}, {1, 2, 1}, {0, 2, 1}, {2, 3, -1}};
+  const edge negative_inside[] = {{0, 1, 2}, {0, 2, 2}, {1, 2, 2}, {1, 3, 2}, {2, 3, 2}, {0, 3, -1},
+                                  {4, 5, 2}, {4, 6, 2}, {5, 6, 2}, {5, 7, 2}, {6, 7, 2}, {4, 7, -1},
+                                  {3, 4, 1}, {2, 5, -1}};
+  const int64_t inside_labels[8] = {0, 0, 0, 0, 1, 1, 1, 1};
   edge cliques[31];
   fc_context* ctx = NULL;
-  fc_graph *two, *two_isolated, *signed_graph, *none, *single, *empty, *planted;
+  fc_graph *two, *two_isolated, *signed_graph, *signed_inside, *none, *single, *empty, *planted;
   fc_modules* m = NULL;
   fc_modularity_options o, bad;
   int64_t labels[16], parent[4], child_a[4], child_b[4], iterations[4];
@@ -100,6 +112,7 @@ int main(void) {
     two_isolated = make_graph(8, e, 7); /* nodes 6 and 7 have no edge */
   }
   signed_graph = make_graph(4, signed_edges, 4);
+  signed_inside = make_graph(8, negative_inside, 14);
   none = make_graph(5, NULL, 0);
   single = make_graph(1, NULL, 0);
   empty = make_graph(0, NULL, 0);
@@ -302,6 +315,23 @@ int main(void) {
   CHECK_OK(fc_modules_info(m, &n, &k, &q, NULL));
   CHECK(n == 4 && k >= 1 && q == q);
   fc_modules_destroy(m);
+  /* Q* where negative edges lie inside the communities (derived above); the Gomez Q of the same
+   * labels differs, so neither form can stand in for the other */
+  REQUIRE_OK(fc_modularity(ctx, signed_inside, &bad, &m));
+  CHECK_OK(fc_modules_info(m, &n, &k, &q, NULL));
+  CHECK_OK(fc_modules_labels(m, labels, 8));
+  CHECK(n == 8 && k == 2);
+  for (x = 0; x < 8; ++x) CHECK(labels[x] == inside_labels[x]);
+  CHECK(fabs(q - 145.0 / 336.0) < 1e-12);
+  fc_modules_destroy(m);
+  REQUIRE_OK(fc_modularity(ctx, signed_inside, &o, &m));
+  CHECK_OK(fc_modules_info(m, &n, &k, &q, NULL));
+  CHECK_OK(fc_modules_labels(m, labels, 8));
+  for (x = 0; x < 8; ++x) CHECK(labels[x] == inside_labels[x]);
+  CHECK(fabs(q - 0.375) < 1e-12);
+  CHECK_OK(fc_modularity_score(signed_inside, inside_labels, 1.0, &q2));
+  CHECK(fabs(q2 - 0.375) < 1e-12);
+  fc_modules_destroy(m);
 
   /* progress: monotone up to the total; a non-zero return cancels with FC_ERR_ABORTED */
   memset(&log, 0, sizeof log);
@@ -322,6 +352,7 @@ int main(void) {
   fc_graph_destroy(two);
   fc_graph_destroy(two_isolated);
   fc_graph_destroy(signed_graph);
+  fc_graph_destroy(signed_inside);
   fc_graph_destroy(none);
   fc_graph_destroy(single);
   fc_graph_destroy(empty);

@@ -625,17 +625,24 @@ TEST(Modularity, WeightedGraph) {
 }
 
 TEST(Modularity, SignedGraphBothForms) {
-  // Complete graph of 4 groups of 15: positive weights inside, negative across, with noise.
+  // Complete graph of 4 groups of 15: mostly positive weights inside, mostly negative across,
+  // with noise wide enough that some edges inside are negative and some across positive (the
+  // forms differ in how they weigh negative edges inside a community: issue 35).
   fc::SplitMix64 rng(9);
   const int64_t k = 4, size = 15, n = k * size;
   std::vector<int64_t> truth(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) truth[size_t(i)] = (i * 7 % n) / size;
   std::vector<Edge> e;
+  int negative_inside = 0, positive_across = 0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = i + 1; j < n; ++j) {
       const bool in = truth[size_t(i)] == truth[size_t(j)];
-      e.push_back({i, j, (in ? 0.5 : -0.3) + 0.4 * (rng.uniform() - 0.5)});
+      e.push_back({i, j, (in ? 0.4 : -0.3) + 1.0 * (rng.uniform() - 0.5)});
+      negative_inside += in && e.back().w < 0;
+      positive_across += !in && e.back().w > 0;
     }
+  ASSERT_GT(negative_inside, 10);
+  ASSERT_GT(positive_across, 10);
   const Graph g(n, e);
   for (int rubinov = 0; rubinov <= 1; ++rubinov) {
     SCOPED_TRACE(rubinov ? "Rubinov-Sporns" : "Gomez");
