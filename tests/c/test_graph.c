@@ -140,6 +140,24 @@ int main(void) {
       CHECK_STATUS(fc_graph_create_csr(2, o, c, NULL, &copy), FC_ERR_INVALID_ARG);
       CHECK_ERROR_MENTIONS("self-loop");
     }
+    /* The triangle 0-1-2 in valid CSR, then broken one way at a time (issue 35): row_offsets that
+     * decrease, a row's columns out of order, a column repeated. Each is named with its values. */
+    {
+      const int64_t o[4] = {0, 2, 4, 6}, c[6] = {1, 2, 0, 2, 0, 1};
+      const int64_t decreasing[4] = {0, 2, 1, 6};
+      const int64_t unsorted[6] = {2, 1, 0, 2, 0, 1};
+      const int64_t repeated_o[4] = {0, 3, 5, 7}, repeated[7] = {1, 1, 2, 0, 2, 0, 1};
+      CHECK_OK(fc_graph_create_csr(3, o, c, NULL, &copy));
+      fc_graph_destroy(copy);
+      copy = NULL;
+      CHECK_STATUS(fc_graph_create_csr(3, decreasing, c, NULL, &copy), FC_ERR_INVALID_ARG);
+      CHECK_ERROR_MENTIONS("row_offsets[2] = 1 is smaller than row_offsets[1] = 2");
+      CHECK_STATUS(fc_graph_create_csr(3, o, unsorted, NULL, &copy), FC_ERR_INVALID_ARG);
+      CHECK_ERROR_MENTIONS("columns[1] (row 0) = 1 is not greater than the column before it (2)");
+      CHECK_ERROR_MENTIONS("sorted and unique");
+      CHECK_STATUS(fc_graph_create_csr(3, repeated_o, repeated, NULL, &copy), FC_ERR_INVALID_ARG);
+      CHECK_ERROR_MENTIONS("columns[1] (row 0) = 1 is not greater than the column before it (1)");
+    }
     CHECK(copy == NULL);
   }
 
