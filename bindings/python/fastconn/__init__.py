@@ -1,11 +1,21 @@
 """fastconn: fast all-pairs Pearson correlation of fMRI time series, on a GPU or the CPU.
 
-    import numpy as np, fastconn
-    r = fastconn.corrcoef(x)                  # like numpy.corrcoef(x): each row a series
-    d = fastconn.pcc_triu(x, rowvar=False)    # scipy's condensed vector of a (time, series) array
-    g = fastconn.graph(x, density=0.1)        # the network as a scipy.sparse.csr_matrix
-    w = fastconn.dfc_triu(x, 100, step=10)    # every sliding window's triangle (fastconn.dynamic)
-    m = fastconn.modularity(g)                # its modules: m.labels, m.q (fastconn.modules)
+>>> import numpy as np, fastconn
+>>> x, regions = fastconn.data.timeseries()               # bundled: 250 time points x 31 regions
+>>> r = fastconn.corrcoef(x, rowvar=False)                # like numpy.corrcoef: (31, 31) float32
+>>> bool(np.abs(r - np.corrcoef(x, rowvar=False)).max() < 1e-5)
+True
+>>> d = fastconn.pcc_triu(x, rowvar=False)                # scipy's condensed vector: 465 pairs
+>>> g = fastconn.graph(x, density=0.1, rowvar=False)      # the network as a scipy.sparse.csr_matrix
+>>> w = fastconn.dfc_triu(x, 100, step=10, rowvar=False)  # every sliding window's triangle (fastconn.dynamic)
+>>> m = fastconn.modularity(g)                            # its modules: m.labels, m.q (fastconn.modules)
+>>> d.shape, g.shape, w.shape, m.labels.shape
+((465,), (31, 31), (16, 465), (31,))
+
+rowvar: as in numpy.corrcoef, rowvar=True reads each row as a series and rowvar=False each
+column. Every function's default, rowvar=None, reads rows but warns (RowvarWarning) when a 2-D
+array has more rows than columns: (time, regions) arrays, as nilearn and pandas hold them, need
+rowvar=False, and (voxels, time) arrays are best passed with rowvar=True.
 
 The module-level functions run on a per-thread default context, or on the Context of an
 enclosing `with fastconn.Context(...):` block. Passing backend / precision / constant selects a
@@ -17,6 +27,12 @@ failure raises FastconnError (a RuntimeError) or a subclass: InvalidArgumentErro
 ValueError: bad arguments, NaN / Inf input naming the series), OutOfMemoryError (also a
 MemoryError), BackendUnavailableError, AbortedError; each has .status, the fc_status code.
 
+Results are float32, or float64 with precision="fp64" (or dtype=np.float64 where a function
+takes dtype): the dtype of the returned array says which. Series with zero variance correlate as
+NaN (constant="nan", with one ConstantSeriesWarning per call naming their indices) or 0
+(constant="zero"). The sample data is in fastconn.data; the library's version and backends:
+version(), has_cuda(), cuda_available(), backend_name().
+
 The low-level module fastconn._fastconn is the SWIG wrapping of include/fastconn/fastconn.h.
 """
 
@@ -24,18 +40,23 @@ import threading
 
 import numpy as np
 
-from . import _fastconn
+from . import _fastconn, data
 from ._fastconn import (AbortedError, BackendUnavailableError, FastconnError, InvalidArgumentError,
                         OutOfMemoryError)
 from .context import BlockInfo, Context, entered_context
 from .dynamic import (SlidingWindow, dfc_degree, dfc_graphs, dfc_lowrank, dfc_networks, dfc_summary, dfc_triu, lowrank,
                       sliding_windows, window, window_starts)
 from .modules import Modules, modularity, modularity_score
-from .network import Graph
+from .network import Graph, load_graph, save_graph, to_igraph, to_networkx
+from .notices import ConstantSeriesWarning, RowvarWarning
+from .triangle import triu_offset, triu_pair, triu_size
 
 __all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "blocks", "graph", "edges", "degree",
-           "network", "backend_name", "has_cuda", "default_context", "FastconnError", "InvalidArgumentError", "OutOfMemoryError",
-           "BackendUnavailableError", "AbortedError", "__version__",
+           "network", "backend_name", "has_cuda", "cuda_available", "version", "default_context", "FastconnError",
+           "InvalidArgumentError", "OutOfMemoryError", "BackendUnavailableError", "AbortedError", "RowvarWarning",
+           "ConstantSeriesWarning", "__version__", "data",
+           # graphs: files and other libraries; the triangle's index arithmetic
+           "save_graph", "load_graph", "to_igraph", "to_networkx", "triu_size", "triu_offset", "triu_pair",
            # sliding windows and low rank (fastconn.dynamic), modules (fastconn.modules)
            "SlidingWindow", "window", "window_starts", "sliding_windows", "dfc_triu", "dfc_networks", "dfc_graphs",
            "dfc_degree", "dfc_summary", "lowrank", "dfc_lowrank", "Modules", "modularity", "modularity_score"]
@@ -75,72 +96,180 @@ def _context_for(backend=None, precision=None, constant=None):
     return cache[key]
 
 
-def corrcoef(x, y=None, rowvar=True, backend=None, precision=None, constant=None):
+def corrcoef(x, y=None, rowvar=None, dtype=None, backend=None, precision=None, constant=None):
     """Pearson correlation coefficients, like numpy.corrcoef(x, y, rowvar).
 
     rowvar=True: each row of x is a series (variable) and each column a time point;
-    rowvar=False: the transpose. With y, the (nx + ny) square matrix of all series of x and y
-    (cross() gives just the nx x ny block). backend ("auto", "cpu", "cuda"), precision ("fp32",
-    "fp64", "tf32") and constant ("nan", "zero") default to the current context's settings
-    (auto / fp32 / nan). The result is float32, or float64 with precision="fp64".
+    rowvar=False: the transpose; None (default): rows, with a RowvarWarning when x has more rows
+    than columns. With y, the (nx + ny) square matrix of all series of x and y (cross() gives
+    just the nx x ny block). backend ("auto", "cpu", "cuda"), precision ("fp32", "fp64", "tf32")
+    and constant ("nan", "zero") default to the current context's settings (auto / fp32 / nan).
+    The result is float32, or float64 with precision="fp64" (dtype= overrides either way).
+
+    >>> import numpy as np, fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> fastconn.corrcoef(x, rowvar=False).dtype, fastconn.corrcoef(x, rowvar=False, precision="fp64").dtype
+    (dtype('float32'), dtype('float64'))
+    >>> r = fastconn.corrcoef(x.T)                   # (31, 250): rows are series, no warning
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     wrong = fastconn.corrcoef(x)            # (250, 31) without rowvar: 250 "series"
+    >>> wrong.shape, caught[0].category.__name__
+    ((250, 250), 'RowvarWarning')
     """
-    return _context_for(backend, precision, constant).corrcoef(x, y, rowvar)
+    return _context_for(backend, precision, constant).corrcoef(x, y, rowvar, dtype)
 
 
-def cross(x, y, rowvar=True, backend=None, precision=None, constant=None):
-    """r(x_i, y_j) for every series of x and of y: an nx x ny float32 matrix."""
-    return _context_for(backend, precision, constant).cross(x, y, rowvar)
+def cross(x, y, rowvar=None, dtype=None, backend=None, precision=None, constant=None):
+    """r(x_i, y_j) for every series of x and of y: an nx x ny matrix (seed-to-voxel maps), float32
+    or float64 with precision="fp64" (fc_pcc_cross_f64; dtype= overrides either way).
+
+    >>> import numpy as np, fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> s = fastconn.cross(x[:, :3], x, rowvar=False, precision="fp64")    # 3 seeds x 31 regions
+    >>> s.shape, s.dtype, bool(np.abs(s - np.corrcoef(x, rowvar=False)[:3]).max() < 1e-12)
+    ((3, 31), dtype('float64'), True)
+    """
+    return _context_for(backend, precision, constant).cross(x, y, rowvar, dtype)
 
 
-def pcc_triu(x, order="row", rowvar=True, dtype=np.float32, out=None, backend=None, precision=None,
-             constant=None):
+def pcc_triu(x, order="row", rowvar=None, dtype=None, out=None, backend=None, precision=None, constant=None):
     """The strict upper triangle of corrcoef(x), N(N-1)/2 values: with order="row", scipy's
     condensed form (squareform(1 - r, checks=False) is the correlation distance matrix) and
-    corrcoef(x)[numpy.triu_indices(N, 1)]. dtype: np.float32 or np.float64."""
+    corrcoef(x)[numpy.triu_indices(N, 1)]; order="col" groups the pairs by the larger index.
+    dtype: np.float32 or np.float64 (default: float64 with precision="fp64", else float32).
+
+    >>> import numpy as np, fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> d = fastconn.pcc_triu(x, rowvar=False)
+    >>> bool(np.array_equal(d, fastconn.corrcoef(x, rowvar=False)[np.triu_indices(31, 1)]))
+    True
+    >>> c = fastconn.pcc_triu(x, order="col", rowvar=False, dtype=np.float64)
+    >>> c.dtype, bool(c[fastconn.triu_offset(31, 2, 5, order="col")] == d[fastconn.triu_offset(31, 2, 5)])
+    (dtype('float64'), True)
+    """
     return _context_for(backend, precision, constant).pcc_triu(x, order, rowvar, dtype, out)
 
 
-def blocks(x, rows=0, rowvar=True, backend=None, precision=None, constant=None):
+def blocks(x, rows=0, rowvar=None, dtype=None, backend=None, precision=None, constant=None):
     """Yield (BlockInfo, values) over the row-ordered triangle of x, `rows` rows per block
-    (0: chosen from the memory limit). np.concatenate of the values is pcc_triu(x)."""
-    return _context_for(backend, precision, constant).blocks(x, rows, rowvar)
+    (0: chosen from the memory limit). np.concatenate of the values is pcc_triu(x); they are
+    float32, or float64 with precision="fp64" (fc_blocks_next_f64; dtype= overrides).
+
+    >>> import numpy as np, fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> parts = list(fastconn.blocks(x, rows=10, rowvar=False, precision="fp64"))
+    >>> [(info.row_begin, info.row_end, info.triu_offset) for info, values in parts]
+    [(0, 10, 0), (10, 20, 255), (20, 30, 410)]
+    >>> parts[0][1].dtype
+    dtype('float64')
+    """
+    return _context_for(backend, precision, constant).blocks(x, rows, rowvar, dtype)
 
 
-def graph(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=True, backend=None,
+def graph(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None, backend=None,
           precision=None, constant=None):
     """The correlation network of x's series as a symmetric scipy.sparse.csr_matrix (float32
-    data, int64 indptr / indices, no diagonal), without the N x N matrix. Exactly one rule:
-    threshold=t (|r| >= t; r >= t with signed=True), density=d (the ceil(d * N(N-1)/2) pairs of
-    largest |r|) or topk=k (each series' k largest |r|, symmetrized by union). weights: "r",
-    "abs" or "binary". Zero-variance series get no edges. See Context.network for ties."""
+    data, int32 indptr / indices when they fit, else int64; no diagonal), without the N x N
+    matrix. Exactly one rule: threshold=t (|r| >= t, t in [0, 1]; r >= t, t in [-1, 1], with
+    signed=True), density=d (the ceil(d * N(N-1)/2) pairs of largest |r|, d in [0, 1]) or
+    topk=k (each series' k largest |r|, k >= 1 whole, symmetrized by union). weights: "r", "abs"
+    or "binary". Zero-variance series get no edges. See Context.network for ties.
+
+    >>> import fastconn, scipy.sparse.csgraph
+    >>> x, regions = fastconn.data.timeseries()
+    >>> g = fastconn.graph(x, topk=2, rowvar=False)
+    >>> g.indptr.dtype, scipy.sparse.csgraph.connected_components(g, directed=False)[0] >= 1
+    (dtype('int32'), True)
+    >>> fastconn.graph(x, threshold=1.5, rowvar=False)
+    Traceback (most recent call last):
+    ...
+    fastconn.InvalidArgumentError: threshold must be one number in [-1, 1], not 1.5
+    """
     return _context_for(backend, precision, constant).graph(x, threshold, density, topk, signed, weights, rowvar)
 
 
-def edges(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=True, backend=None,
+def edges(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None, backend=None,
           precision=None, constant=None):
-    """graph(...) as an edge list (i, j, w): int64, int64, float32 arrays, i < j, sorted by (i, j)."""
+    """graph(...) as an edge list (i, j, w): int64, int64, float32 arrays, i < j, sorted by (i, j).
+
+    >>> import fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> i, j, w = fastconn.edges(x, density=0.1, rowvar=False)
+    >>> i.size, bool((i < j).all())
+    (47, True)
+    """
     return _context_for(backend, precision, constant).edges(x, threshold, density, topk, signed, weights, rowvar)
 
 
-def network(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=True, backend=None,
+def network(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None, backend=None,
             precision=None, constant=None):
-    """graph(...) as a fastconn.Graph, whose tocsr() and edges() copy it out (build once, read both)."""
+    """graph(...) as a fastconn.Graph, whose tocsr(), edges(), to_igraph(), to_networkx() copy it
+    out and save(path) writes it (build once, read many ways).
+
+    >>> import fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> fastconn.network(x, threshold=-0.2, signed=True, rowvar=False).n_nodes
+    31
+    """
     return _context_for(backend, precision, constant).network(x, threshold, density, topk, signed, weights, rowvar)
 
 
-def degree(x, threshold=None, density=None, topk=None, signed=False, rowvar=True, backend=None, precision=None,
+def degree(x, threshold=None, density=None, topk=None, signed=False, rowvar=None, backend=None, precision=None,
            constant=None):
     """(degree, strength) of every series of x under one rule of graph(): the int64 edge count
     and the float64 sum of edge weights (r with signed=True, else |r|). Threshold rules count
-    without building a graph."""
+    without building a graph.
+
+    >>> import fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> k, s = fastconn.degree(x, topk=3, rowvar=False)
+    >>> k.dtype, s.dtype, bool((k >= 3).all())
+    (dtype('int64'), dtype('float64'), True)
+    """
     return _context_for(backend, precision, constant).degree(x, threshold, density, topk, signed, rowvar)
 
 
 def backend_name(backend="auto"):
-    """The backend a context asked for `backend` runs on: "cpu" or "cuda"."""
+    """The backend a context asked for `backend` runs on: "cpu" or "cuda".
+
+    >>> import fastconn
+    >>> fastconn.backend_name("cpu")
+    'cpu'
+    """
     return _context_for(backend=backend).backend
 
 
 def has_cuda():
-    """True if the library was built with the CUDA backend (a device may still be absent)."""
+    """True if the library was built with the CUDA backend (a device may still be absent; see
+    cuda_available())."""
     return bool(_fastconn.fc_has_cuda())
+
+
+def cuda_available():
+    """True if a CUDA context can be created now: the CUDA backend is built in and a device is
+    usable (what backend="auto" picks then).
+
+    >>> import fastconn
+    >>> fastconn.cuda_available() == (fastconn.backend_name("auto") == "cuda")
+    True
+    """
+    if not has_cuda():
+        return False
+    try:
+        Context(backend="cuda")
+    except BackendUnavailableError:
+        return False
+    return True
+
+
+def version():
+    """The run-time version of the C library, (major, minor, patch) (fc_version); __version__ is
+    the same as a string.
+
+    >>> import fastconn
+    >>> ".".join(map(str, fastconn.version())) == fastconn.__version__
+    True
+    """
+    return tuple(_fastconn.fc_version())

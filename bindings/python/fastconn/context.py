@@ -12,7 +12,8 @@ from .layout import series_matrix
 from .dynamic import DynamicMethods
 from .modules import ModuleMethods
 from .network import GRAPH_WEIGHTS, Graph, edge_rule
-from .options import ORDERS, lookup as _lookup
+from .notices import ConstantSeriesWarning, constant_message, warn
+from .options import ORDERS, lookup as _lookup, result_dtype
 
 BACKENDS = {"auto": _fc.FC_BACKEND_AUTO, "cpu": _fc.FC_BACKEND_CPU, "cuda": _fc.FC_BACKEND_CUDA}
 PRECISIONS = {"fp32": _fc.FC_PRECISION_FP32, "fp64": _fc.FC_PRECISION_FP64, "tf32": _fc.FC_PRECISION_TF32}
@@ -49,7 +50,20 @@ class Context(DynamicMethods, ModuleMethods):
     Used as a context manager (`with Context(precision="fp64") as ctx:`), it is also the
     context of the module-level functions inside the block. A context runs one computation at a
     time: calls from several threads on one context are serialized. Its resources are freed by
-    close() or when it is garbage collected.
+    close() or when it is garbage collected. Every setting but the backend can be changed later.
+
+    >>> import fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> ctx = fastconn.Context(backend="cpu", threads=1, memory_limit=64 << 20)
+    >>> ctx.backend, ctx.threads, ctx.memory_limit
+    ('cpu', 1, 67108864)
+    >>> ctx.threads = 2                      # fc_context_set_threads
+    >>> ctx.precision = "fp64"               # results now float64 (fc_*_f64)
+    >>> ctx.corrcoef(x, rowvar=False).dtype
+    dtype('float64')
+    >>> with ctx:                            # module functions inside use ctx
+    ...     fastconn.pcc_triu(x, rowvar=False).dtype
+    dtype('float64')
     """
 
     def __init__(self, backend="auto", precision="fp32", constant="nan", memory_limit=0, threads=0,
@@ -74,6 +88,8 @@ class Context(DynamicMethods, ModuleMethods):
 
     @property
     def precision(self):
+        """"fp32", "fp64" or "tf32" (fc_context_set_precision): the arithmetic of the products,
+        and the default dtype of results (float64 for "fp64", else float32)."""
         return self._precision
 
     @precision.setter
@@ -85,6 +101,8 @@ class Context(DynamicMethods, ModuleMethods):
 
     @property
     def constant(self):
+        """"nan" or "zero" (fc_context_set_constant_policy): what zero-variance series correlate as.
+        Under "nan" the calls that return correlations warn (ConstantSeriesWarning) naming them."""
         return self._constant
 
     @constant.setter
@@ -96,6 +114,8 @@ class Context(DynamicMethods, ModuleMethods):
 
     @property
     def memory_limit(self):
+        """Bytes of working memory one computation may take (fc_context_set_memory_limit; 0: what
+        is free, capped at a quarter of physical memory on the CPU). Results never depend on it."""
         return self._memory_limit
 
     @memory_limit.setter
@@ -106,6 +126,7 @@ class Context(DynamicMethods, ModuleMethods):
 
     @property
     def threads(self):
+        """CPU threads a computation may use (fc_context_set_threads; 0: all cores)."""
         return self._threads
 
     @threads.setter
@@ -116,6 +137,7 @@ class Context(DynamicMethods, ModuleMethods):
 
     @property
     def progress(self):
+        """None or a callable(done, total) (fc_context_set_progress); a true return cancels."""
         return self._progress
 
     @progress.setter
@@ -165,98 +187,115 @@ class Context(DynamicMethods, ModuleMethods):
         create = _fc.fc_series_create_f32 if matrix.dtype == np.float32 else _fc.fc_series_create_f64
         return create(self._live(), matrix)
 
-    def corrcoef(self, x, y=None, rowvar=True):
+    def _warn_constant(self, *named):
+        """One ConstantSeriesWarning for this call when constant="nan" and some of the named sets,
+        (name, series handle, (series, time) matrix), hold zero-variance series: their indices.
+        fastconn counts them (exact equality of every sample); numpy finds which only then."""
+        if self._constant != "nan":
+            return
+        parts = []
+        for name, series, matrix in named:
+            if _fc.fc_series_info(series)[2] > 0:
+                parts.append((name, np.flatnonzero(np.ptp(matrix, axis=1) == 0)))
+        if parts:
+            warn(constant_message(parts), ConstantSeriesWarning)
+
+    def corrcoef(self, x, y=None, rowvar=None, dtype=None):
         """Pearson correlation matrix, as numpy.corrcoef(x, y, rowvar) computes it.
 
-        With y, the (nx + ny) square matrix of x's and y's series together. The dtype follows
-        the precision: float64 for "fp64", else float32 (what fastconn computes). A single series
-        gives a scalar, as in numpy.
+        With y, the (nx + ny) square matrix of x's and y's series together. dtype: float32 or
+        float64; by default the precision's (float64 for "fp64" from fc_pcc_dense_f64 /
+        fc_pcc_cross_f64, else float32). A single series gives a scalar, as in numpy.
         """
+        out_dtype = result_dtype(dtype, self._precision)
         xm = series_matrix(x, rowvar, "x")
         ym = None if y is None else series_matrix(y, rowvar, "y")
         if ym is not None and ym.shape[1] != xm.shape[1]:
             raise ValueError(f"x has {xm.shape[1]} time points and y {ym.shape[1]}; they must match")
+        n = xm.shape[0] + (0 if ym is None else ym.shape[0])
+        out = np.empty((n, n), dtype=out_dtype)
         with self._lock:
-            if self._precision == "fp64":
-                # fastconn's float64 output is the triangle; with y the two sets are stacked
-                # (one copy) so that one triangle holds every pair.
-                if ym is not None:
-                    xm = np.concatenate([xm.astype(np.float64, copy=False), ym.astype(np.float64, copy=False)])
-                out = self._dense_f64(self._upload(xm), xm.shape[0])
-            else:
-                n = xm.shape[0] + (0 if ym is None else ym.shape[0])
-                out = np.empty((n, n), dtype=np.float32)
-                self._dense_f32(xm, ym, out)
+            self._dense(xm, ym, out)
         return out[0, 0] if out.shape == (1, 1) else out
 
-    def _dense_f32(self, xm, ym, out):
-        """fc_pcc_dense / fc_pcc_cross straight into the blocks of `out` (views, no copies)."""
+    def _dense(self, xm, ym, out):
+        """fc_pcc_dense(_f64) / fc_pcc_cross(_f64) straight into the blocks of `out` (views, no
+        copies); one ConstantSeriesWarning for the call."""
+        dense, cross = ((_fc.fc_pcc_dense_f64, _fc.fc_pcc_cross_f64) if out.dtype == np.float64
+                        else (_fc.fc_pcc_dense, _fc.fc_pcc_cross))
         nx = xm.shape[0]
         sx = self._upload(xm)
-        _fc.fc_pcc_dense(self._handle, sx, out[:nx, :nx])
-        if ym is not None:
-            sy = self._upload(ym)
-            _fc.fc_pcc_dense(self._handle, sy, out[nx:, nx:])
-            _fc.fc_pcc_cross(self._handle, sx, sy, out[:nx, nx:])
-            out[nx:, :nx] = out[:nx, nx:].T
+        dense(self._live(), sx, out[:nx, :nx])
+        if ym is None:
+            self._warn_constant(("x", sx, xm))
+            return
+        sy = self._upload(ym)
+        dense(self._handle, sy, out[nx:, nx:])
+        cross(self._handle, sx, sy, out[:nx, nx:])
+        out[nx:, :nx] = out[:nx, nx:].T
+        self._warn_constant(("x", sx, xm), ("y", sy, ym))
 
-    def _dense_f64(self, series, n):
-        """The dense float64 matrix, straight from fc_pcc_dense_f64."""
-        out = np.empty((n, n), dtype=np.float64)
-        _fc.fc_pcc_dense_f64(self._handle, series, out)
-        return out
-
-    def cross(self, x, y, rowvar=True):
-        """r(x_i, y_j) for every series i of x and j of y: an nx x ny float32 matrix
-        (seed-to-voxel maps), the off-diagonal block of corrcoef(x, y)."""
+    def cross(self, x, y, rowvar=None, dtype=None):
+        """r(x_i, y_j) for every series i of x and j of y: an nx x ny matrix (seed-to-voxel
+        maps), the off-diagonal block of corrcoef(x, y). dtype: float32 or float64; by default
+        the precision's (float64 for "fp64", from fc_pcc_cross_f64, else float32)."""
+        out_dtype = result_dtype(dtype, self._precision)
         xm = series_matrix(x, rowvar, "x")
         ym = series_matrix(y, rowvar, "y")
-        out = np.empty((xm.shape[0], ym.shape[0]), dtype=np.float32)
+        out = np.empty((xm.shape[0], ym.shape[0]), dtype=out_dtype)
+        compute = _fc.fc_pcc_cross_f64 if out_dtype == np.float64 else _fc.fc_pcc_cross
         with self._lock:
-            _fc.fc_pcc_cross(self._live(), self._upload(xm), self._upload(ym), out)
+            sx, sy = self._upload(xm), self._upload(ym)
+            compute(self._live(), sx, sy, out)
+            self._warn_constant(("x", sx, xm), ("y", sy, ym))
         return out
 
-    def pcc_triu(self, x, order="row", rowvar=True, dtype=np.float32, out=None):
+    def pcc_triu(self, x, order="row", rowvar=None, dtype=None, out=None):
         """The strict upper triangle of corrcoef(x): N(N-1)/2 values.
 
         order="row" is scipy's condensed (squareform) order and numpy's triu_indices(n, 1);
-        order="col" groups pairs by the larger index. dtype is np.float32 or np.float64; `out`,
-        a writable contiguous 1-D array of either dtype (np.memmap works), receives the values
-        instead of a new array.
+        order="col" groups pairs by the larger index (fc_triu_offset / fc_triu_pair: see
+        fastconn.triu_offset). dtype is np.float32 or np.float64, by default the precision's
+        (float64 for "fp64", else float32); `out`, a writable contiguous 1-D array of either dtype
+        (np.memmap works), receives the values instead of a new array.
         """
         order_code = _lookup(ORDERS, order, "order")
         matrix = series_matrix(x, rowvar, "x")
         size = _fc.fc_triu_size(matrix.shape[0])
         if out is None:
-            if np.dtype(dtype) not in (np.dtype(np.float32), np.dtype(np.float64)):
-                raise ValueError(f"dtype must be float32 or float64, got {np.dtype(dtype)}")
-            out = np.empty(size, dtype=dtype)
+            out = np.empty(size, dtype=result_dtype(dtype, self._precision))
         elif out.shape != (size,):
             raise ValueError(f"out has shape {out.shape}; the triangle of {matrix.shape[0]} series needs ({size},)")
         compute = _fc.fc_pcc_triu_f64 if out.dtype == np.float64 else _fc.fc_pcc_triu
         with self._lock:
-            compute(self._live(), self._upload(matrix), order_code, out)
+            series = self._upload(matrix)
+            compute(self._live(), series, order_code, out)
+            self._warn_constant(("x", series, matrix))
         return out
 
-    def blocks(self, x, rows=0, rowvar=True):
+    def blocks(self, x, rows=0, rowvar=None, dtype=None):
         """Iterate over the row-ordered triangle of x in blocks of `rows` rows (0: the memory
-        limit decides), yielding (BlockInfo, float32 values). Concatenated, the values are
-        pcc_triu(x). The input is checked now; each block is computed when it is asked for,
-        so only one block is in memory at a time."""
+        limit decides), yielding (BlockInfo, values). values are float32 or float64 (dtype; by
+        default the precision's: float64 for "fp64", from fc_blocks_next_f64). Concatenated,
+        they are pcc_triu(x). The input is checked now (and constant series warned about);
+        each block is computed when it is asked for, so only one block is in memory at a time."""
+        out_dtype = result_dtype(dtype, self._precision)
         matrix = series_matrix(x, rowvar, "x")
         with self._lock:
             series = self._upload(matrix)
             iterator = _fc.fc_pcc_blocks_begin(self._live(), series, int(rows))
             first_capacity = _fc.fc_blocks_max_count(iterator)
-        return self._iterate_blocks(iterator, matrix.shape[0], first_capacity)
+            self._warn_constant(("x", series, matrix))
+        return self._iterate_blocks(iterator, matrix.shape[0], first_capacity, out_dtype)
 
-    def _iterate_blocks(self, iterator, n, capacity):
+    def _iterate_blocks(self, iterator, n, capacity, dtype):
         # `self` stays referenced by this generator, so the progress callable stays alive.
         rows_per_block = None
+        next_block = _fc.fc_blocks_next_f64 if dtype == np.float64 else _fc.fc_blocks_next
         while True:
-            values = np.empty(capacity, dtype=np.float32)
+            values = np.empty(capacity, dtype=dtype)
             with self._lock:
-                status, info = _fc.fc_blocks_next(iterator, values)
+                status, info = next_block(iterator, values)
             if status == _fc.FC_DONE:
                 return
             info = BlockInfo(*info)
@@ -268,7 +307,7 @@ class Context(DynamicMethods, ModuleMethods):
             capacity = (end - begin) * (n - 1) - (end * (end - 1) - begin * (begin - 1)) // 2
 
     # --- networks -------------------------------------------------------------------------------
-    def network(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=True):
+    def network(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None):
         """The correlation network of x's series as a fastconn.Graph, built tile by tile without
         the N x N matrix. Exactly one rule: threshold=t (|r| >= t; r >= t with signed=True),
         density=d (the ceil(d * N(N-1)/2) pairs of largest |r|, ties to the smaller pair index
@@ -282,15 +321,15 @@ class Context(DynamicMethods, ModuleMethods):
             handle = _fc.fc_pcc_graph(self._live(), self._upload(matrix), rule, param, code)
         return Graph._adopt(handle)
 
-    def graph(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=True):
+    def graph(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None):
         """network(...) as a symmetric scipy.sparse.csr_matrix (float32 data, int64 indices)."""
         return self.network(x, threshold, density, topk, signed, weights, rowvar).tocsr()
 
-    def edges(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=True):
+    def edges(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None):
         """network(...) as the edge list (i, j, w), i < j, sorted by (i, j)."""
         return self.network(x, threshold, density, topk, signed, weights, rowvar).edges()
 
-    def degree(self, x, threshold=None, density=None, topk=None, signed=False, rowvar=True):
+    def degree(self, x, threshold=None, density=None, topk=None, signed=False, rowvar=None):
         """(degree, strength) of every series under the rule of network(): the int64 number of
         edges and the float64 sum of their weights (r with signed=True, else |r|). Threshold
         rules never build a graph."""

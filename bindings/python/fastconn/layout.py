@@ -9,16 +9,23 @@ byte order, misalignment, negative or zero strides, overlapping rows) are conver
 
 import numpy as np
 
+from .notices import RowvarWarning, warn
+
 #: dtypes used in place (native byte order only: np.dtype(">f8") differs from these)
 NATIVE_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def series_matrix(a, rowvar=True, name="x"):
+def series_matrix(a, rowvar=None, name="x"):
     """Return `a` as a 2-D array with axis 0 = series and axis 1 = time.
 
     Follows numpy.corrcoef: a 1-D array is one series; with rowvar=True each row is a series,
-    with rowvar=False each column is one (unless there is a single row, as numpy does). The
-    result is a view of `a` when fastconn can read `a` as it is (see `is_addressable`), else
+    with rowvar=False each column is one (unless there is a single row, as numpy does).
+    rowvar=None (every function's default) reads rows as series too, as numpy does, but warns
+    (RowvarWarning) when a 2-D array has more rows than columns: a (time, regions) array such as
+    (250, 31) would otherwise give 250 "series" of 31 time points without a word. Voxel data
+    held as (voxels, time) has more rows than columns too: pass rowvar=True to say so.
+
+    The result is a view of `a` when fastconn can read `a` as it is (see `is_addressable`), else
     one converted copy: float32 stays float32 (so does float16), everything else -> float64.
     """
     array = np.asarray(a)
@@ -28,6 +35,14 @@ def series_matrix(a, rowvar=True, name="x"):
         raise TypeError(f"{name} is complex; fastconn correlates real series only")
     if array.dtype.kind not in "biuf":
         raise TypeError(f"{name} has dtype {array.dtype}; expected a real numeric array")
+    if rowvar is None:
+        if array.ndim == 2 and array.shape[0] > array.shape[1]:
+            rows, columns = array.shape
+            warn(f"{name} has {rows} rows and {columns} columns and rowvar was not given, so each row is a series "
+                 f"(numpy.corrcoef's convention): {rows} series of {columns} time points. For a (time, series) "
+                 f"array such as nilearn's signals pass rowvar=False; pass rowvar=True if the rows are the series",
+                 RowvarWarning)
+        rowvar = True
     if array.ndim == 1:
         view = array[np.newaxis, :]
     elif rowvar or array.shape[0] == 1:

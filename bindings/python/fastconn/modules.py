@@ -9,10 +9,10 @@ dense symmetric numpy adjacency (no diagonal; weights taken as float32, the zero
 matrix are not edges). Negative weights: the positive and negative parts are handled separately,
 signed="gomez" (Gomez et al. 2009) or "rubinov" (Rubinov and Sporns 2011).
 
-Example, on the bundled data (run from the repository root):
+Example, on the bundled data (fastconn.data):
 
 >>> import numpy as np, fastconn
->>> x = np.loadtxt("examples/data/fmri_timeseries.csv", delimiter=",", skiprows=1)
+>>> x, regions = fastconn.data.timeseries()
 >>> g = fastconn.network(x, density=0.2, weights="abs", rowvar=False)
 >>> m = fastconn.modularity(g)
 >>> m.labels.shape, int(m.labels[0]), bool(m.q > 0), bool(m.n_communities == m.labels.max() + 1)
@@ -24,10 +24,9 @@ True
 """
 
 import numpy as np
-import scipy.sparse
 
 from . import _fastconn as _fc
-from .network import Graph
+from .network import Graph, as_graph
 from .options import integer, lookup, real
 
 __all__ = ["Modules", "SPLIT_DTYPE", "modularity", "modularity_score"]
@@ -67,20 +66,6 @@ class Modules:
     def __repr__(self):
         return (f"fastconn.Modules(n_nodes={self.labels.size}, n_communities={self.n_communities}, q={self.q:.6g}, "
                 f"n_splits={self.splits.size})")
-
-
-def as_graph(graph):
-    """A fastconn.Graph of `graph`: itself, or a copy of a scipy sparse matrix or a dense 2-D
-    numpy adjacency (checked by fastconn: symmetric, no diagonal, finite weights)."""
-    if isinstance(graph, Graph):
-        return graph
-    if scipy.sparse.issparse(graph):
-        return Graph(graph)
-    array = np.asarray(graph)
-    if array.ndim != 2 or array.shape[0] != array.shape[1] or array.dtype.kind not in "biuf":
-        raise TypeError("graph must be a fastconn.Graph, a scipy.sparse matrix or a square real numpy array, got "
-                        f"{type(graph).__name__} {getattr(array, 'shape', '')}")
-    return Graph(scipy.sparse.csr_matrix(array))
 
 
 class ModuleMethods:
@@ -133,7 +118,7 @@ def modularity(graph, resolution=1.0, eigen_threshold=1e-8, max_communities=0, m
     community of its own; a graph without edges gives every node its own label and Q = 0.
 
     >>> import numpy as np, fastconn
-    >>> x = np.loadtxt("examples/data/fmri_timeseries.csv", delimiter=",", skiprows=1)
+    >>> x, regions = fastconn.data.timeseries()
     >>> m = fastconn.modularity(fastconn.graph(x, topk=4, weights="abs", rowvar=False), max_communities=3)
     >>> m.n_communities <= 3, np.unique(m.labels).size == m.n_communities
     (True, True)
@@ -149,7 +134,7 @@ def modularity_score(graph, labels, resolution=1.0):
     Signed graphs are scored as signed="gomez".
 
     >>> import numpy as np, fastconn
-    >>> x = np.loadtxt("examples/data/fmri_timeseries.csv", delimiter=",", skiprows=1)
+    >>> x, regions = fastconn.data.timeseries()
     >>> g = fastconn.graph(x, threshold=0.3, weights="abs", rowvar=False)
     >>> abs(fastconn.modularity_score(g, np.zeros(31, dtype=np.int64))) < 1e-12   # one community: Q = 0
     True

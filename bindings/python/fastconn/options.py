@@ -10,6 +10,25 @@ from . import _fastconn as _fc
 ORDERS = {"row": _fc.FC_TRIU_ROW, "col": _fc.FC_TRIU_COL}
 
 
+def invalid_argument(message):
+    """fastconn's InvalidArgumentError (a ValueError, .status FC_ERR_INVALID_ARG) for an argument
+    the Python layer refuses before any C call, as the C library would name it."""
+    error = _fc.InvalidArgumentError(message)
+    error.status = _fc.FC_ERR_INVALID_ARG
+    return error
+
+
+def result_dtype(dtype, precision):
+    """The dtype of a correlation result: `dtype` (float32 or float64) when given, else float64 for
+    precision "fp64" and float32 otherwise (what fastconn computes in that precision)."""
+    if dtype is None:
+        return np.dtype(np.float64 if precision == "fp64" else np.float32)
+    dtype = np.dtype(dtype)
+    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise ValueError(f"dtype must be float32 or float64, got {dtype}")
+    return dtype
+
+
 def lookup(table, value, what):
     """table[value], or a ValueError listing the accepted names."""
     try:

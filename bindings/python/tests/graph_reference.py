@@ -29,11 +29,11 @@ def pair_indices(matrix):
 
 
 def assert_well_formed(matrix, n):
-    """fastconn's CSR contract: n x n, float32 data, int64 indices, sorted unique columns per
-    row, no diagonal, symmetric pattern and weights."""
+    """fastconn's CSR contract: n x n, float32 data, int32 indices (every test graph fits), sorted
+    unique columns per row, no diagonal, symmetric pattern and weights."""
     assert matrix.shape == (n, n)
     assert matrix.data.dtype == np.float32
-    assert matrix.indptr.dtype == np.int64 and matrix.indices.dtype == np.int64
+    assert matrix.indptr.dtype == np.int32 and matrix.indices.dtype == np.int32
     assert matrix.indptr[0] == 0 and matrix.indptr[-1] == matrix.indices.size == matrix.data.size
     for row in range(n):
         cols = matrix.indices[matrix.indptr[row]:matrix.indptr[row + 1]]

@@ -222,7 +222,7 @@ def test_graphs_follow_the_ranking_rules_per_window(rule):
             np.testing.assert_array_equal(pair_indices(g), density_from_triangle(triangles[k], count))
         else:
             np.testing.assert_array_equal(g.toarray() > 0, fastconn.graph(
-                x[:, 12 * k:12 * k + 30], topk=3, weights="binary").toarray() > 0)
+                x[:, 12 * k:12 * k + 30], topk=3, weights="binary", rowvar=True).toarray() > 0)
 
 
 @pytest.mark.parametrize("rule", [dict(threshold=0.35), dict(threshold=-0.1, signed=True), dict(density=0.1),
@@ -282,7 +282,7 @@ def test_lowrank_error_is_eckart_young(n, t):
     x = synthetic(n, t, seed=n)
     r = np.corrcoef(x)
     for rank in sorted({1, 3, min(n, t) // 2, t - 1, t}):
-        factor, error = fastconn.lowrank(x, rank)
+        factor, error = fastconn.lowrank(x, rank, rowvar=True)
         assert factor.dtype == np.float32 and factor.shape == (n, rank)
         assert error == pytest.approx(lowrank_error(r, rank), abs=1e-5)
         achieved = np.linalg.norm(r - factor.astype(np.float64) @ factor.T) / np.linalg.norm(r)

@@ -42,7 +42,7 @@ def test_non_finite_input_names_the_series(x, bad):
     lambda x: fastconn.corrcoef(x, constant="drop"),
     lambda x: fastconn.pcc_triu(x, order="diagonal"),
     lambda x: fastconn.pcc_triu(x, dtype=np.int32),
-    lambda x: fastconn.corrcoef(x[:, :1]),            # one time point
+    lambda x: fastconn.corrcoef(x[:, :1], rowvar=True),  # one time point
     lambda x: fastconn.corrcoef(x, x[:, :30]),        # different lengths
     lambda x: fastconn.cross(x, x[:, :30]),
     lambda x: fastconn.corrcoef(x[None]),             # 3-D
@@ -57,7 +57,7 @@ def test_invalid_arguments_raise_value_error(x, call):
 
 def test_library_rejection_carries_status_and_message(x):
     with pytest.raises(fastconn.InvalidArgumentError, match="n_time is 1") as info:
-        fastconn.corrcoef(x[:, :1])
+        fastconn.corrcoef(x[:, :1], rowvar=True)
     assert info.value.status == _fastconn.FC_ERR_INVALID_ARG
 
 

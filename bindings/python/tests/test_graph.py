@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 import scipy.sparse
+import scipy.sparse.csgraph
 
 import fastconn
 
@@ -72,12 +73,24 @@ def test_weights_follow_the_flag(series):
     np.testing.assert_array_equal(b.data, np.ones_like(r.data))
 
 
-def test_csr_arrays_are_fastconns_without_narrowing(series):
+def test_csr_arrays_are_int32_when_they_fit_so_csgraph_takes_them(series):
     g = fastconn.graph(series, density=0.05)
-    # int64 even though every index fits in int32: the arrays fastconn filled, not a scipy copy
-    assert g.indptr.dtype == np.int64 and g.indices.dtype == np.int64 and g.data.dtype == np.float32
+    assert g.indptr.dtype == np.int32 and g.indices.dtype == np.int32 and g.data.dtype == np.float32
     assert g.has_sorted_indices and g.has_canonical_format
     g.check_format(full_check=True)
+    # scipy.sparse.csgraph refuses int64 indices ("Buffer dtype mismatch"); these it takes as they are
+    n_components, labels = scipy.sparse.csgraph.connected_components(g, directed=False)
+    reference = scipy.sparse.csgraph.connected_components(scipy.sparse.csr_matrix(g.toarray()), directed=False)
+    assert n_components == reference[0] and np.array_equal(labels, reference[1])
+    distances = scipy.sparse.csgraph.shortest_path(abs(g), directed=False)
+    assert distances.shape == (120, 120) and np.all(np.diag(distances) == 0)
+
+
+def test_csr_index_dtype_is_int64_past_int32():
+    from fastconn.network import index_dtype
+    limit = np.iinfo(np.int32).max
+    assert index_dtype(10, 20) == np.int32 and index_dtype(limit, limit) == np.int32
+    assert index_dtype(10, limit + 1) == np.int64 and index_dtype(limit + 1, 0) == np.int64
 
 
 def test_edges_are_the_upper_triangle_of_the_graph(series):

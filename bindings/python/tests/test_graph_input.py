@@ -22,12 +22,13 @@ def x():
 BAD_RULES = [
     (dict(), "exactly one edge rule"),
     (dict(threshold=0.5, density=0.1), "threshold=0.5, density=0.1"),
-    (dict(density=1.5), "density param 1.5"),
-    (dict(density=-0.25), "density param -0.25"),
-    (dict(topk=0), "top-k param 0 "),
-    (dict(topk=2.5), "top-k param 2.5"),
-    (dict(threshold=float("nan")), "NaN"),
-    (dict(threshold=float("inf")), "inf"),
+    (dict(density=1.5), "density must be one number in [0, 1] (the fraction of all pairs kept), not 1.5"),
+    (dict(density=-0.25), "density must be one number in [0, 1] (the fraction of all pairs kept), not -0.25"),
+    (dict(topk=0), "topk must be one whole number >= 1 (partners kept per series), not 0"),
+    (dict(topk=2.5), "topk must be one whole number >= 1 (partners kept per series), not 2.5"),
+    (dict(threshold=float("nan")), "threshold must be one number in [-1, 1], not nan"),
+    (dict(threshold=float("inf")), "threshold must be one number in [-1, 1], not inf"),
+    (dict(threshold=-0.3), "threshold=-0.3 with signed=False keeps every pair"),
     (dict(density=0.1, signed=True), "density=0.1"),
 ]
 
@@ -51,11 +52,16 @@ def test_non_numbers_raise_type_error(x, rule):
         fastconn.graph(x, **rule)
 
 
-def test_library_rejection_carries_status(x):
+def test_rule_rejection_carries_status(x):
     with pytest.raises(fastconn.InvalidArgumentError) as info:
-        fastconn.graph(x, density=2.0)
+        fastconn.graph(x, density=2.0, rowvar=True)
     assert info.value.status == _fc.FC_ERR_INVALID_ARG
-    assert "fc_pcc_graph" in str(info.value)
+    # The C library checks the ranges too, for callers of the low-level module, naming the call.
+    ctx = _fc.fc_context_create(_fc.FC_BACKEND_CPU, -1)
+    series = _fc.fc_series_create_f64(ctx, np.ascontiguousarray(x))
+    with pytest.raises(fastconn.InvalidArgumentError) as info:
+        _fc.fc_pcc_graph(ctx, series, _fc.FC_EDGE_DENSITY, 2.0, _fc.FC_GRAPH_WEIGHTED)
+    assert info.value.status == _fc.FC_ERR_INVALID_ARG and "fc_pcc_graph" in str(info.value)
 
 
 # --- fastconn.Graph from scipy ----------------------------------------------------------------
