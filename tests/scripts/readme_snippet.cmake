@@ -18,16 +18,19 @@ file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 file(WRITE ${WORK}/readme_example.c "${snippet}")
 
+# PKG_CONFIG_LIBDIR replaces pkg-config's search path (PKG_CONFIG_PATH only goes before it), so a
+# fastconn installed in /usr/local (the README's install) is not found instead of the folder named.
+unset(ENV{PKG_CONFIG_PATH})
 if(EXISTS ${BUILD}/fastconn.pc)
   message(FATAL_ERROR "${BUILD}/fastconn.pc exists: a .pc for a prefix that does not exist yet")
 endif()
-set(ENV{PKG_CONFIG_PATH} ${BUILD})
+set(ENV{PKG_CONFIG_LIBDIR} ${BUILD})
 execute_process(COMMAND pkg-config --exists fastconn RESULT_VARIABLE rc)
 if(rc EQUAL 0)
   message(FATAL_ERROR "pkg-config finds a fastconn.pc in the build folder ${BUILD}; only installs should have one")
 endif()
 
-set(ENV{PKG_CONFIG_PATH} ${STAGE}/${LIBDIR}/pkgconfig)
+set(ENV{PKG_CONFIG_LIBDIR} ${STAGE}/${LIBDIR}/pkgconfig)
 execute_process(COMMAND pkg-config --cflags --libs fastconn OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
