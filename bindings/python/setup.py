@@ -77,7 +77,8 @@ class BuildSwigExtension(build_ext):
 def extension():
     cflags = shlex.split(pkg_config("--cflags"))
     libs = shlex.split(pkg_config("--libs"))
-    libdir = os.path.normpath(pkg_config("--variable=libdir"))
+    # FASTCONN_PYTHON_RPATH: the library's final folder when it is built against a DESTDIR copy
+    libdir = os.environ.get("FASTCONN_PYTHON_RPATH") or os.path.normpath(pkg_config("--variable=libdir"))
     return Extension(
         "fastconn._fastconn",
         sources=["fastconn.i"],
