@@ -55,7 +55,12 @@ SlidingWindow.__doc__ = """One window of sliding_windows(): its index k, its fir
 
 def window_starts(n_time, width, step=1):
     """The first time point of every window of `width` samples every `step` samples in `n_time`
-    samples: an int64 array of W = (n_time - width) // step + 1 values."""
+    samples: an int64 array of W = (n_time - width) // step + 1 values (fc_window_count).
+
+    >>> import fastconn
+    >>> fastconn.window_starts(250, 100, step=50)
+    array([  0,  50, 100, 150])
+    """
     n_time, width, step = integer(n_time, "n_time"), integer(width, "width"), integer(step, "step")
     count = _fc.fc_window_count(n_time, width, step)
     if count < 0:
@@ -289,7 +294,15 @@ def dfc_triu(x, width, step=1, taper=None, order="row", rowvar=None, out=None, b
 
 def dfc_networks(x, width, step=1, taper=None, threshold=None, density=None, topk=None, signed=False, weights="r",
                  rowvar=None, backend=None, precision=None, constant=None):
-    """Every window's network as a list of fastconn.Graph (the rules of graph())."""
+    """Every window's network as a list of fastconn.Graph (the rules of graph()), streamed from
+    fastconn's window iterator (fc_dfc_next_graph) one window at a time.
+
+    >>> import fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> nets = fastconn.dfc_networks(x, 100, step=50, topk=2, rowvar=False)
+    >>> len(nets), nets[0].n_nodes
+    (4, 31)
+    """
     return _context(backend, precision, constant).dfc_networks(x, width, step, taper, threshold, density, topk, signed,
                                                                weights, rowvar)
 

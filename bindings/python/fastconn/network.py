@@ -197,7 +197,7 @@ class Graph:
         >>> fastconn.Graph.load("/nonexistent/g.fcg")
         Traceback (most recent call last):
         ...
-        fastconn.FastconnError: ...
+        fastconn.FastconnError: fc_graph_load: cannot open '/nonexistent/g.fcg': No such file or directory
         """
         return cls._adopt(_fc.fc_graph_load(_file_name(path)))
 
@@ -244,7 +244,17 @@ class Graph:
 
     def edges(self):
         """The edge list (i, j, w): int64, int64, float32 arrays with every edge once, i < j,
-        sorted by (i, j)."""
+        sorted by (i, j).
+
+        >>> import numpy as np, scipy.sparse, fastconn
+        >>> g = fastconn.Graph(scipy.sparse.csr_matrix(np.array([[0, 2, 0], [2, 0, 1], [0, 1, 0]])))
+        >>> g.edges()
+        (array([0, 1]), array([1, 2]), array([2., 1.], dtype=float32))
+        >>> g.tocsr().toarray()
+        array([[0., 2., 0.],
+               [2., 0., 1.],
+               [0., 1., 0.]], dtype=float32)
+        """
         m = self.n_edges
         i = np.empty(m, dtype=np.int64)
         j = np.empty(m, dtype=np.int64)
