@@ -4,7 +4,7 @@
 // the caller to check. Nothing depends on scheduling: counts use integer atomics, positions
 // come from scans and a stable sort, so the CSR is the same bits run to run.
 //
-// Layout (backend.hpp's SymmetricCsr): row u holds its lower neighbours (w < u, ascending) and
+// Layout (graph_backend.hpp's SymmetricCsr): row u holds its lower neighbours (w < u, ascending) and
 // then its upper ones (ascending). The upper halves are the arena's rows copied in place; the
 // lower halves are the arena's edges sorted stably by column, so each column's rows stay
 // ascending (the arena is in row order).

@@ -1,5 +1,5 @@
-// Launchers of the eigensolver's vector operations on the device (src/core/leading_eigen.hpp's
-// EigenSpace; src/backend/cuda/cuda_modularity.cpp drives them), each with the bits of the host's
+// Launchers of the eigensolver's vector operations on the device (src/backend/eigen_space.hpp's
+// EigenSpace; src/backend/cuda/cuda_modules.cpp drives them), each with the bits of the host's
 // (leading_eigen.cpp): every product and sum rounded once (__dmul_rn, __dadd_rn, no fused
 // multiply-add) and every reduction in chunk_dot's order. Vectors of n doubles; a basis is `cols`
 // vectors stored one after another (vector l at basis + l * n). Each returns the launch status.

@@ -71,7 +71,7 @@ __global__ void group_product_kernel(const int64_t* __restrict__ offsets, const 
 }
 
 // r[i] = (row i's sum of combined weights) - gamma (d+ k+_i K+ - d- k-_i K-), the host's
-// expression in its order (core/modularity.cpp: analyse).
+// expression in its order (modules/group_eigen.cpp: host_eigenpair).
 __global__ void group_diagonal_kernel(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
                                       const float* __restrict__ weights, const int64_t* __restrict__ nodes, int64_t n,
                                       const int32_t* __restrict__ local_of, GroupDiagonal d, double* __restrict__ r) {

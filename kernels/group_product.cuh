@@ -1,6 +1,6 @@
-// Launchers of the modularity group products (src/backend/cuda/cuda_modularity.cpp drives them):
+// Launchers of the modularity group products (src/backend/cuda/cuda_modules.cpp drives them):
 // the sparse half of Newman's B^(g) x for one group of nodes, summed exactly as the host loop of
-// core/modularity.cpp sums it (backend.hpp's GroupProducts), so both backends find the same
+// modules/group_eigen.cpp sums it (modules_backend.hpp's GroupProducts), so both backends find the same
 // modules. Plain declarations over raw device pointers and a stream; each returns the launch
 // status for the caller to check.
 #pragma once
@@ -13,7 +13,7 @@ namespace fc {
 namespace kernels {
 
 // The graph on the device keeps 32-bit columns and local indices (graphs of at most 2^31 - 1
-// nodes; cuda_modularity.cpp keeps larger ones on the host): 12 bytes an entry read by a product
+// nodes; cuda_modules.cpp keeps larger ones on the host): 12 bytes an entry read by a product
 // (column, weight, local index) instead of 20.
 
 // narrow[i] = wide[i] for i < count (values below 2^31).
@@ -28,7 +28,7 @@ cudaError_t group_local_index(const int64_t* nodes, int64_t n, int32_t* local_of
 // every partial sum rounded to double once, left to right; weights null: every weight is 1, which
 // gives the same bits without reading them),
 // y_i = ((rs_i - (gd_pos k_pos_i) p) + (gd_neg k_neg_i) q) - r_i x_i with p = pq[0] and q = pq[1]
-// (q = 0 when gd_neg is 0): core/modularity.cpp's finish, in its order. pq, k_pos, k_neg, r: device
+// (q = 0 when gd_neg is 0): modules/group_eigen.cpp's host_eigenpair, in its order. pq, k_pos, k_neg, r: device
 // arrays.
 struct GroupFinish {
   const double* k_pos = nullptr;
@@ -41,7 +41,7 @@ cudaError_t group_product(const int64_t* offsets, const int32_t* columns, const 
                           int64_t n, const int32_t* local_of, double c_pos, double c_neg, const double* x,
                           const GroupFinish& finish, double* y, cudaStream_t stream);
 
-// The diagonal correction of B^(g) (core/modularity.cpp: analyse), for a group whose subgraph the
+// The diagonal correction of B^(g) (modules/group_eigen.cpp: host_eigenpair), for a group whose subgraph the
 // host is still making: r[i] = rs_i - gamma ((d_pos k_pos[i]) K_pos - (d_neg k_neg[i]) K_neg), with
 // rs_i the sum over row nodes[i]'s entries of cw(w) as group_product adds them (x = 1), every
 // operation rounded once, left to right: the host's bits. k_pos, k_neg: device arrays of n;

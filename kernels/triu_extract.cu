@@ -15,7 +15,7 @@ constexpr int kValuesPerThread = 4;  // values each thread moves per pass over a
 
 // Offset of row q's first pair relative to row q0's, d = q - q0 rows later. Row order: rows hold
 // n-1-r pairs, so the sum over r in [q0, q) is d(2n - q0 - q - 1)/2; column order: column q holds
-// q pairs, so d(q0 + q - 1)/2 (the integer forms of core/triangle_index.hpp's row_start and
+// q pairs, so d(q0 + q - 1)/2 (the integer forms of base/triangle_index.hpp's row_start and
 // col_start, taken as differences; each product is even and below 2^47 for n < 2^32).
 __device__ __forceinline__ int64_t run_offset(const TriuBand& b, int64_t q) {
   const int64_t d = q - b.q0;

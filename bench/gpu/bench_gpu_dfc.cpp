@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "backend/cuda/band_plan.hpp"
-#include "core/handles.hpp"
+#include "api/handles.hpp"
 #include "bench_data.hpp"
 #include "bench_util.hpp"
 #include "fastconn/fastconn.h"

@@ -41,7 +41,7 @@
 #include "bench_data.hpp"
 #include "bench_util.hpp"
 #include "gemm_alone.hpp"
-#include "core/handles.hpp"
+#include "api/handles.hpp"
 #include "fastconn/fastconn.h"
 
 namespace {

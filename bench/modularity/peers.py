@@ -10,7 +10,7 @@ Run with /usr/bin/python3 (Debian python3-igraph, python3-networkx, python3-nump
   /usr/bin/python3 bench/modularity/peers.py --graph /tmp/planted.fcg \
       --labels /tmp/fastconn_labels.txt --fastconn-q <Q printed by bench_modularity>
 
-The graph file is fastconn's format (src/core/graph_file.hpp): "FCGRAPH1", uint32 version,
+The graph file is fastconn's format (src/graph/graph_file.hpp): "FCGRAPH1", uint32 version,
 uint32 reserved, int64 n_nodes, int64 n_edges, int64 row_offsets[n + 1], int64 columns[2 m],
 float32 weights[2 m], little-endian.
 """

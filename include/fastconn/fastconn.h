@@ -316,7 +316,7 @@ FC_API fc_status fc_graph_create_csr(int64_t n_nodes, const int64_t* row_offsets
 FC_API void fc_graph_destroy(fc_graph* graph);
 
 /* Save a graph to a file, and load it back (same nodes, edges and weights). The format is
- * documented in src/core/graph_file.hpp: little-endian, a magic "FCGRAPH1", the counts, then the
+ * documented in src/graph/graph_file.hpp: little-endian, a magic "FCGRAPH1", the counts, then the
  * CSR arrays. A save writes a temporary file beside `path` and renames it into place, so an
  * existing file is never left half-written. Failures give FC_ERR_IO naming the path and reason;
  * a load checks the arrays as fc_graph_create_csr does. */
@@ -507,7 +507,7 @@ FC_API fc_status fc_modularity_options_default(fc_modularity_options* options);
  * decreasing gain, so max_communities (which counts isolated nodes' communities too) keeps the
  * best ones. Q is the objective of options->signed_mode (the same as fc_modularity_score's for
  * graphs without negative weights). The progress callback counts nodes whose community is final
- * (total n_nodes); a non-zero return gives FC_ERR_ABORTED. Formulas: src/core/modularity.hpp.
+ * (total n_nodes); a non-zero return gives FC_ERR_ABORTED. Formulas: src/modules/modularity.hpp.
  * Work: without a community limit, large groups are analysed up to four at a time on the
  * context's threads. On a CUDA context the eigenproblems of large groups (from 65,536 stored
  * entries) run on the device, whose kernels add in the host's order (hence the same labels):
@@ -531,7 +531,7 @@ FC_API fc_status fc_modules_labels(const fc_modules* modules, int64_t* labels, i
  * refinement); `iterations` (operator products) and `residual` (||B x - theta x||) of its
  * eigensolve, which stops at residual <= 5e-3 (|theta| + the largest |Ritz value| seen) when the
  * split it gives stands, else goes on to 1e-3: the split needs the eigenvector's signs, and the
- * refinement follows; a group is left whole only on the tighter test (src/core/modularity.hpp).
+ * refinement follows; a group is left whole only on the tighter test (src/modules/modularity.hpp).
  * The final pass of single-node moves comes after the tree, so a leaf may differ from its final
  * community by a few nodes. Any array may be NULL; capacity >= n_splits. */
 FC_API fc_status fc_modules_splits(const fc_modules* modules, int64_t* parent, int64_t* child_a, int64_t* child_b,

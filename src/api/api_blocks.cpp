@@ -6,7 +6,7 @@
 #include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
-#include "core/handles.hpp"
+#include "api/handles.hpp"
 
 extern "C" {
 

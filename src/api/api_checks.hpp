@@ -1,9 +1,9 @@
 // Argument checks shared by the extern "C" entry points.
 #pragma once
 
-#include "core/error.hpp"
-#include "core/handles.hpp"
-#include "core/series.hpp"
+#include "base/error.hpp"
+#include "api/handles.hpp"
+#include "pcc/series.hpp"
 
 namespace fc {
 

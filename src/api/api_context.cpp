@@ -1,7 +1,7 @@
 // extern "C" entry points for fc_context.
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
-#include "core/handles.hpp"
+#include "api/handles.hpp"
 
 namespace {
 // Settings change only while no other thread computes with the context (the caller holds a

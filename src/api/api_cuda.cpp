@@ -3,7 +3,7 @@
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
 #include "backend/cuda/cuda_backend.hpp"
-#include "core/handles.hpp"
+#include "api/handles.hpp"
 #include "fastconn/fastconn_cuda.h"
 
 namespace {

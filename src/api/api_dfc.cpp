@@ -9,9 +9,9 @@
 #include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
-#include "core/dfc.hpp"
-#include "core/handles.hpp"
-#include "core/triangle_index.hpp"
+#include "dfc/dfc.hpp"
+#include "api/handles.hpp"
+#include "base/triangle_index.hpp"
 
 namespace {
 

@@ -3,9 +3,9 @@
 #include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
-#include "core/graph.hpp"
-#include "core/graph_file.hpp"
-#include "core/handles.hpp"
+#include "graph/graph.hpp"
+#include "graph/graph_file.hpp"
+#include "api/handles.hpp"
 
 namespace {
 

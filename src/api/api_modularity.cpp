@@ -3,8 +3,8 @@
 #include <string>
 
 #include "api/api_guard.hpp"
-#include "core/handles.hpp"
-#include "core/modularity.hpp"
+#include "api/handles.hpp"
+#include "modules/modularity.hpp"
 
 namespace {
 

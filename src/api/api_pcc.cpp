@@ -2,8 +2,8 @@
 #include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
-#include "core/handles.hpp"
-#include "core/triangle_index.hpp"
+#include "api/handles.hpp"
+#include "base/triangle_index.hpp"
 
 namespace {
 

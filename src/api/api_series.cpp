@@ -1,7 +1,7 @@
 // extern "C" entry points for fc_series.
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
-#include "core/handles.hpp"
+#include "api/handles.hpp"
 
 namespace {
 template <class T>

@@ -5,9 +5,9 @@
 #include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/context_use.hpp"
-#include "core/handles.hpp"
-#include "core/lowrank.hpp"
-#include "core/window.hpp"
+#include "api/handles.hpp"
+#include "dfc/lowrank.hpp"
+#include "pcc/window.hpp"
 
 extern "C" {
 

@@ -16,8 +16,8 @@
 
 #include <thread>
 
-#include "core/context.hpp"
-#include "core/error.hpp"
+#include "context/context.hpp"
+#include "base/error.hpp"
 
 namespace fc {
 

@@ -1,7 +1,7 @@
 // Host memory a backend page-locked for its device's copies, unlocked by whoever frees it.
 //
 // The CUDA backend page-locks (cudaHostRegister) the host arrays of graphs that it writes again
-// and again: the arrays a destroyed graph left to its context (core/graph_recycler.hpp). A device
+// and again: the arrays a destroyed graph left to its context (graph/graph_recycler.hpp). A device
 // copies into locked memory at the link's rate (55 GB/s on the H100 machine) instead of through
 // the pinned staging ring and the copy threads (13 GB/s into already-mapped pageable memory), and
 // locking memory that is already mapped costs one pass (18-33 GB/s, bench/RESULTS-gpu.md), paid
@@ -11,7 +11,7 @@
 // device keeps a mapping of an address range that the allocator hands out again. Edge arrays
 // are freed on many paths (a graph destroyed after its context, a recycled array that grows, a
 // kept array evicted by a larger one), so the unlock is done where the memory is returned: the
-// edge arrays' allocator (backend.hpp's UninitializedAllocator) calls release() for every
+// edge arrays' allocator (graph_backend.hpp's UninitializedAllocator) calls release() for every
 // deallocation, which unlocks the range if it starts one (a lookup only while anything is
 // locked). Thread-safe. Header-only, so that every binary that holds edge arrays has it.
 #pragma once

@@ -197,7 +197,7 @@ int main(void) {
   CHECK_OK(fc_modules_splits(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1));
   CHECK_OK(fc_modules_splits(m, parent, child_a, child_b, eigenvalue, gain, iterations, residual, 4));
   CHECK(parent[0] == 0 && child_a[0] == 1 && child_b[0] == 2);
-  /* the residual within a split's tolerance, kSplitTolerance = 5e-3 (src/core/modularity.hpp)
+  /* the residual within a split's tolerance, kSplitTolerance = 5e-3 (src/modules/modularity.hpp)
    * x (theta + ||B^(g)||), with ||B^(g)|| <= 4 k_max = 12 here (tests/cpp/test_modularity.cpp) */
   CHECK(eigenvalue[0] > 0 && iterations[0] >= 1 && residual[0] >= 0 && residual[0] <= 5e-3 * (eigenvalue[0] + 12));
   CHECK(fabs(gain[0] - 5.0 / 14.0) < 1e-12); /* from Q = 0 (one community) */

@@ -167,7 +167,7 @@ def test_graph_file_and_edge_list(tmp_path, voxels):
     must = set(zip(*[a[np.abs(r[iu]) >= 0.6 + EPS] for a in iu]))
     got = set(zip(i.tolist(), j.tolist()))
     assert must <= got
-    # fastconn's graph file (src/core/graph_file.hpp): magic, version, counts, CSR arrays
+    # fastconn's graph file (src/graph/graph_file.hpp): magic, version, counts, CSR arrays
     raw = g.read_bytes()
     assert raw[:8] == b"FCGRAPH1"
     version, _, n_nodes, n_edges = struct.unpack("<IIqq", raw[8:32])

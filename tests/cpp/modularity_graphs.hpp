@@ -1,4 +1,4 @@
-// Graphs for the modularity tests (tests/cpp/test_modularity.cpp, tests/gpu/test_cuda_modularity.cpp):
+// Graphs for the modularity tests (tests/cpp/test_modularity.cpp, tests/gpu/test_cuda_modules.cpp):
 // an edge list made into an fc_graph with the public API, planted partitions from a seed, and
 // Zachary's karate club.
 #pragma once
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/leading_eigen.hpp"
+#include "modules/leading_eigen.hpp"
 #include "fastconn/fastconn.h"
 
 namespace modtest {

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/graph.hpp"
-#include "core/leading_eigen.hpp"
-#include "core/modularity.hpp"
+#include "graph/graph.hpp"
+#include "modules/leading_eigen.hpp"
+#include "modules/modularity.hpp"
 
 namespace planted_graph {
 

@@ -1,4 +1,4 @@
-// fc_modularity's final single-node moves (src/core/final_moves.cpp): the parallel search for the
+// fc_modularity's final single-node moves (src/modules/final_moves.cpp): the parallel search for the
 // next node that moves must make exactly the node-by-node sweep's moves, whatever the thread count,
 // and end in a state where no allowed single move raises Q by more than kMinGain (checked here by
 // brute force over every target of a sample of nodes); isolated nodes and min_size are respected.
@@ -9,9 +9,9 @@
 #include <memory>
 #include <vector>
 
-#include "core/final_moves.hpp"
-#include "core/leading_eigen.hpp"
-#include "core/local_graph.hpp"
+#include "modules/final_moves.hpp"
+#include "modules/leading_eigen.hpp"
+#include "modules/local_graph.hpp"
 #include "planted_graph.hpp"
 
 namespace {

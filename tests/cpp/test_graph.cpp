@@ -260,7 +260,7 @@ TEST_P(Graph, SameUnderMemoryLimitsAndReruns) {
   }
 }
 
-// A context reuses the arrays of graphs it built and that were destroyed (core/graph_recycler):
+// A context reuses the arrays of graphs it built and that were destroyed (graph/graph_recycler):
 // graphs built into them, larger or smaller, equal those of a fresh context, and the graphs that
 // are still alive are never touched by later ones.
 TEST_P(Graph, ReusedMemoryGivesTheSameGraphs) {

@@ -1,10 +1,10 @@
-// core/graph_recycler: which arrays a context keeps from destroyed graphs and hands to the next
+// graph/graph_recycler: which arrays a context keeps from destroyed graphs and hands to the next
 // ones (the API-level test, test_graph's ReusedMemoryGivesTheSameGraphs, checks the graphs).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
-#include "core/graph_recycler.hpp"
+#include "graph/graph_recycler.hpp"
 
 namespace {
 

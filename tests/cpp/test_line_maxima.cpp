@@ -1,4 +1,4 @@
-// LineMaxima (src/core/line_maxima.hpp), the choice of the next Kernighan-Lin move of large
+// LineMaxima (src/modules/line_maxima.hpp), the choice of the next Kernighan-Lin move of large
 // groups: against a scan of every live line, through random intercept changes, removals and
 // query points, with equal slopes, equal lines, block-sized and odd line counts, and slopes of
 // both signs as the sweeps have them (a_i = s_i k_i / 2m). Few distinct slopes take the slope
@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/leading_eigen.hpp"
-#include "core/line_maxima.hpp"
+#include "modules/leading_eigen.hpp"
+#include "modules/line_maxima.hpp"
 
 namespace {
 

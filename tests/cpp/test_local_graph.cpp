@@ -1,4 +1,4 @@
-// The subgraphs fc_modularity's analyses work in (src/core/local_graph.cpp): a group's subgraph
+// The subgraphs fc_modularity's analyses work in (src/modules/local_graph.cpp): a group's subgraph
 // made from the whole graph (induced) and a split group's two sides made from its subgraph
 // (induced_from_parent) must hold exactly the graph's non-zero entries among the group's nodes, in
 // the graph's order, with the combined weights, and each row's sum must have the bits of one
@@ -13,8 +13,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/leading_eigen.hpp"
-#include "core/local_graph.hpp"
+#include "modules/leading_eigen.hpp"
+#include "modules/local_graph.hpp"
 #include "planted_graph.hpp"
 
 namespace {

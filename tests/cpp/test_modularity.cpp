@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/leading_eigen.hpp"
-#include "core/modularity.hpp"
+#include "modules/leading_eigen.hpp"
+#include "modules/modularity.hpp"
 #include "fastconn/fastconn.h"
 #include "modularity_graphs.hpp"
 

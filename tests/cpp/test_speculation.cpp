@@ -12,9 +12,9 @@
 #include <memory>
 #include <vector>
 
-#include "core/leading_eigen.hpp"
-#include "core/local_graph.hpp"
-#include "core/modularity.hpp"
+#include "modules/leading_eigen.hpp"
+#include "modules/local_graph.hpp"
+#include "modules/modularity.hpp"
 #include "planted_graph.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
 // Pair <-> offset arithmetic of the ordered strict upper triangle: the internal header
-// (src/core/triangle_index.hpp) and the public fc_triu_size / fc_triu_offset / fc_triu_pair.
+// (src/base/triangle_index.hpp) and the public fc_triu_size / fc_triu_offset / fc_triu_pair.
 // Small N are checked exhaustively against the nested loops that define each order; large N
 // (past 2^31 and 2^32 pairs, up to the int64 limit) at sampled offsets against 128-bit
 // arithmetic, since N(N-1)/2 is where the published 32-bit GPU codes break.
@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/triangle_index.hpp"
+#include "base/triangle_index.hpp"
 #include "fastconn/fastconn.h"
 #include "reference.hpp"
 

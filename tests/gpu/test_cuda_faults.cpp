@@ -404,7 +404,7 @@ TEST_F(CudaFaults, ContextCreation) {
       true);
 }
 
-// The dfc graphs' look-ahead (src/core/dfc.cpp) builds window k + 1's edges while window k's CSR
+// The dfc graphs' look-ahead (src/dfc/dfc.cpp) builds window k + 1's edges while window k's CSR
 // is assembled on its own stream and copied out (cuda_csr.cpp), with no host wait between: the
 // next edge pass waits for the assembly's reads of the arena on the device. Here every memset of
 // the streams other than the copy stream (the assembly's first operation) waits 30 ms on its

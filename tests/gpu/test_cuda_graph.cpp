@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "api_calls.hpp"
-#include "core/handles.hpp"
+#include "api/handles.hpp"
 #include "graph_reference.hpp"
 #include "reference.hpp"
 #include "require_cuda.hpp"

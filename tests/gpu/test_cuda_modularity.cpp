@@ -1,4 +1,4 @@
-// The CUDA backend's modularity engine (src/backend/cuda/cuda_modularity.cpp): its eigensolver
+// The CUDA backend's modularity engine (src/backend/cuda/cuda_modules.cpp): its eigensolver
 // space has the host space's bits, operation by operation (groups chosen one after another,
 // signed and zero weights, with and without negative terms), and
 // fc_modularity on a CUDA context finds the same modules as on a CPU context, bit for bit (labels,
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "api_calls.hpp"
-#include "backend/cuda/cuda_modularity.hpp"
-#include "core/handles.hpp"
-#include "core/modularity.hpp"
+#include "backend/cuda/cuda_modules.hpp"
+#include "api/handles.hpp"
+#include "modules/modularity.hpp"
 #include "fastconn/fastconn_cuda.h"
 #include "modularity_graphs.hpp"
 #include "reference.hpp"
@@ -35,8 +35,8 @@ int device_of(const fctest::Context& c) {
 }
 const fc::GraphData& data_of(const fc_graph* g) { return *g->data; }
 
-// B^(g) x as backend.hpp's GroupTerms specifies it, written out here (this file is compiled
-// without fused multiply-adds, as core/modularity.cpp is).
+// B^(g) x as modules_backend.hpp's GroupTerms specifies it, written out here (this file is compiled
+// without fused multiply-adds, as modules/modularity.cpp is).
 std::vector<double> host_operator(const fc::GraphData& g, const std::vector<int64_t>& nodes, double c_pos,
                                   double c_neg, const fc::GroupTerms& t, const double* x) {
   const int64_t n = int64_t(nodes.size());

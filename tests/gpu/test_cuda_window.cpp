@@ -21,7 +21,7 @@
 
 #include "api_calls.hpp"
 #include "graph_reference.hpp"
-#include "core/handles.hpp"
+#include "api/handles.hpp"
 #include "reference.hpp"
 #include "require_cuda.hpp"
 

@@ -9,8 +9,8 @@
 #include <type_traits>
 
 #include "backend/cpu/cpu_tiles.hpp"
-#include "core/parallel_errors.hpp"
-#include "core/triangle_index.hpp"
+#include "base/parallel_errors.hpp"
+#include "base/triangle_index.hpp"
 
 namespace fc {
 namespace cpu {

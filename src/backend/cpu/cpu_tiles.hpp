@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "core/error.hpp"
-#include "core/parallel_errors.hpp"
-#include "core/tile_plan.hpp"
+#include "base/error.hpp"
+#include "base/parallel_errors.hpp"
+#include "base/tile_plan.hpp"
 
 namespace fc {
 namespace cpu {

@@ -18,7 +18,7 @@
 
 #include "backend/cuda/cuda_resources.hpp"
 #include "backend/cuda/host_copy_pool.hpp"
-#include "core/progress.hpp"
+#include "base/progress.hpp"
 
 namespace fc {
 namespace cuda {

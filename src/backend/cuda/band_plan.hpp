@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "core/triangle_index.hpp"
+#include "base/triangle_index.hpp"
 #include "fastconn/fastconn.h"
 
 namespace fc {

@@ -1,7 +1,7 @@
 // Built when CUDA is not compiled in: FC_BACKEND_CUDA is unavailable and AUTO picks the CPU.
 #include "backend/backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace fc {
 

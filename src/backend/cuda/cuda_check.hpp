@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace fc {
 namespace cuda {

@@ -1,6 +1,6 @@
 // A graph's symmetric CSR assembled on the device (graph_ops.hpp: symmetric_csr), so that
 // fc_pcc_graph copies each edge to the host once, already in place, instead of copying the upper
-// edges and assembling both halves on the host (src/core/graph.cpp: csr_of, about 7 ns an edge,
+// edges and assembling both halves on the host (src/graph/graph.cpp: csr_of, about 7 ns an edge,
 // most of fc_pcc_graph's time past the products). The kernels are kernels/csr_build.cu; the
 // result equals csr_of's bit for bit (same positions, same weights), which the tests check.
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "backend/cuda/cuda_check.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 #include "kernels/window_normalize.cuh"
 
 namespace fc {

@@ -12,7 +12,7 @@
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/cuda/cuda_resources.hpp"
 #include "backend/cuda/graph_ops.hpp"
-#include "core/huge_pages.hpp"
+#include "base/huge_pages.hpp"
 
 namespace fc {
 namespace cuda {

@@ -3,6 +3,7 @@
 # points of fastconn_cuda.h, is built in every configuration (without CUDA they report why not).
 target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_backend.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_pcc.cpp
   ${CMAKE_CURRENT_LIST_DIR}/band_pipeline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/staging_ring.cpp
   ${CMAKE_CURRENT_LIST_DIR}/host_copy_pool.cpp
@@ -10,7 +11,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_csr.cpp
   ${CMAKE_CURRENT_LIST_DIR}/graph_profile.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/cuda_modularity.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_modules.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
   ${PROJECT_SOURCE_DIR}/kernels/cross_finish.cu
   ${PROJECT_SOURCE_DIR}/kernels/edge_compact.cu

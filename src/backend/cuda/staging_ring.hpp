@@ -16,7 +16,7 @@
 
 #include "backend/cuda/band_pipeline.hpp"
 #include "backend/cuda/host_copy_pool.hpp"
-#include "core/huge_pages.hpp"  // advise_huge_pages, for fresh pageable outputs
+#include "base/huge_pages.hpp"  // advise_huge_pages, for fresh pageable outputs
 
 namespace fc {
 namespace cuda {

@@ -1,0 +1,291 @@
+/* output_digest: one line per public call, its outputs' FNV-1a 64-bit digest, on structured data.
+ *
+ * For comparing two builds of fastconn (a restructuring must change no output bit) and two
+ * backends (the CPU and CUDA contexts). Build it against each library and diff the outputs; see
+ * scripts/compare-outputs.sh, which does that for the committed tree and another one.
+ *
+ *   output_digest cpu|cuda [fmri_timeseries.csv]
+ *
+ * Data: the bundled region series when a CSV path is given (31 x 250), and a synthetic set of
+ * N = 1009 (prime) series of T = 165 with shared slow oscillations, noise from a fixed LCG, one
+ * constant series and one duplicated series; a planted-partition graph of 3,000 nodes in 10
+ * communities for the modules (large enough for the device eigen engine and the slope envelopes). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include <fastconn/fastconn.h>
+
+static void check(fc_status s, const char* what) {
+  if (s != FC_OK && s != FC_DONE) {
+    fprintf(stderr, "%s: %s (%s)\n", what, fc_status_string(s), fc_last_error());
+    exit(1);
+  }
+}
+
+static uint64_t fnv(const void* p, size_t bytes, uint64_t h) {
+  const unsigned char* c = (const unsigned char*)p;
+  for (size_t i = 0; i < bytes; ++i) h = (h ^ c[i]) * 1099511628211ULL;
+  return h;
+}
+static const uint64_t kFnvStart = 1469598103934665603ULL;
+static void put(const char* name, const void* p, size_t bytes) {
+  printf("%-40s %016llx  (%zu bytes)\n", name, (unsigned long long)fnv(p, bytes, kFnvStart), bytes);
+}
+
+static uint64_t lcg_state = 12345;
+static double noise(void) {
+  lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(lcg_state >> 11) / 9007199254740992.0 - 0.5;
+}
+
+static double* synthetic(int64_t n, int64_t t) {
+  double* x = malloc(sizeof(double) * n * t);
+  for (int64_t s = 0; s < n; ++s)
+    for (int64_t k = 0; k < t; ++k) {
+      const double phase = 0.37 * (double)(s % 17), group = (double)(s % 5);
+      x[s * t + k] = sin(0.11 * (double)k * (1.0 + 0.1 * group) + phase) + 0.6 * cos(0.05 * (double)k + group) + noise();
+    }
+  for (int64_t k = 0; k < t; ++k) {
+    x[7 * t + k] = 3.25;                /* a constant series */
+    x[11 * t + k] = x[3 * t + k];       /* a duplicated one: r = 1 exactly */
+  }
+  return x;
+}
+
+static double* read_csv(const char* path, int64_t* n, int64_t* t) {
+  FILE* f = fopen(path, "r");
+  if (!f) return NULL;
+  char line[65536];
+  int64_t rows = 0, cols = 0;
+  double* values = NULL;
+  size_t count = 0, cap = 0;
+  if (!fgets(line, sizeof line, f)) { fclose(f); return NULL; } /* header */
+  for (char* c = line; *c; ++c) cols += *c == ',';
+  ++cols;
+  while (fgets(line, sizeof line, f)) {
+    char* c = line;
+    for (int64_t j = 0; j < cols; ++j) {
+      if (count == cap) { cap = cap ? 2 * cap : 4096; values = realloc(values, sizeof(double) * cap); }
+      values[count++] = strtod(c, &c);
+      if (*c == ',') ++c;
+    }
+    ++rows;
+  }
+  fclose(f);
+  *n = cols;
+  *t = rows;
+  return values; /* T x N row-major: series_stride 1, time_stride N */
+}
+
+static void graph_digest(const char* name, const fc_graph* g) {
+  int64_t n, e;
+  check(fc_graph_info(g, &n, &e), "fc_graph_info");
+  int64_t* offsets = malloc(sizeof(int64_t) * (n + 1));
+  int64_t* columns = malloc(sizeof(int64_t) * (2 * e + 1));
+  float* weights = malloc(sizeof(float) * (2 * e + 1));
+  check(fc_graph_csr(g, offsets, columns, weights, 2 * e + 1), "fc_graph_csr");
+  uint64_t h = fnv(offsets, sizeof(int64_t) * (n + 1), kFnvStart);
+  h = fnv(columns, sizeof(int64_t) * 2 * e, h);
+  h = fnv(weights, sizeof(float) * 2 * e, h);
+  printf("%-40s %016llx  (%lld nodes, %lld edges)\n", name, (unsigned long long)h, (long long)n, (long long)e);
+  free(offsets);
+  free(columns);
+  free(weights);
+}
+
+static void modules_digest(const char* name, fc_context* ctx, const fc_graph* g, int refine) {
+  fc_modularity_options o;
+  check(fc_modularity_options_default(&o), "options");
+  o.refine = refine;
+  fc_modules* m;
+  check(fc_modularity(ctx, g, &o, &m), "fc_modularity");
+  int64_t n, k, splits;
+  double q;
+  check(fc_modules_info(m, &n, &k, &q, &splits), "fc_modules_info");
+  int64_t* labels = malloc(sizeof(int64_t) * n);
+  check(fc_modules_labels(m, labels, n), "fc_modules_labels");
+  uint64_t h = fnv(labels, sizeof(int64_t) * n, kFnvStart);
+  h = fnv(&q, sizeof q, h);
+  printf("%-40s %016llx  (K %lld, Q %.15f, %lld splits)\n", name, (unsigned long long)h, (long long)k, q,
+         (long long)splits);
+  free(labels);
+  fc_modules_destroy(m);
+}
+
+static fc_graph* planted(int64_t n, int64_t communities) {
+  /* each node: 30 neighbours in its community, 6 outside, chosen by the LCG; symmetrized */
+  const int64_t in = 30, out = 6, per = n / communities;
+  char* adj = calloc((size_t)(n * n), 1);
+  for (int64_t u = 0; u < n; ++u) {
+    const int64_t c = u / per;
+    for (int64_t d = 0; d < in + out; ++d) {
+      int64_t v;
+      if (d < in) v = c * per + (int64_t)((noise() + 0.5) * (double)per) % per;
+      else v = (int64_t)((noise() + 0.5) * (double)n) % n;
+      if (v != u) adj[u * n + v] = adj[v * n + u] = 1;
+    }
+  }
+  int64_t* offsets = malloc(sizeof(int64_t) * (n + 1));
+  int64_t entries = 0;
+  for (int64_t u = 0; u < n; ++u) {
+    offsets[u] = entries;
+    for (int64_t v = 0; v < n; ++v) entries += adj[u * n + v];
+  }
+  offsets[n] = entries;
+  int64_t* columns = malloc(sizeof(int64_t) * entries);
+  int64_t e = 0;
+  for (int64_t u = 0; u < n; ++u)
+    for (int64_t v = 0; v < n; ++v)
+      if (adj[u * n + v]) columns[e++] = v;
+  fc_graph* g;
+  check(fc_graph_create_csr(n, offsets, columns, NULL, &g), "fc_graph_create_csr");
+  free(adj);
+  free(offsets);
+  free(columns);
+  return g;
+}
+
+static void series_calls(fc_context* ctx, const char* tag, const double* x, int64_t n, int64_t t, int64_t ss, int64_t ts) {
+  char name[128];
+  fc_series* s;
+  check(fc_series_create_f64(ctx, x, n, t, ss, ts, &s), "fc_series_create_f64");
+  const int64_t pairs = fc_triu_size(n);
+  float* f = malloc(sizeof(float) * (size_t)(pairs > n * n ? pairs : n * n));
+  double* d = malloc(sizeof(double) * (size_t)(pairs > n * n ? pairs : n * n));
+  check(fc_pcc_triu(ctx, s, FC_TRIU_ROW, f, pairs), "triu row");
+  snprintf(name, sizeof name, "%s triu row", tag); put(name, f, sizeof(float) * pairs);
+  check(fc_pcc_triu(ctx, s, FC_TRIU_COL, f, pairs), "triu col");
+  snprintf(name, sizeof name, "%s triu col", tag); put(name, f, sizeof(float) * pairs);
+  check(fc_pcc_triu_f64(ctx, s, FC_TRIU_ROW, d, pairs), "triu f64");
+  snprintf(name, sizeof name, "%s triu_f64 row", tag); put(name, d, sizeof(double) * pairs);
+  check(fc_pcc_dense(ctx, s, f, n), "dense");
+  snprintf(name, sizeof name, "%s dense", tag); put(name, f, sizeof(float) * n * n);
+  check(fc_pcc_dense_f64(ctx, s, d, n), "dense f64");
+  snprintf(name, sizeof name, "%s dense_f64", tag); put(name, d, sizeof(double) * n * n);
+  {
+    const int64_t na = n < 100 ? n : 100;
+    fc_series* a;
+    check(fc_series_create_f64(ctx, x, na, t, ss, ts, &a), "series a");
+    check(fc_pcc_cross(ctx, a, s, f, n), "cross");
+    snprintf(name, sizeof name, "%s cross", tag); put(name, f, sizeof(float) * na * n);
+    check(fc_pcc_cross_f64(ctx, a, s, d, n), "cross f64");
+    snprintf(name, sizeof name, "%s cross_f64", tag); put(name, d, sizeof(double) * na * n);
+    fc_series_destroy(a);
+  }
+  {
+    fc_blocks* b;
+    fc_block_info info;
+    check(fc_pcc_blocks_begin(ctx, s, 37, &b), "blocks");
+    uint64_t h = kFnvStart;
+    while (fc_blocks_next(b, f, pairs, &info) == FC_OK) h = fnv(f, sizeof(float) * info.count, h);
+    fc_blocks_destroy(b);
+    snprintf(name, sizeof name, "%s blocks of 37 rows", tag);
+    printf("%-40s %016llx\n", name, (unsigned long long)h);
+  }
+  static const struct { fc_edge_rule rule; double param; int weights; const char* what; } rules[] = {
+    {FC_EDGE_ABS_THRESHOLD, 0.3, FC_GRAPH_WEIGHTED, "graph |r|>=0.3 weighted"},
+    {FC_EDGE_THRESHOLD, 0.4, FC_GRAPH_BINARY, "graph r>=0.4 binary"},
+    {FC_EDGE_DENSITY, 0.02, FC_GRAPH_WEIGHTED_ABS, "graph density 0.02 |w|"},
+    {FC_EDGE_TOP_K, 5, FC_GRAPH_WEIGHTED, "graph top-5 weighted"},
+  };
+  for (size_t r = 0; r < sizeof rules / sizeof rules[0]; ++r) {
+    fc_graph* g;
+    check(fc_pcc_graph(ctx, s, rules[r].rule, rules[r].param, rules[r].weights, &g), rules[r].what);
+    snprintf(name, sizeof name, "%s %s", tag, rules[r].what); graph_digest(name, g);
+    if (r == 0) { snprintf(name, sizeof name, "%s modules of it", tag); modules_digest(name, ctx, g, 1); }
+    fc_graph_destroy(g);
+    int64_t* degree = malloc(sizeof(int64_t) * n);
+    double* strength = malloc(sizeof(double) * n);
+    check(fc_pcc_degree(ctx, s, rules[r].rule, rules[r].param, degree, strength), "degree");
+    uint64_t h = fnv(degree, sizeof(int64_t) * n, fnv(strength, sizeof(double) * n, kFnvStart));
+    printf("%s degree (%s) %*s %016llx\n", tag, rules[r].what, 1, "", (unsigned long long)h);
+    free(degree);
+    free(strength);
+  }
+  {
+    const int64_t length = t / 3, step = 7, w = fc_window_count(t, length, step);
+    float* tri = malloc(sizeof(float) * w * pairs);
+    check(fc_dfc_triu(ctx, s, length, step, 0, 0, FC_TRIU_ROW, tri, w * pairs), "dfc_triu");
+    snprintf(name, sizeof name, "%s dfc_triu", tag); put(name, tri, sizeof(float) * w * pairs);
+    free(tri);
+    int64_t* degree = malloc(sizeof(int64_t) * w * n);
+    double* strength = malloc(sizeof(double) * w * n);
+    check(fc_dfc_degree(ctx, s, length, step, 0, 0, FC_EDGE_ABS_THRESHOLD, 0.4, degree, strength), "dfc_degree");
+    snprintf(name, sizeof name, "%s dfc_degree", tag); put(name, degree, sizeof(int64_t) * w * n);
+    snprintf(name, sizeof name, "%s dfc_strength", tag); put(name, strength, sizeof(double) * w * n);
+    free(degree);
+    free(strength);
+    double* mean = malloc(sizeof(double) * pairs);
+    double* sd = malloc(sizeof(double) * pairs);
+    check(fc_dfc_summary(ctx, s, length, step, 0, 0, FC_TRIU_ROW, mean, sd, pairs), "dfc_summary");
+    snprintf(name, sizeof name, "%s dfc_summary mean", tag); put(name, mean, sizeof(double) * pairs);
+    snprintf(name, sizeof name, "%s dfc_summary sd", tag); put(name, sd, sizeof(double) * pairs);
+    free(mean);
+    free(sd);
+    const int64_t rank = 3;
+    float* factors = malloc(sizeof(float) * w * n * rank);
+    double* err = malloc(sizeof(double) * w);
+    check(fc_dfc_lowrank(ctx, s, length, step, 0, 0, rank, factors, w * n * rank, err), "dfc_lowrank");
+    snprintf(name, sizeof name, "%s dfc_lowrank", tag); put(name, factors, sizeof(float) * w * n * rank);
+    free(err);
+    check(fc_pcc_lowrank(ctx, s, rank, factors, n * rank, NULL), "pcc_lowrank");
+    snprintf(name, sizeof name, "%s pcc_lowrank", tag); put(name, factors, sizeof(float) * n * rank);
+    free(factors);
+    fc_dfc* it;
+    check(fc_dfc_begin(ctx, s, length, step, 0, 0, &it), "dfc_begin");
+    fc_graph* g;
+    int64_t k;
+    uint64_t h = kFnvStart;
+    while (fc_dfc_next_graph(it, FC_EDGE_ABS_THRESHOLD, 0.5, FC_GRAPH_WEIGHTED, &g, &k) == FC_OK) {
+      int64_t gn, ge;
+      check(fc_graph_info(g, &gn, &ge), "info");
+      int64_t* off = malloc(sizeof(int64_t) * (gn + 1));
+      int64_t* col = malloc(sizeof(int64_t) * (2 * ge + 1));
+      float* wt = malloc(sizeof(float) * (2 * ge + 1));
+      check(fc_graph_csr(g, off, col, wt, 2 * ge + 1), "csr");
+      h = fnv(wt, sizeof(float) * 2 * ge, fnv(col, sizeof(int64_t) * 2 * ge, fnv(off, sizeof(int64_t) * (gn + 1), h)));
+      free(off);
+      free(col);
+      free(wt);
+      fc_graph_destroy(g);
+    }
+    fc_dfc_destroy(it);
+    snprintf(name, sizeof name, "%s dfc windows' graphs", tag);
+    printf("%-40s %016llx\n", name, (unsigned long long)h);
+  }
+  free(f);
+  free(d);
+  fc_series_destroy(s);
+}
+
+int main(int argc, char** argv) {
+  const fc_backend backend = argc > 1 && strcmp(argv[1], "cuda") == 0 ? FC_BACKEND_CUDA : FC_BACKEND_CPU;
+  fc_context* ctx;
+  check(fc_context_create(backend, -1, &ctx), "fc_context_create");
+  if (argc > 2) {
+    int64_t n, t;
+    double* x = read_csv(argv[2], &n, &t);
+    if (!x) { fprintf(stderr, "cannot read %s\n", argv[2]); return 1; }
+    series_calls(ctx, "regions fp32", x, n, t, 1, n);
+    free(x);
+  }
+  const int64_t n = 1009, t = 165;
+  double* x = synthetic(n, t);
+  series_calls(ctx, "synthetic fp32", x, n, t, t, 1);
+  check(fc_context_set_precision(ctx, FC_PRECISION_FP64), "fp64");
+  series_calls(ctx, "synthetic fp64", x, n, t, t, 1);
+  check(fc_context_set_precision(ctx, FC_PRECISION_FP32), "fp32");
+  check(fc_context_set_memory_limit(ctx, 4 << 20), "limit");
+  series_calls(ctx, "synthetic fp32 4MiB", x, n, t, t, 1);
+  check(fc_context_set_memory_limit(ctx, 0), "limit");
+  free(x);
+  fc_graph* g = planted(3000, 10);
+  modules_digest("planted 3000/10 modules", ctx, g, 1);
+  modules_digest("planted 3000/10 modules refine=0", ctx, g, 0);
+  fc_graph_destroy(g);
+  fc_context_destroy(ctx);
+  return 0;
+}

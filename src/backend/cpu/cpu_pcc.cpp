@@ -1,0 +1,291 @@
+// The CPU backend's PCC capability (backend/pcc_backend.hpp): the ordered triangle and cross
+// blocks through the fixed GEMM grid of cpu_tiles.hpp, each tile's values going straight from the
+// thread's cache-resident tile into the caller's output.
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define FASTCONN_STREAMING_STORES 1
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "backend/cpu/cpu_pcc.hpp"
+#include "backend/cpu/cpu_tiles.hpp"
+#include "base/error.hpp"
+#include "base/tile_plan.hpp"
+#include "base/triangle_index.hpp"
+
+namespace fc {
+namespace cpu {
+namespace {
+
+// Copies len products into out, clamped; pairs with a constant series get `fill`. row_constant:
+// the row's own series is constant; col_constant: per-column flags starting at the first column.
+template <class C, class O>
+inline void finish_run(const C* src, O* dst, int64_t len, bool row_constant, const uint8_t* col_constant, bool any_constant,
+                       O fill) {
+  if (row_constant) {
+    std::fill(dst, dst + len, fill);
+  } else if (!any_constant) {
+    for (int64_t x = 0; x < len; ++x) dst[x] = static_cast<O>(clamp_unit(src[x]));
+  } else {
+    for (int64_t x = 0; x < len; ++x) dst[x] = col_constant[x] ? fill : static_cast<O>(clamp_unit(src[x]));
+  }
+}
+
+#ifdef FASTCONN_STREAMING_STORES
+// The triangle is written once and never read back here: with non-temporal stores a line goes
+// to memory without first being read for ownership, which halves the traffic of the largest
+// cost after the GEMM (measured: 64-byte stores save ~12 % of the CPU time of the 20,000 x 165
+// triangle; 16- and 32-byte ones lose, so only AVX-512 streams). min(1, v) and max(-1, v) in
+// this operand order return v for NaN, like clamp_unit, so the values are the same bits as
+// finish_run's.
+bool has_avx512() {
+  static const bool yes = __builtin_cpu_supports("avx512f");
+  return yes;
+}
+// GCC 12 warns inside its own _mm512_min/max headers (their "undefined" pass-through operand).
+#pragma GCC diagnostic push
+#ifndef __clang__
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+// finish_run for a row whose own series is not constant; col_constant may be null (none is).
+__attribute__((target("avx512f"))) void stream_run(const float* src, float* dst, int64_t len, const uint8_t* col_constant,
+                                                   float fill) {
+  auto scalar = [&](int64_t x) { dst[x] = col_constant != nullptr && col_constant[x] ? fill : clamp_unit(src[x]); };
+  int64_t x = 0;
+  for (; x < len && (reinterpret_cast<uintptr_t>(dst + x) & 63) != 0; ++x) scalar(x);
+  const __m512 one = _mm512_set1_ps(1.0f), minus_one = _mm512_set1_ps(-1.0f), fills = _mm512_set1_ps(fill);
+  for (; x + 16 <= len; x += 16) {
+    __m512 v = _mm512_max_ps(minus_one, _mm512_min_ps(one, _mm512_loadu_ps(src + x)));
+    if (col_constant != nullptr) {
+      const __m512i flags = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(col_constant + x)));
+      v = _mm512_mask_mov_ps(v, _mm512_test_epi32_mask(flags, flags), fills);
+    }
+    _mm512_stream_ps(dst + x, v);
+  }
+  for (; x < len; ++x) scalar(x);
+}
+__attribute__((target("avx512f"))) void stream_run(const double* src, double* dst, int64_t len, const uint8_t* col_constant,
+                                                   double fill) {
+  auto scalar = [&](int64_t x) { dst[x] = col_constant != nullptr && col_constant[x] ? fill : clamp_unit(src[x]); };
+  int64_t x = 0;
+  for (; x < len && (reinterpret_cast<uintptr_t>(dst + x) & 63) != 0; ++x) scalar(x);
+  const __m512d one = _mm512_set1_pd(1.0), minus_one = _mm512_set1_pd(-1.0), fills = _mm512_set1_pd(fill);
+  for (; x + 8 <= len; x += 8) {
+    __m512d v = _mm512_max_pd(minus_one, _mm512_min_pd(one, _mm512_loadu_pd(src + x)));
+    if (col_constant != nullptr) {
+      const __m512i flags = _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(col_constant + x)));
+      v = _mm512_mask_mov_pd(v, _mm512_test_epi64_mask(flags, flags), fills);
+    }
+    _mm512_stream_pd(dst + x, v);
+  }
+  for (; x < len; ++x) scalar(x);
+}
+#pragma GCC diagnostic pop
+#endif
+
+// finish_run into the output triangle: streamed when the storage and output types match.
+template <class C, class O>
+inline void write_triangle_run(const C* src, O* dst, int64_t len, bool row_constant, const uint8_t* col_constant,
+                               bool any_constant, O fill) {
+#ifdef FASTCONN_STREAMING_STORES
+  if constexpr (std::is_same<C, O>::value) {
+    if (!row_constant && has_avx512()) return stream_run(src, dst, len, any_constant ? col_constant : nullptr, fill);
+  }
+#endif
+  finish_run(src, dst, len, row_constant, col_constant, any_constant, fill);
+}
+
+// Makes streamed stores visible in order before a tile is counted as done.
+inline void end_streaming() {
+#ifdef FASTCONN_STREAMING_STORES
+  _mm_sfence();
+#endif
+}
+
+
+
+
+
+
+
+
+
+template <class C, class O>
+void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, O* out, const RunSettings& run) {
+  const int64_t n = s.n, t = s.t;
+  const C* z = rows_of<C>(s);
+  const uint8_t* constant = s.constant->data();
+  const bool any_constant = s.n_constant > 0;
+  const O fill = policy_value<O>(run.constant_policy);
+  const bool row_order = order == FC_TRIU_ROW;
+  const int64_t band = band_rows(n, sizeof(C), run, n);
+  const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run);
+  auto tiles = thread_tiles<C>(threads);
+  const int64_t base = row_order ? row_start(n, row_begin) : col_start(row_begin);
+  const TriuGrid grid{n, order};
+
+  auto item = [&](int slot, int64_t g, int64_t k) {
+    const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
+    C* tile = tiles[static_cast<size_t>(slot)].data();
+    if (row_order) {
+      // Rows i of this tile that were asked for keep their columns j > i.
+      const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), ld = c1 - c0;
+      gemm_nt(g_end - g_row, ld, t, z + g_row * t, z + c0 * t, tile, ld);
+      for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
+        const int64_t j0 = std::max(c0, r + 1);
+        if (j0 >= c1) continue;
+        write_triangle_run(tile + (r - g_row) * ld + (j0 - c0), out + (row_start(n, r) - base) + (j0 - r - 1), c1 - j0,
+                           constant[r] != 0, constant + j0, any_constant, fill);
+      }
+    } else {
+      // Series i of row tile k (GEMM rows) against the series j of tile g (GEMM columns), as row
+      // order computes them (TriuGrid); each j asked for keeps the i < j of its tile column.
+      // The very call of row order (its column tile holding tile g), of which the columns of
+      // tile g are used: twice the GEMM work of row order, for the same bits.
+      const int64_t i0 = k * kTileRows, i1 = std::min(n, i0 + kTileRows);
+      const int64_t c0 = i0 + (g_row - i0) / kTileCols * kTileCols, c1 = std::min(n, c0 + kTileCols), ld = c1 - c0;
+      gemm_nt(i1 - i0, ld, t, z + i0 * t, z + c0 * t, tile, ld);
+      C column[kTileRows];
+      for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
+        const int64_t len = std::min(i1, r) - i0;
+        if (len <= 0) continue;
+        for (int64_t i = 0; i < len; ++i) column[i] = tile[i * ld + (r - c0)];
+        write_triangle_run(column, out + (col_start(r) - base) + i0, len, constant[r] != 0, constant + i0, any_constant, fill);
+      }
+    }
+    end_streaming();
+  };
+  auto units = [&](int64_t r0, int64_t r1) {
+    return row_order ? row_start(n, r1) - row_start(n, r0) : col_start(r1) - col_start(r0);
+  };
+  BandReporter<decltype(units)> reporter(*run.progress, row_begin, row_end, band, units);
+  run_tiles(row_begin, row_end, threads, [&](int64_t g) { return grid.column_tiles(g); }, item, reporter);
+}
+
+// out[i][j] = out[j][i] for j < i < n, in 64 x 64 blocks (rows of a block row in parallel).
+template <class O>
+void mirror_lower(O* out, int64_t n, int64_t ld, int threads) {
+  constexpr int64_t kBlock = 64;
+  const int64_t blocks = ceil_div(n, kBlock);
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+  for (int64_t bi = 0; bi < blocks; ++bi)
+    for (int64_t bj = 0; bj <= bi; ++bj)
+      for (int64_t i = bi * kBlock; i < std::min(n, (bi + 1) * kBlock); ++i)
+        for (int64_t j = bj * kBlock; j < std::min(i, (bj + 1) * kBlock); ++j) out[i * ld + j] = out[j * ld + i];
+}
+
+// Rows [a_begin, a_end) of a against every series of b, on the same fixed grid (row tiles of a,
+// column tiles of b from 0). A float tile lying wholly inside the requested rows is written by
+// the GEMM straight into `out`; otherwise it goes through the thread's tile.
+// C: the storage's type; O: the output's (float, or double for the _f64 calls).
+template <class C, class O>
+void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, O* out,
+                 int64_t ld, const RunSettings& run) {
+  const int64_t t = a.t, nb = b.n;
+  const C* za = rows_of<C>(a);
+  const C* zb = rows_of<C>(b);
+  const uint8_t* ca = a.constant->data();
+  const uint8_t* cb = b.constant->data();
+  const bool any_constant = a.n_constant > 0 || b.n_constant > 0;
+  const O fill = policy_value<O>(run.constant_policy);
+  const int64_t band = band_rows(nb, sizeof(C), run, nb);
+  const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run);
+  auto tiles = thread_tiles<C>(threads);
+
+  auto units = [&](int64_t r0, int64_t r1) { return (r1 - r0) * nb; };
+  BandReporter<decltype(units)> reporter(*run.progress, a_begin, a_end, band, units);
+  if (same_set) {
+    // r(s, s): the upper triangle from row order's calls (TriuGrid), so that it is the triangle's
+    // bits, then mirrored. BLAS kernels are not symmetric (OpenBLAS's Haswell SGEMM gives C[i][j]
+    // != C[j][i] for many pairs of one call): computing the lower half too would make the matrix
+    // asymmetric. Half the GEMM work of the full product, plus the mirroring copy.
+    if (a_begin != 0 || a_end != a.n) fail(FC_ERR_INTERNAL, "a same-set product is computed whole");
+    const TriuGrid grid{a.n, FC_TRIU_ROW};
+    auto upper = [&](int slot, int64_t g, int64_t k) {
+      const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
+      const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), w = c1 - c0;
+      C* tile = tiles[static_cast<size_t>(slot)].data();
+      gemm_nt(g_end - g_row, w, t, za + g_row * t, za + c0 * t, tile, w);
+      for (int64_t i = g_row; i < g_end; ++i) {
+        O* row = out + i * ld;
+        const int64_t j0 = std::max(c0, i + 1);
+        if (j0 < c1) finish_run(tile + (i - g_row) * w + (j0 - c0), row + j0, c1 - j0, ca[i] != 0, ca + j0, any_constant, fill);
+        if (i >= c0 && i < c1) row[i] = ca[i] ? fill : O(1);  // the diagonal is exactly 1
+      }
+    };
+    run_tiles(a_begin, a_end, threads, [&](int64_t g) { return grid.column_tiles(g); }, upper, reporter);
+    mirror_lower(out, a.n, ld, threads);
+    return;
+  }
+  auto item = [&](int slot, int64_t g, int64_t k) {
+    const int64_t g_row = g * kTileRows, g_end = std::min(a.n, g_row + kTileRows);
+    const int64_t c0 = k * kTileCols, c1 = std::min(nb, c0 + kTileCols), width = c1 - c0;
+    const int64_t r0 = std::max(g_row, a_begin), r1 = std::min(g_end, a_end);
+    if constexpr (std::is_same<C, float>::value && std::is_same<O, float>::value) {
+      // In place: the GEMM writes the output rows (ld must fit CBLAS's int), then they are clamped.
+      if (r0 == g_row && r1 == g_end && ld <= std::numeric_limits<int>::max()) {
+        float* dst = out + (g_row - a_begin) * ld + c0;
+        gemm_nt(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, dst, ld);
+        for (int64_t i = r0; i < r1; ++i) {
+          float* row = dst + (i - g_row) * ld;
+          finish_run(row, row, width, ca[i] != 0, cb + c0, any_constant, fill);
+          if (same_set && i >= c0 && i < c1) row[i - c0] = ca[i] ? fill : 1.0f;  // the diagonal is exactly 1
+        }
+        return;
+      }
+    }
+    C* tile = tiles[static_cast<size_t>(slot)].data();
+    gemm_nt(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, tile, width);
+    for (int64_t i = r0; i < r1; ++i) {
+      O* row = out + (i - a_begin) * ld + c0;
+      finish_run(tile + (i - g_row) * width, row, width, ca[i] != 0, cb + c0, any_constant, fill);
+      if (same_set && i >= c0 && i < c1) row[i - c0] = ca[i] ? fill : O(1);
+    }
+  };
+  run_tiles(a_begin, a_end, threads, [&](int64_t) { return ceil_div(nb, kTileCols); }, item, reporter);
+}
+
+void require_host(const Output& out) {
+  if (out.on_device) fail(FC_ERR_INVALID_ARG, "the CPU backend cannot write to device memory");
+}
+
+}  // namespace
+
+void triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
+          const RunSettings& run) {
+  require_host(out);
+  check_int_range(s);
+  ThreadScope threads(run.threads);
+  const bool f64 = s.precision == FC_PRECISION_FP64;
+  if (out.type == ScalarType::F32) {
+    if (f64) triu_typed<double, float>(s, order, row_begin, row_end, static_cast<float*>(out.data), run);
+    else triu_typed<float, float>(s, order, row_begin, row_end, static_cast<float*>(out.data), run);
+  } else {
+    if (f64) triu_typed<double, double>(s, order, row_begin, row_end, static_cast<double*>(out.data), run);
+    else triu_typed<float, double>(s, order, row_begin, row_end, static_cast<double*>(out.data), run);
+  }
+}
+
+void cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, const Output& out,
+           int64_t ld, const RunSettings& run) {
+  require_host(out);
+  check_int_range(a);
+  check_int_range(b);
+  ThreadScope threads(run.threads);
+  const bool f64 = a.precision == FC_PRECISION_FP64;
+  if (out.type == ScalarType::F32) {
+    if (f64) cross_typed<double>(a, b, a_begin, a_end, same_set, static_cast<float*>(out.data), ld, run);
+    else cross_typed<float>(a, b, a_begin, a_end, same_set, static_cast<float*>(out.data), ld, run);
+  } else {
+    if (f64) cross_typed<double>(a, b, a_begin, a_end, same_set, static_cast<double*>(out.data), ld, run);
+    else cross_typed<float>(a, b, a_begin, a_end, same_set, static_cast<double*>(out.data), ld, run);
+  }
+}
+
+}  // namespace cpu
+}  // namespace fc
