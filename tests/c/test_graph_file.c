@@ -157,7 +157,7 @@ int main(void) {
     }
   }
 
-  /* The layout (src/core/graph_file.hpp): magic [0, 8), version [8, 12), reserved [12, 16),
+  /* The layout (src/graph/graph_file.hpp): magic [0, 8), version [8, 12), reserved [12, 16),
    * n [16, 24), edges [24, 32), then n + 1 offsets, 2 edges columns, 2 edges weights. */
   {
     const long offsets_at = 32, columns_at = 32 + 8 * (N + 1);

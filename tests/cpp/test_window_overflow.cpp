@@ -10,7 +10,7 @@
 #include <string>
 
 #include "api_calls.hpp"
-#include "core/handles.hpp"
+#include "api/handles.hpp"
 
 namespace {
 
