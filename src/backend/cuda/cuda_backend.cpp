@@ -118,8 +118,8 @@ CudaBackend::EdgePass CudaBackend::edge_pass(const SeriesView& s, const EdgeTest
   return pass;
 }
 
-bool CudaBackend::threshold_graph(const SeriesView& s, const EdgeTest& test, int weights, SymmetricCsr& csr, UpperEdges& edges,
-                     const RunSettings& run) {
+bool CudaBackend::threshold_graph(const SeriesView& s, const EdgeTest& test, int weights, SymmetricCsr& csr,
+                                  UpperEdges& edges, const RunSettings& run) {
   if (s.n < 2) {
     threshold_edges(s, test, edges, run);
     return false;
@@ -143,7 +143,7 @@ bool CudaBackend::threshold_graph(const SeriesView& s, const EdgeTest& test, int
 }
 
 std::unique_ptr<DeviceCsr> CudaBackend::threshold_graph_device(const SeriesView& s, const EdgeTest& test, int weights,
-                                                  const RunSettings& run) {
+                                                               const RunSettings& run) {
   if (s.n < 2 || run.memory_limit > 0) return nullptr;
   DeviceScope scope(device_);
   UpperEdges edges;
@@ -183,7 +183,7 @@ void CudaBackend::give_back(CudaDeviceCsr& g) noexcept {
 }
 
 void CudaBackend::threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,
-                      const RunSettings& run) {
+                                   const RunSettings& run) {
   DeviceScope scope(device_);
   check_int_range(s);
   if (s.n < 2) {

@@ -7,7 +7,7 @@ namespace fc {
 namespace cuda {
 
 void CudaBackend::triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
-          const RunSettings& run) {
+                       const RunSettings& run) {
   DeviceScope scope(device_);
   check_int_range(s);
   const uint8_t* constant = constant_flags(s);
@@ -18,9 +18,9 @@ void CudaBackend::triu(const SeriesView& s, fc_triu_order order, int64_t row_beg
             [&](int64_t, bool, cudaStream_t) { return std::make_pair(z, constant); }, run);
 }
 
-bool CudaBackend::triu_windows(const SeriesView& s, const std::vector<int64_t>& begins, int64_t length, const double* weights,
-                  fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out, int64_t per_window,
-                  const RunSettings& run) {
+bool CudaBackend::triu_windows(const SeriesView& s, const std::vector<int64_t>& begins, int64_t length,
+                               const double* weights, fc_triu_order order, int64_t row_begin, int64_t row_end,
+                               const Output& out, int64_t per_window, const RunSettings& run) {
   DeviceScope scope(device_);
   check_int_range(s);
   const CudaSeries& src = storage_of(s);
@@ -112,8 +112,8 @@ bool CudaBackend::triu_windows(const SeriesView& s, const std::vector<int64_t>& 
   return true;
 }
 
-void CudaBackend::cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, const Output& out,
-           int64_t ld, const RunSettings& run) {
+void CudaBackend::cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set,
+                        const Output& out, int64_t ld, const RunSettings& run) {
   DeviceScope scope(device_);
   check_int_range(a);
   check_int_range(b);
@@ -179,8 +179,9 @@ void CudaBackend::cross(const SeriesView& a, const SeriesView& b, int64_t a_begi
   cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
 }
 
-void CudaBackend::pack_band(const void* tile, bool f64, bool out_f64, const kernels::TriuBand& kb, const uint8_t* constant,
-                      fc_constant_policy policy, void* dst, cudaStream_t stream, const kernels::TriuBatch& batch) {
+void CudaBackend::pack_band(const void* tile, bool f64, bool out_f64, const kernels::TriuBand& kb,
+                            const uint8_t* constant, fc_constant_policy policy, void* dst, cudaStream_t stream,
+                            const kernels::TriuBatch& batch) {
   auto pack = [&](auto in, auto out) {
     using In = decltype(in);
     using Out = decltype(out);
@@ -197,9 +198,10 @@ void CudaBackend::pack_band(const void* tile, bool f64, bool out_f64, const kern
   }
 }
 
-bool CudaBackend::batched_triangles(const CudaSeries& src, int64_t t, const std::vector<int64_t>& begins, int64_t g0, int64_t g1,
-                       int64_t length, const WindowStore& store, fc_triu_order order, int64_t row_begin,
-                       int64_t row_end, const Output& out, int64_t per_window, const RunSettings& run) {
+bool CudaBackend::batched_triangles(const CudaSeries& src, int64_t t, const std::vector<int64_t>& begins, int64_t g0,
+                                    int64_t g1, int64_t length, const WindowStore& store, fc_triu_order order,
+                                    int64_t row_begin, int64_t row_end, const Output& out, int64_t per_window,
+                                    const RunSettings& run) {
   const int64_t n = src.n, count = g1 - g0;
   if (store.kmajor == nullptr || count < 2 || row_end <= row_begin) return false;
   const int64_t step = begins[static_cast<size_t>(g0 + 1)] - begins[static_cast<size_t>(g0)];
@@ -269,8 +271,9 @@ bool CudaBackend::batched_triangles(const CudaSeries& src, int64_t t, const std:
 }
 
 template <class Prepare>
-void CudaBackend::triangles(int64_t n, bool f64, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
-               int64_t per_window, int64_t count, Prepare&& prepare, const RunSettings& run) {
+void CudaBackend::triangles(int64_t n, bool f64, fc_triu_order order, int64_t row_begin, int64_t row_end,
+                            const Output& out, int64_t per_window, int64_t count, Prepare&& prepare,
+                            const RunSettings& run) {
   const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4;
   const int64_t slice = cuda::triu_start(n, order, row_end) - cuda::triu_start(n, order, row_begin);
   const Destination dest = destination(out, static_cast<size_t>((count - 1) * per_window + slice) * out_elem);
