@@ -80,20 +80,26 @@ static double* read_csv(const char* path, int64_t* n, int64_t* t) {
   return values; /* T x N row-major: series_stride 1, time_stride N */
 }
 
-static void graph_digest(const char* name, const fc_graph* g) {
-  int64_t n, e;
-  check(fc_graph_info(g, &n, &e), "fc_graph_info");
-  int64_t* offsets = malloc(sizeof(int64_t) * (n + 1));
-  int64_t* columns = malloc(sizeof(int64_t) * (2 * e + 1));
-  float* weights = malloc(sizeof(float) * (2 * e + 1));
-  check(fc_graph_csr(g, offsets, columns, weights, 2 * e + 1), "fc_graph_csr");
-  uint64_t h = fnv(offsets, sizeof(int64_t) * (n + 1), kFnvStart);
-  h = fnv(columns, sizeof(int64_t) * 2 * e, h);
-  h = fnv(weights, sizeof(float) * 2 * e, h);
-  printf("%-40s %016llx  (%lld nodes, %lld edges)\n", name, (unsigned long long)h, (long long)n, (long long)e);
+/* The graph's CSR arrays (offsets, columns, weights) folded into h. */
+static uint64_t graph_hash(const fc_graph* g, uint64_t h, int64_t* n, int64_t* e) {
+  check(fc_graph_info(g, n, e), "fc_graph_info");
+  int64_t* offsets = malloc(sizeof(int64_t) * (*n + 1));
+  int64_t* columns = malloc(sizeof(int64_t) * (2 * *e + 1));
+  float* weights = malloc(sizeof(float) * (2 * *e + 1));
+  check(fc_graph_csr(g, offsets, columns, weights, 2 * *e + 1), "fc_graph_csr");
+  h = fnv(offsets, sizeof(int64_t) * (*n + 1), h);
+  h = fnv(columns, sizeof(int64_t) * 2 * *e, h);
+  h = fnv(weights, sizeof(float) * 2 * *e, h);
   free(offsets);
   free(columns);
   free(weights);
+  return h;
+}
+
+static void graph_digest(const char* name, const fc_graph* g) {
+  int64_t n, e;
+  const uint64_t h = graph_hash(g, kFnvStart, &n, &e);
+  printf("%-40s %016llx  (%lld nodes, %lld edges)\n", name, (unsigned long long)h, (long long)n, (long long)e);
 }
 
 static void modules_digest(const char* name, fc_context* ctx, const fc_graph* g, int refine) {
@@ -241,15 +247,7 @@ static void series_calls(fc_context* ctx, const char* tag, const double* x, int6
     uint64_t h = kFnvStart;
     while (fc_dfc_next_graph(it, FC_EDGE_ABS_THRESHOLD, 0.5, FC_GRAPH_WEIGHTED, &g, &k) == FC_OK) {
       int64_t gn, ge;
-      check(fc_graph_info(g, &gn, &ge), "info");
-      int64_t* off = malloc(sizeof(int64_t) * (gn + 1));
-      int64_t* col = malloc(sizeof(int64_t) * (2 * ge + 1));
-      float* wt = malloc(sizeof(float) * (2 * ge + 1));
-      check(fc_graph_csr(g, off, col, wt, 2 * ge + 1), "csr");
-      h = fnv(wt, sizeof(float) * 2 * ge, fnv(col, sizeof(int64_t) * 2 * ge, fnv(off, sizeof(int64_t) * (gn + 1), h)));
-      free(off);
-      free(col);
-      free(wt);
+      h = graph_hash(g, h, &gn, &ge);
       fc_graph_destroy(g);
     }
     fc_dfc_destroy(it);
