@@ -1,8 +1,8 @@
 /* output_digest: one line per public call, its outputs' FNV-1a 64-bit digest, on structured data.
  *
  * For comparing two builds of fastconn (a restructuring must change no output bit) and two
- * backends (the CPU and CUDA contexts). Build it against each library and diff the outputs; see
- * scripts/compare-outputs.sh, which does that for the committed tree and another one.
+ * backends (the CPU and CUDA contexts). Build it against each library and diff the outputs;
+ * scripts/compare-builds.sh does that for two build folders.
  *
  *   output_digest cpu|cuda [fmri_timeseries.csv]
  *
