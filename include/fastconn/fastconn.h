@@ -468,6 +468,74 @@ FC_API fc_status fc_dfc_lowrank(fc_context* ctx, const fc_series* series, int64_
                                 double sigma, int64_t rank, float* factors, int64_t capacity, double* rel_error);
 
 /* ---------------------------------------------------------------------------------------------
+ * Centrality and rank correlation.
+ *
+ * Fast eigenvector centrality (fast ECM; Wink et al. 2012, Brain Connectivity 2:265, as AFNI's
+ * 3dECM -fecm computes it): the leading eigenvector of the positive matrix (R + 1) / 2 of a series
+ * set, R = Z Z^T its correlation matrix, found without forming R: each product is
+ * (Z (Z^T x) + 1 (1^T x)) / 2, O(N T) work and memory, by Lanczos with a residual test
+ * (||B x - lambda x|| <= tolerance * lambda). Products are summed in float64 from the stored rows
+ * (float in FP32/TF32 mode, double in FP64 mode), in a fixed order: the same bits run after run
+ * and for any thread count. Both backends agree to 1e-9 (max |difference| of the unit vectors;
+ * their products are specified to the same order of float64 operations).
+ *
+ * Spearman's rho: a ranked series set (fc_series_create_ranked_*) stores the ranks of each series
+ * (ties get their average rank, as scipy.stats.spearmanr and R's cor(method = "spearman")), so
+ * every call on it (triangle, dense, cross, blocks, graph, degree, ECM) gives Spearman's rho.
+ *
+ * Fisher z: fc_fisher_z_* turns r into atanh(r) in place, in any buffer the correlation calls
+ * filled (triangle, dense, cross, blocks, window summaries' mean).
+ * ------------------------------------------------------------------------------------------- */
+
+/* Fast ECM of a series set: centrality (N values, capacity >= N) the leading eigenvector of
+ * (R + 1) / 2 with unit L2 norm and non-negative entries (AFNI's scaling; for this positive matrix
+ * every entry of it is > 0 mathematically, entries that rounding leaves below 0 are set to 0).
+ * eigenvalue (may be NULL): its eigenvalue lambda. tolerance: the residual test above, 0 for the
+ * default 1e-10, else in [1e-13, 0.1].
+ * Constant series (zero rows of Z): under FC_CONSTANT_ZERO they stay in the matrix with r = 0 to
+ * every series and to themselves, so row i of (R + 1) / 2 is 1/2 everywhere and they get the
+ * centrality of the +1 term alone (AFNI's answer); under FC_CONSTANT_NAN (the default) they are
+ * left out of the matrix (the other entries are those of the set without them) and get NaN. A set
+ * with no series but constant ones gives NaN everywhere under FC_CONSTANT_NAN, and 1/sqrt(N),
+ * lambda = N/2 under FC_CONSTANT_ZERO. The progress callback is called after each product (total:
+ * the 10000 products an eigensolve may take at most), so it can count and cancel them. */
+FC_API fc_status fc_pcc_ecm(fc_context* ctx, const fc_series* series, double tolerance, double* centrality,
+                            int64_t capacity, double* eigenvalue);
+
+/* Eigenvector centrality of a graph (region networks, graphs of fc_pcc_graph or
+ * fc_graph_create_csr): the leading eigenvector of its adjacency matrix A, A_ij = w_ij with
+ * weighted = 1 (weights must be >= 0: Perron-Frobenius; a graph with a negative weight gives
+ * FC_ERR_INVALID_ARG naming the edge) or 1 for every edge with weighted = 0; scaled so that its
+ * largest entry is 1 (igraph's eigenvector_centrality(scale = TRUE)), entries >= 0. A graph
+ * without edges gives 1 everywhere and lambda = 0 (as igraph does). On a disconnected graph the
+ * answer lives on the component with the largest eigenvalue (0 elsewhere); when two components
+ * share it the eigenvector is not unique. centrality: N values (capacity >= N); eigenvalue may be
+ * NULL; tolerance as for fc_pcc_ecm. Computed on the host (OpenMP), whatever the backend. */
+FC_API fc_status fc_graph_eigenvector_centrality(fc_context* ctx, const fc_graph* graph, int weighted,
+                                                 double tolerance, double* centrality, int64_t capacity,
+                                                 double* eigenvalue);
+
+/* A series set whose correlations are Spearman's rho: arguments as fc_series_create_f32/_f64; each
+ * series is replaced by its ranks 1..T (equal values, compared exactly, share their average rank)
+ * and then normalized and stored as usual. A series of equal values is constant as before. Windows
+ * of a ranked set (fc_series_window, fc_dfc_*) are windows of these ranks: the Pearson correlation
+ * of the whole-series ranks over the window, which is not Spearman's rho of the window's values
+ * (for that, rank the window's samples: create a ranked set from them). */
+FC_API fc_status fc_series_create_ranked_f32(fc_context* ctx, const float* data, int64_t n_series,
+                                             int64_t n_time, int64_t series_stride, int64_t time_stride,
+                                             fc_series** out);
+FC_API fc_status fc_series_create_ranked_f64(fc_context* ctx, const double* data, int64_t n_series,
+                                             int64_t n_time, int64_t series_stride, int64_t time_stride,
+                                             fc_series** out);
+
+/* Fisher's z transform in place: values[i] = atanh(values[i]) for i < count (count >= 0; values
+ * may be NULL when count is 0). r = 1 and -1 become +inf and -inf (so a dense matrix's diagonal
+ * becomes +inf), NaN stays NaN. A value outside [-1, 1] gives FC_ERR_INVALID_ARG naming the first
+ * one, and nothing is changed. Elementwise on OpenMP's default threads: same bits for any count. */
+FC_API fc_status fc_fisher_z_f32(float* values, int64_t count);
+FC_API fc_status fc_fisher_z_f64(double* values, int64_t count);
+
+/* ---------------------------------------------------------------------------------------------
  * Modules: Newman's leading-eigenvector modularity (Newman 2006, PNAS 103:8577) on a graph.
  * Recursive bisection: each community g is split by the sign pattern of the leading eigenvector
  * of its generalized modularity matrix B^(g)_ij = B_ij - delta_ij sum_{l in g} B_il, with

@@ -6,13 +6,13 @@
 namespace {
 template <class T>
 fc_status create(const char* function, fc_context* ctx, const T* data, int64_t n, int64_t t, int64_t ss, int64_t ts,
-                 fc_series** out) {
+                 fc_series** out, bool ranked = false) {
   return fc::api_guard(function, [&] {
     fc::require_not_null(ctx, "ctx");
     fc::require_not_null(out, "out");
     const fc::ContextUse use(*ctx->state);
     auto series = std::make_unique<fc_series>();
-    series->data = fc::create_series(*ctx->state, data, n, t, ss, ts);
+    series->data = fc::create_series(*ctx->state, data, n, t, ss, ts, ranked);
     *out = series.release();
     return FC_OK;
   });
@@ -29,6 +29,16 @@ FC_API fc_status fc_series_create_f32(fc_context* ctx, const float* data, int64_
 FC_API fc_status fc_series_create_f64(fc_context* ctx, const double* data, int64_t n_series, int64_t n_time,
                                       int64_t series_stride, int64_t time_stride, fc_series** out) {
   return create(__func__, ctx, data, n_series, n_time, series_stride, time_stride, out);
+}
+
+FC_API fc_status fc_series_create_ranked_f32(fc_context* ctx, const float* data, int64_t n_series, int64_t n_time,
+                                             int64_t series_stride, int64_t time_stride, fc_series** out) {
+  return create(__func__, ctx, data, n_series, n_time, series_stride, time_stride, out, true);
+}
+
+FC_API fc_status fc_series_create_ranked_f64(fc_context* ctx, const double* data, int64_t n_series, int64_t n_time,
+                                             int64_t series_stride, int64_t time_stride, fc_series** out) {
+  return create(__func__, ctx, data, n_series, n_time, series_stride, time_stride, out, true);
 }
 
 FC_API void fc_series_destroy(fc_series* series) { delete series; }

@@ -1,15 +1,16 @@
 // A compute backend (cpu/ always, cuda/ when built): one interface per capability, each in its
-// own header (pcc_backend.hpp, graph_backend.hpp, window_backend.hpp, modules_backend.hpp), and
-// this one joining them with what names the backend.
+// own header (pcc_backend.hpp, graph_backend.hpp, window_backend.hpp, modules_backend.hpp,
+// centrality_backend.hpp), and this one joining them with what names the backend.
 //
-// The capabilities above (src/pcc, src/graph, src/dfc, src/modules) validate arguments, normalize
-// the input in float64 and decide what to compute; a backend stores normalized series and computes
+// The capabilities above (src/pcc, src/graph, src/dfc, src/modules, src/centrality) validate
+// arguments, normalize the input in float64 and decide what to compute; a backend stores normalized series and computes
 // products of them. A backend never calls the public API and never sees unvalidated input.
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "backend/centrality_backend.hpp"
 #include "backend/graph_backend.hpp"
 #include "backend/modules_backend.hpp"
 #include "backend/pcc_backend.hpp"
@@ -18,7 +19,8 @@
 
 namespace fc {
 
-class Backend : public PccBackend, public GraphBackend, public WindowBackend, public ModulesBackend {
+class Backend : public PccBackend, public GraphBackend, public WindowBackend, public ModulesBackend,
+                public CentralityBackend {
  public:
   virtual ~Backend() = default;
 

@@ -73,11 +73,31 @@ int64_t normalize_one(const T* x, int64_t t, int64_t ts, double* z) {
   return 0;
 }
 
+// Spearman: z = the average ranks of x (1 .. t; equal values, compared exactly, share the mean
+// of their positions, as scipy.stats.spearmanr), then normalized as any series. Returns as
+// normalize_one. order: t scratch indices.
+template <class T>
+int64_t rank_one(const T* x, int64_t t, int64_t ts, double* z, std::vector<int64_t>& order) {
+  for (int64_t k = 0; k < t; ++k)
+    if (!std::isfinite(static_cast<double>(x[k * ts]))) return -1 - k;
+  order.resize(static_cast<size_t>(t));
+  for (int64_t k = 0; k < t; ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return x[a * ts] < x[b * ts]; });
+  for (int64_t first = 0; first < t;) {
+    int64_t last = first;  // the tie group [first, last]
+    while (last + 1 < t && x[order[last + 1] * ts] == x[order[first] * ts]) ++last;
+    const double rank = 0.5 * static_cast<double>(first + last) + 1.0;
+    for (int64_t p = first; p <= last; ++p) z[order[p]] = rank;
+    first = last + 1;
+  }
+  return normalize_one(z, t, 1, z);
+}
+
 }  // namespace
 
 template <class T>
 std::shared_ptr<SeriesData> create_series(const ContextState& ctx, const T* data, int64_t n, int64_t t, int64_t ss,
-                                          int64_t ts) {
+                                          int64_t ts, bool ranked) {
   require_not_null(data, "data");
   validate_shape(n, t, ss, ts);
 
@@ -86,6 +106,7 @@ std::shared_ptr<SeriesData> create_series(const ContextState& ctx, const T* data
   s->n = n;
   s->t = t;
   s->precision = ctx.precision;
+  s->ranked = ranked;
   s->constant.assign(static_cast<size_t>(n), 0);
   s->storage = ctx.backend->create_series(n, t, ctx.precision);
 
@@ -96,9 +117,14 @@ std::shared_ptr<SeriesData> create_series(const ContextState& ctx, const T* data
   const int threads = ctx.threads > 0 ? ctx.threads : omp_get_max_threads();
   for (int64_t begin = 0; begin < n; begin += chunk) {
     const int64_t rows = std::min(chunk, n - begin);
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (int64_t r = 0; r < rows; ++r)
-      code[r] = normalize_one(data + (begin + r) * ss, t, ts, z.data() + r * t);
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<int64_t> order;  // rank_one's scratch, one per thread
+#pragma omp for schedule(static)
+      for (int64_t r = 0; r < rows; ++r)
+        code[r] = ranked ? rank_one(data + (begin + r) * ss, t, ts, z.data() + r * t, order)
+                         : normalize_one(data + (begin + r) * ss, t, ts, z.data() + r * t);
+    }
     for (int64_t r = 0; r < rows; ++r) {
       if (code[r] < 0) {
         const int64_t k = -1 - code[r];
@@ -119,9 +145,9 @@ std::shared_ptr<SeriesData> create_series(const ContextState& ctx, const T* data
 }
 
 template std::shared_ptr<SeriesData> create_series<float>(const ContextState&, const float*, int64_t, int64_t, int64_t,
-                                                          int64_t);
+                                                          int64_t, bool);
 template std::shared_ptr<SeriesData> create_series<double>(const ContextState&, const double*, int64_t, int64_t,
-                                                           int64_t, int64_t);
+                                                           int64_t, int64_t, bool);
 
 void require_same_backend(const ContextState& ctx, const SeriesData& s, const char* argument) {
   if (s.backend != ctx.backend)

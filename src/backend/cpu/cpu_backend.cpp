@@ -1,6 +1,7 @@
 // The CPU backend: the numerical reference. Its capabilities are in their own files, by the names
 // the CUDA backend uses: cpu_pcc.cpp (triangle, cross blocks), cpu_graph.cpp (networks),
-// cpu_window.cpp (windows and low rank); the modules' products run on the host
+// cpu_window.cpp (windows and low rank), cpu_centrality.cpp (products for eigenvector
+// centrality); the modules' products run on the host
 // (modules/modularity.cpp), so it has no modules engine. Products through CBLAS (OpenBLAS on
 // Debian) on a fixed grid of tiles (cpu_tiles.hpp).
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "backend/backend.hpp"
+#include "backend/cpu/cpu_centrality.hpp"
 #include "backend/cpu/cpu_pcc.hpp"
 #include "backend/cpu/cpu_tiles.hpp"
 #include "backend/cpu/cpu_window.hpp"
@@ -42,10 +44,6 @@ class CpuBackend : public Backend {
       std::transform(z, z + count, s.f32.begin() + begin, [](double v) { return static_cast<float>(v); });
   }
 
-
-
-
-
   // PCC: cpu_pcc.cpp.
   void triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
             const RunSettings& run) override {
@@ -79,6 +77,11 @@ class CpuBackend : public Backend {
   void gram(const SeriesView& s, double* gram, const RunSettings& run) override { cpu::gram(s, gram, run); }
   void project(const SeriesView& s, const double* basis, int64_t l, float* factor, const RunSettings& run) override {
     cpu::project(s, basis, l, factor, run);
+  }
+
+  // Centrality: cpu_centrality.cpp.
+  void gram_product(const SeriesView& s, const double* x, double* y, const RunSettings& run) override {
+    cpu::gram_product(s, x, y, run);
   }
 
 };

@@ -167,6 +167,10 @@ class CudaBackend : public Backend {
 
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override;
 
+  // --- centrality (cuda_centrality.cpp) -----------------------------------------------------------
+
+  void gram_product(const SeriesView& s, const double* x, double* y, const RunSettings& run) override;
+
  private:
   cuda::GraphJob graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values);
 
@@ -258,6 +262,11 @@ class CudaBackend : public Backend {
     std::vector<std::unique_ptr<cuda::Event>> ready;
   };
   WindowGroup window_group_;
+  // gram_product's vectors (x, y), chunk sums and Z^T x, kept between products.
+  struct CentralityScratch {
+    cuda::DeviceBuffer x, y, partial, u;
+  };
+  CentralityScratch centrality_;
   cudaStream_t user_stream_ = nullptr;
 };
 

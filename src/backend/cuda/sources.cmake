@@ -12,6 +12,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/graph_profile.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_modules.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_centrality.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
   ${PROJECT_SOURCE_DIR}/kernels/cross_finish.cu
   ${PROJECT_SOURCE_DIR}/kernels/edge_compact.cu
@@ -24,7 +25,8 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/window_normalize.cu
   ${PROJECT_SOURCE_DIR}/kernels/group_product.cu
   ${PROJECT_SOURCE_DIR}/kernels/eigen_space.cu
-  ${PROJECT_SOURCE_DIR}/kernels/host_store.cu)
+  ${PROJECT_SOURCE_DIR}/kernels/host_store.cu
+  ${PROJECT_SOURCE_DIR}/kernels/series_products.cu)
 find_package(Threads REQUIRED)
 target_link_libraries(fastconn PRIVATE CUDA::cudart CUDA::cublas Threads::Threads)
 # Kernels: optimized device code, no per-thread default stream (the backend passes its streams).
