@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   int64_t n = 20000, t = 165;
   int reps = 5, threads = 2;
   std::string data_out;
+  fc_backend backend = FC_BACKEND_CPU;  // --backend cuda: the same run on the GPU (its floor is the device's, not printed)
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--n") n = std::atoll(argv[i + 1]);
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
     else if (a == "--reps") reps = std::atoi(argv[i + 1]);
     else if (a == "--threads") threads = std::atoi(argv[i + 1]);
     else if (a == "--data-out") data_out = argv[i + 1];
+    else if (a == "--backend") backend = std::string(argv[i + 1]) == "cuda" ? FC_BACKEND_CUDA : FC_BACKEND_CPU;
     else { std::fprintf(stderr, "bench_cpu_ecm: unknown argument %s\n", a.c_str()); return 2; }
   }
   const std::vector<float> data = bench::synthetic_series(n, t, 2024);
@@ -87,7 +89,7 @@ int main(int argc, char** argv) {
   for (const fc_precision precision : {FC_PRECISION_FP32, FC_PRECISION_FP64}) {
     const char* name = precision == FC_PRECISION_FP32 ? "fp32" : "fp64";
     fc_context* ctx = nullptr;
-    ok(fc_context_create(FC_BACKEND_CPU, -1, &ctx), "fc_context_create");
+    ok(fc_context_create(backend, -1, &ctx), "fc_context_create");
     ok(fc_context_set_precision(ctx, precision), "fc_context_set_precision");
     ok(fc_context_set_threads(ctx, threads), "fc_context_set_threads");
     fc_series* s = nullptr;

@@ -182,6 +182,19 @@ static void series_calls(fc_context* ctx, const char* tag, const double* x, int6
     fc_series_destroy(a);
   }
   {
+    double* c = malloc(sizeof(double) * n);
+    double lambda;
+    check(fc_pcc_ecm(ctx, s, 0, c, n, &lambda), "fc_pcc_ecm");
+    snprintf(name, sizeof name, "%s fast ECM", tag);
+    put(name, c, sizeof(double) * n);
+    fc_series* ranked;
+    check(fc_series_create_ranked_f64(ctx, x, n, t, ss, ts, &ranked), "ranked");
+    check(fc_pcc_triu(ctx, ranked, FC_TRIU_ROW, f, pairs), "ranked triu");
+    snprintf(name, sizeof name, "%s Spearman triu", tag); put(name, f, sizeof(float) * pairs);
+    fc_series_destroy(ranked);
+    free(c);
+  }
+  {
     fc_blocks* b;
     fc_block_info info;
     check(fc_pcc_blocks_begin(ctx, s, 37, &b), "blocks");
@@ -201,7 +214,16 @@ static void series_calls(fc_context* ctx, const char* tag, const double* x, int6
     fc_graph* g;
     check(fc_pcc_graph(ctx, s, rules[r].rule, rules[r].param, rules[r].weights, &g), rules[r].what);
     snprintf(name, sizeof name, "%s %s", tag, rules[r].what); graph_digest(name, g);
-    if (r == 0) { snprintf(name, sizeof name, "%s modules of it", tag); modules_digest(name, ctx, g, 1); }
+    if (r == 0) {
+      snprintf(name, sizeof name, "%s modules of it", tag);
+      modules_digest(name, ctx, g, 1);
+      double* c = malloc(sizeof(double) * n);
+      double lambda;
+      check(fc_graph_eigenvector_centrality(ctx, g, 0, 0, c, n, &lambda), "graph centrality"); /* binary: the graph is signed */
+      snprintf(name, sizeof name, "%s its eigenvector centrality", tag);
+      put(name, c, sizeof(double) * n);
+      free(c);
+    }
     fc_graph_destroy(g);
     int64_t* degree = malloc(sizeof(int64_t) * n);
     double* strength = malloc(sizeof(double) * n);
