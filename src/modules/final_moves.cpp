@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "base/parallel_team.hpp"
 #include "modules/leading_eigen.hpp"
 #include "modules/local_graph.hpp"
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "base/parallel_team.hpp"
+
 namespace fc {
 namespace {
 

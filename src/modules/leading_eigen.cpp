@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/parallel_team.hpp"
+
 namespace fc {
 
 namespace {
@@ -119,11 +121,6 @@ void HostSpace::subtract_scaled(int64_t x, double alpha, int64_t y) {
 }
 void HostSpace::combine(int64_t cols, const double* y, int64_t ldy, int64_t k, int64_t out) {
   fc::combine(at(0), cols, y, ldy, k, at(out), n_, threads_());
-}
-
-int parallel_team(int64_t work, int threads) {
-  const int64_t most = threads > 0 ? threads : omp_get_max_threads();
-  return int(std::clamp<int64_t>(work / kWorkPerThread, 1, std::max<int64_t>(1, most)));
 }
 
 double deterministic_dot(const double* a, const double* b, int64_t n, int threads) {

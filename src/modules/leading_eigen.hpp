@@ -57,12 +57,6 @@ class SplitMix64 {
   uint64_t state_;
 };
 
-// The OpenMP threads worth starting for `work` multiply-adds: at least kWorkPerThread each (a
-// fork and join of 16 threads costs about what 16 x 65536 of them take), at most `threads`
-// (0 = OpenMP's default); 1 means the calling thread alone.
-constexpr int64_t kWorkPerThread = 65536;
-int parallel_team(int64_t work, int threads);
-
 // sum_i a[i] * b[i], bit-identical for any `threads` (0 = OpenMP's default).
 double deterministic_dot(const double* a, const double* b, int64_t n, int threads);
 

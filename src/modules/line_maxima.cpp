@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "modules/leading_eigen.hpp"  // parallel_team
+#include "base/parallel_team.hpp"
+#include "modules/leading_eigen.hpp"
 
 namespace fc {
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "base/huge_pages.hpp"
+#include "base/parallel_team.hpp"
 #include "modules/leading_eigen.hpp"
 
 namespace fc {

@@ -21,6 +21,7 @@
 #include <unordered_map>
 
 #include "base/error.hpp"
+#include "base/parallel_team.hpp"
 #include "modules/final_moves.hpp"
 #include "modules/group_eigen.hpp"
 #include "modules/leading_eigen.hpp"

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "base/parallel_team.hpp"
 #include "modules/leading_eigen.hpp"
 #include "modules/line_maxima.hpp"
 #include "modules/modularity.hpp"

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/parallel_team.hpp"
 #include "modules/leading_eigen.hpp"
 #include "modules/line_maxima.hpp"
 
