@@ -15,6 +15,7 @@
 #include "base/error.hpp"
 #include "dfc/lowrank.hpp"
 #include "base/parallel_errors.hpp"
+#include "base/parallel_team.hpp"
 #include "pcc/pcc.hpp"
 #include "base/triangle_index.hpp"
 
@@ -253,7 +254,9 @@ void dfc_lowrank(const ContextState& ctx, const std::shared_ptr<const SeriesData
       windows.push_back(create_window_series(ctx, s, spec.begin(k), spec.length, spec.taper, spec.sigma));
       ctx.backend->gram(windows.back()->view(), grams[static_cast<size_t>(k - g0)].data(), run);
     }
-    on_threads(m, static_cast<int>(std::min<int64_t>(m, threads)), [&](int64_t j) {
+    // A dsyevd of t x t costs about 4 t^3 / 3 multiply-adds (with vectors): threads only for
+    // enough of them (parallel_team).
+    on_threads(m, parallel_team(saturating_product(saturating_product(m * t, t), t), threads, m), [&](int64_t j) {
       lowrank_basis(t, rank, grams[static_cast<size_t>(j)], bases[static_cast<size_t>(j)], &errors[static_cast<size_t>(j)]);
     });
     for (int64_t k = g0; k < g1; ++k) {

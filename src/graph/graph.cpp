@@ -10,6 +10,7 @@
 
 #include "base/error.hpp"
 #include "base/huge_pages.hpp"
+#include "base/parallel_team.hpp"
 #include "base/triangle_index.hpp"
 
 namespace fc {
@@ -242,12 +243,13 @@ void csr_of(GraphData& g, int64_t n, const UpperEdges& e, int weights, int threa
   int64_t* const columns = g.columns.data();
   float* const w = g.weights.data();
   const int64_t* const offsets = g.offsets.data();
-  const int team = threads > 0 ? threads : omp_get_max_threads();
+  // Each thread reads every edge for its lower halves: a team only when there are many.
+  const int team = parallel_team(2 * g.n_edges + n, threads, n);
   // Write positions of the lower halves, made here: nothing in the region below may allocate
   // (an exception cannot leave it).
   std::vector<int64_t> next(offsets, offsets + n);
 
-#pragma omp parallel num_threads(team)
+#pragma omp parallel num_threads(team) if (team > 1)
   {
     // upper halves: row u's own edges, after its lower neighbours
 #pragma omp for schedule(dynamic, 256)

@@ -1,12 +1,11 @@
 #include "pcc/series.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "base/error.hpp"
+#include "base/parallel_team.hpp"
 
 namespace fc {
 namespace {
@@ -114,10 +113,12 @@ std::shared_ptr<SeriesData> create_series(const ContextState& ctx, const T* data
   const int64_t chunk = std::max<int64_t>(1, (int64_t(32) << 20) / (8 * t));
   std::vector<double> z(static_cast<size_t>(std::min(chunk, n) * t));
   std::vector<int64_t> code(static_cast<size_t>(std::min(chunk, n)));
-  const int threads = ctx.threads > 0 ? ctx.threads : omp_get_max_threads();
   for (int64_t begin = 0; begin < n; begin += chunk) {
     const int64_t rows = std::min(chunk, n - begin);
-#pragma omp parallel num_threads(threads)
+    // Rows are independent: a team only for enough of them (a few passes over each sample; ranking
+    // sorts each row too).
+    const int team = parallel_team(rows * t * 4, ctx.threads, rows);
+#pragma omp parallel num_threads(team) if (team > 1)
     {
       std::vector<int64_t> order;  // rank_one's scratch, one per thread
 #pragma omp for schedule(static)

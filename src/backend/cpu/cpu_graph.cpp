@@ -37,7 +37,7 @@ void for_each_triangle_tile(const SeriesView& s, int threads, const RunSettings&
   if (n < 2) return;
   const C* z = rows_of<C>(s);
   const int64_t band = band_rows(n, sizeof(C), run, n);
-  auto tiles = thread_tiles<C>(threads);
+  auto tiles = thread_tiles<C>(threads, n, n);
   const TriuGrid grid{n, FC_TRIU_ROW};
   auto item = [&](int slot, int64_t g, int64_t k) {
     const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
@@ -51,9 +51,11 @@ void for_each_triangle_tile(const SeriesView& s, int threads, const RunSettings&
   run_tiles(0, n - 1, threads, [&](int64_t g) { return grid.column_tiles(g); }, item, reporter);
 }
 
+// Threads for the triangle grid of s (its work: triangle_work), each holding a tile and
+// `scratch_bytes_per_thread` more.
 template <class C>
-int grid_threads(int64_t scratch_bytes_per_thread, const RunSettings& run) {
-  return active_threads(kTileRows * kTileCols * int64_t(sizeof(C)) + scratch_bytes_per_thread, run);
+int grid_threads(const SeriesView& s, int64_t scratch_bytes_per_thread, const RunSettings& run) {
+  return active_threads(kTileRows * kTileCols * int64_t(sizeof(C)) + scratch_bytes_per_thread, run, triangle_work(s.n, s.t));
 }
 
 // A necessary condition for passes<Absolute>(r_of(v), threshold), cheap enough to run on every
@@ -133,7 +135,7 @@ void threshold_edges_typed(const SeriesView& s, float threshold, UpperEdges& out
       e.row_count[static_cast<size_t>(r - g_row)] = static_cast<uint16_t>(e.column.size() - before);
     }
   };
-  for_each_triangle_tile<C>(s, grid_threads<C>(0, run), run, visit);
+  for_each_triangle_tile<C>(s, grid_threads<C>(s, 0, run), run, visit);
 
   // Row i's edges are the runs of its row tile's items in column order: count, then copy.
   out.row_count.assign(static_cast<size_t>(n), 0);
@@ -147,7 +149,8 @@ void threshold_edges_typed(const SeriesView& s, float threshold, UpperEdges& out
   out.columns.resize(static_cast<size_t>(row_first[n]));
   out.values.resize(static_cast<size_t>(row_first[n]));
   ParallelErrors errors;
-#pragma omp parallel for schedule(dynamic)
+  const int team = parallel_team(row_first[n] + n, 0, row_tiles);  // copies: a team only for many edges
+#pragma omp parallel for schedule(dynamic) num_threads(team) if (team > 1)
   for (int64_t g = 0; g < row_tiles; ++g) {
     errors.capture([&] {
       std::vector<int64_t> next(row_first.begin() + g * kTileRows,
@@ -194,7 +197,7 @@ void threshold_degree_typed(const SeriesView& s, float threshold, int64_t* degre
     std::vector<int64_t> row_count, col_count;
     std::vector<double> row_sum, col_sum;
   };
-  const int threads = grid_threads<C>((kTileRows + kTileCols) * 16, run);
+  const int threads = grid_threads<C>(s, (kTileRows + kTileCols) * 16, run);
   std::vector<Partial> partial(static_cast<size_t>(threads));
   for (Partial& p : partial) {
     p.row_count.resize(kTileRows);
@@ -254,7 +257,7 @@ void abs_histogram_typed(const SeriesView& s, std::vector<int64_t>& counts, cons
   const uint8_t* constant = s.constant->data();
   const bool any_constant = s.n_constant > 0;
   const int64_t bins_bytes = kAbsHistogramBins * int64_t(sizeof(int64_t));
-  const int threads = grid_threads<C>(bins_bytes, run);
+  const int threads = grid_threads<C>(s, bins_bytes, run);
   // One histogram per thread, summed at the end: integer sums do not depend on the order.
   std::vector<std::vector<int64_t>> per_thread(static_cast<size_t>(threads), std::vector<int64_t>(kAbsHistogramBins, 0));
   auto visit = [&](int slot, int64_t g, int64_t, int64_t rows_end, int64_t c0, int64_t c1, const C* tile) {
@@ -360,8 +363,8 @@ void top_k_typed(const SeriesView& s, int64_t k, int64_t* columns, float* values
   const int64_t n = s.n, t = s.t;
   const C* z = rows_of<C>(s);
   const uint8_t* constant = s.constant->data();
-  const int threads = grid_threads<C>(0, run);
-  auto tiles = thread_tiles<C>(threads);
+  const int threads = grid_threads<C>(s, 0, run);
+  auto tiles = thread_tiles<C>(threads, n, n);
   std::vector<std::vector<RowHeap>> heaps(static_cast<size_t>(threads), std::vector<RowHeap>(kTileRows));
   const TriuGrid grid{n, FC_TRIU_ROW};
   const int64_t band = band_rows(n, sizeof(C), run, n);

@@ -124,8 +124,12 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
   const O fill = policy_value<O>(run.constant_policy);
   const bool row_order = order == FC_TRIU_ROW;
   const int64_t band = band_rows(n, sizeof(C), run, n);
-  const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run);
-  auto tiles = thread_tiles<C>(threads);
+  // Work of the rows asked for: their pairs times t (column order computes each twice over).
+  const int64_t pairs = row_order ? row_start(n, row_end) - row_start(n, row_begin) : col_start(row_end) - col_start(row_begin);
+  const int64_t work = pairs > std::numeric_limits<int64_t>::max() / std::max<int64_t>(1, 2 * t) ? std::numeric_limits<int64_t>::max()
+                                                                            : pairs * t * (row_order ? 1 : 2);
+  const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run, work);
+  auto tiles = thread_tiles<C>(threads, n, n);
   const int64_t base = row_order ? row_start(n, row_begin) : col_start(row_begin);
   const TriuGrid grid{n, order};
 
@@ -167,12 +171,14 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
   run_tiles(row_begin, row_end, threads, [&](int64_t g) { return grid.column_tiles(g); }, item, reporter);
 }
 
-// out[i][j] = out[j][i] for j < i < n, in 64 x 64 blocks (rows of a block row in parallel).
+// out[i][j] = out[j][i] for j < i < n, in 64 x 64 blocks (rows of a block row in parallel; a
+// team only for copies worth one, parallel_team).
 template <class O>
 void mirror_lower(O* out, int64_t n, int64_t ld, int threads) {
   constexpr int64_t kBlock = 64;
   const int64_t blocks = ceil_div(n, kBlock);
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
+  const int team = parallel_team(n / 2 * n, threads, blocks);
+#pragma omp parallel for schedule(dynamic) num_threads(team) if (team > 1)
   for (int64_t bi = 0; bi < blocks; ++bi)
     for (int64_t bj = 0; bj <= bi; ++bj)
       for (int64_t i = bi * kBlock; i < std::min(n, (bi + 1) * kBlock); ++i)
@@ -194,8 +200,13 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
   const bool any_constant = a.n_constant > 0 || b.n_constant > 0;
   const O fill = policy_value<O>(run.constant_policy);
   const int64_t band = band_rows(nb, sizeof(C), run, nb);
-  const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run);
-  auto tiles = thread_tiles<C>(threads);
+  const int64_t rows = a_end - a_begin;
+  const int64_t work = same_set ? triangle_work(a.n, t)
+                                : (rows > std::numeric_limits<int64_t>::max() / std::max<int64_t>(1, nb * t)
+                                       ? std::numeric_limits<int64_t>::max()
+                                       : rows * nb * t);
+  const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run, work);
+  auto tiles = thread_tiles<C>(threads, a.n, nb);
 
   auto units = [&](int64_t r0, int64_t r1) { return (r1 - r0) * nb; };
   BandReporter<decltype(units)> reporter(*run.progress, a_begin, a_end, band, units);

@@ -18,6 +18,7 @@
 #include "backend/backend.hpp"
 #include "base/error.hpp"
 #include "base/parallel_errors.hpp"
+#include "base/parallel_team.hpp"
 #include "base/tile_plan.hpp"
 
 namespace fc {
@@ -92,12 +93,20 @@ inline int64_t band_rows(int64_t columns, int64_t value_size, const RunSettings&
 constexpr int64_t kTileRows = 256;
 constexpr int64_t kTileCols = 512;
 
-// Threads that may hold a tile at once within the budget. One tile is always allowed: a budget
-// of one row of work is accepted (the documented minimum), so below one tile (512 KiB FP32,
-// 1 MiB FP64) the scratch exceeds the limit by at most that one tile.
-inline int active_threads(int64_t tile_bytes, const RunSettings& run) {
+// Threads for a grid of `work` multiply-adds: parallel_team's share of the work (so a small call
+// runs on the calling thread alone and wakes no team), and no more than may hold a tile at once
+// within the budget. One tile is always allowed: a budget of one row of work is accepted (the
+// documented minimum), so below one tile (512 KiB FP32, 1 MiB FP64) the scratch exceeds the
+// limit by at most that one tile.
+inline int active_threads(int64_t tile_bytes, const RunSettings& run, int64_t work) {
   const int64_t fit = std::max<int64_t>(1, budget_of(run) / std::max<int64_t>(1, tile_bytes));
-  return static_cast<int>(std::min<int64_t>(fit, omp_get_max_threads()));
+  return static_cast<int>(std::min<int64_t>(fit, parallel_team(work, omp_get_max_threads())));
+}
+
+// Multiply-adds of the row-order triangle of n series of t samples (the grid's work).
+inline int64_t triangle_work(int64_t n, int64_t t) {
+  const int64_t pairs = n * (n - 1) / 2;  // n < 2^31 (check_int_range)
+  return pairs > std::numeric_limits<int64_t>::max() / std::max<int64_t>(1, t) ? std::numeric_limits<int64_t>::max() : pairs * t;
 }
 
 // Progress in steps of `band` rows of [begin, end), reported in order once the rows are done;
@@ -142,7 +151,9 @@ void run_tiles(int64_t row_begin, int64_t row_end, int threads, ColumnTiles colu
   int64_t tiles_done = 0;  // complete prefix of row tiles; touched by thread 0 only
   auto rows_done = [&](int64_t tiles) { return tiles == 0 ? row_begin : std::min(row_end, (g0 + tiles) * kTileRows); };
 
-#pragma omp parallel num_threads(threads)
+  // No thread without an item: a team larger than the items only waits at the barrier.
+  const int team = static_cast<int>(std::clamp<int64_t>(items, 1, std::max(1, threads)));
+#pragma omp parallel num_threads(team) if (team > 1)
   {
     // Single-threaded GEMMs even in a team of one (where OpenBLAS would otherwise thread the
     // call and, splitting it differently, change which kernel computes a value).
@@ -167,10 +178,13 @@ void run_tiles(int64_t row_begin, int64_t row_end, int threads, ColumnTiles colu
   reporter.report_upto(row_end);
 }
 
-// Per-thread GEMM tiles, allocated before the parallel region (which must not throw).
+// Per-thread GEMM tiles, allocated before the parallel region (which must not throw): room for
+// one call of at most min(rows, kTileRows) x min(cols, kTileCols) (rows, cols: the series of the
+// GEMM's two sides), so that a small call neither allocates nor zeroes a whole tile.
 template <class C>
-std::vector<std::vector<C>> thread_tiles(int threads) {
-  return std::vector<std::vector<C>>(static_cast<size_t>(threads), std::vector<C>(static_cast<size_t>(kTileRows * kTileCols)));
+std::vector<std::vector<C>> thread_tiles(int threads, int64_t rows, int64_t cols) {
+  const int64_t size = std::min(rows, kTileRows) * std::min(cols, kTileCols);
+  return std::vector<std::vector<C>>(static_cast<size_t>(threads), std::vector<C>(static_cast<size_t>(std::max<int64_t>(1, size))));
 }
 
 // Row order: row tile g (series [g*R, g*R + R)) against columns from its diagonal g*R onwards,

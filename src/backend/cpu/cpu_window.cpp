@@ -4,6 +4,7 @@
 #include "backend/cpu/cpu_window.hpp"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "backend/cpu/cpu_tiles.hpp"
@@ -15,12 +16,18 @@ namespace {
 // Rows per block of gram and project: fixed, so every BLAS call has a shape fixed by the input.
 constexpr int64_t kBlockRows = 512;
 
-int team_size(const RunSettings& run) { return run.threads > 0 ? run.threads : omp_get_max_threads(); }
-
-// Threads that may hold `bytes_per_thread` of scratch at once within the memory budget (>= 1).
-int scratch_threads(int64_t bytes_per_thread, const RunSettings& run) {
+// Threads for `work` operations in `parts` pieces that may each hold `bytes_per_thread` of scratch
+// at once within the memory budget (>= 1; 1 below parallel_team's grain, waking no team).
+int scratch_threads(int64_t bytes_per_thread, const RunSettings& run, int64_t work, int64_t parts) {
   const int64_t fit = std::max<int64_t>(1, budget_of(run) / std::max<int64_t>(1, bytes_per_thread));
-  return static_cast<int>(std::min<int64_t>(fit, team_size(run)));
+  return static_cast<int>(std::min<int64_t>(fit, parallel_team(work, run.threads, parts)));
+}
+
+// a * b * c, saturated at the int64_t maximum (work estimates only).
+int64_t work_of(int64_t a, int64_t b, int64_t c) {
+  int64_t ab = 0, abc = 0;
+  if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc)) return std::numeric_limits<int64_t>::max();
+  return abc;
 }
 
 template <class C>
@@ -31,7 +38,8 @@ void window_rows(const SeriesView& s, int64_t begin, int64_t length, const doubl
   if (weights != nullptr)
     for (int64_t k = 0; k < length; ++k) root[static_cast<size_t>(k)] = std::sqrt(weights[k]);
   const double* sw = root.data();
-#pragma omp parallel for schedule(static) num_threads(team_size(run))
+  const int team = parallel_team(work_of(s.n, length, 3), run.threads, s.n);  // three passes over each row
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t r = 0; r < s.n; ++r) {
     const C* x = z + r * s.t + begin;
     C* y = out + r * length;
@@ -95,13 +103,14 @@ void gram(const SeriesView& s, double* out, const RunSettings& run) {
   std::fill(out, out + t * t, 0.0);
   // Waves of `team` blocks: each block's partial Gram (upper triangle) by one thread, then the
   // partials added to the total in block order, whatever the team.
-  const int team = scratch_threads((kBlockRows * t + t * t) * int64_t(sizeof(double)), run);
+  const int team = scratch_threads((kBlockRows * t + t * t) * int64_t(sizeof(double)), run, work_of(s.n, t, t) / 2, blocks);
   std::vector<std::vector<double>> partial(static_cast<size_t>(team), std::vector<double>(static_cast<size_t>(t * t)));
   std::vector<std::vector<double>> scratch(
       static_cast<size_t>(team), std::vector<double>(s.precision == FC_PRECISION_FP64 ? 0 : static_cast<size_t>(kBlockRows * t)));
   for (int64_t wave = 0; wave < blocks; wave += team) {
     const int64_t in_wave = std::min<int64_t>(team, blocks - wave);
-#pragma omp parallel for schedule(static, 1) num_threads(team)
+    const int wave_team = static_cast<int>(in_wave);  // <= team
+#pragma omp parallel for schedule(static, 1) num_threads(wave_team) if (wave_team > 1)
     for (int64_t b = 0; b < in_wave; ++b) {
       omp_set_num_threads(1);  // single-threaded BLAS even in a team of one
       const int64_t r0 = (wave + b) * kBlockRows, r1 = std::min(s.n, r0 + kBlockRows);
@@ -122,12 +131,12 @@ void gram(const SeriesView& s, double* out, const RunSettings& run) {
 void project(const SeriesView& s, const double* basis, int64_t l, float* factor, const RunSettings& run) {
   check_int_range(s);
   const int64_t t = s.t, blocks = ceil_div(s.n, kBlockRows);
-  const int team = scratch_threads((kBlockRows * (t + l)) * int64_t(sizeof(double)), run);
+  const int team = scratch_threads((kBlockRows * (t + l)) * int64_t(sizeof(double)), run, work_of(s.n, t, l), blocks);
   std::vector<std::vector<double>> scratch(static_cast<size_t>(team));
   std::vector<std::vector<double>> product(static_cast<size_t>(team), std::vector<double>(static_cast<size_t>(kBlockRows * l)));
   for (auto& v : scratch) v.resize(s.precision == FC_PRECISION_FP64 ? 0 : static_cast<size_t>(kBlockRows * t));
   // Blocks are independent (each writes its own rows): any thread may take any block.
-#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team) if (team > 1)
   for (int64_t b = 0; b < blocks; ++b) {
     omp_set_num_threads(1);
     const int slot = omp_get_thread_num();
