@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/parallel_team.hpp"
 #include "modules/leading_eigen.hpp"
 
 namespace fc {
