@@ -518,6 +518,7 @@ FCPY_VECTOR_ARG(double, NPY_DOUBLE, gain, 1, 1)
 FCPY_VECTOR_ARG(int64_t, NPY_INT64, iterations, 1, 1)
 FCPY_VECTOR_ARG(double, NPY_DOUBLE, residual, 1, 1)
 FCPY_VECTOR_ARG(const int64_t, NPY_INT64, labels, 0, 0)      /* fc_modularity_score */
+FCPY_VECTOR_ARG(const int64_t, NPY_INT64, initial_labels, 0, 1) /* fc_leiden (None: singletons) */
 
 %{
 /* The series count of a series set, or -1 when fastconn cannot tell (a NULL handle: the call
@@ -623,6 +624,18 @@ static fc_status fcpy_dfc_lowrank(fc_context* ctx, const fc_series* series, int6
   }
   Py_BEGIN_ALLOW_THREADS
   result = fc_modularity_score(arg1, arg2, arg3, arg4);
+  Py_END_ALLOW_THREADS
+}
+
+/* fc_leiden reads n_nodes initial labels when they are given. */
+%exception fc_leiden {
+  {
+    const int64_t n = fcpy_graph_nodes(arg2);
+    if (arg4 != NULL && n >= 0 && !fcpy_require_length("initial_labels", length4, n, "the graph's n_nodes is"))
+      SWIG_fail;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  result = fc_leiden(arg1, arg2, (fc_leiden_options const*)arg3, arg4, arg5);
   Py_END_ALLOW_THREADS
 }
 

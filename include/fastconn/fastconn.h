@@ -611,6 +611,58 @@ FC_API void fc_modules_destroy(fc_modules* modules);
  * resolution gamma (signed graphs: FC_SIGNED_GOMEZ). */
 FC_API fc_status fc_modularity_score(const fc_graph* graph, const int64_t* labels, double gamma, double* q);
 
+/* ---------------------------------------------------------------------------------------------
+ * Modules: Leiden (Traag, Waltman and van Eck 2019, Sci Rep 9:5233) on a graph. Each pass: fast
+ * local moving (a node queue in a seeded random order, each node moved to the neighbouring or
+ * empty community of the largest gain), refinement (within each community, nodes still alone are
+ * merged at random into well-connected subcommunities, with probability ~ exp(gain / randomness)
+ * over the non-negative gains: the step that keeps communities connected), and aggregation of the
+ * refined subcommunities into nodes, whose starting partition is the unrefined one; levels go on
+ * while aggregation shrinks the graph. Passes repeat from the last partition until one moves no
+ * node (or max_iterations passes). The quality is modularity with resolution gamma (the objective
+ * of fc_modularity's signed modes: src/modules/modularity.hpp) or the Constant Potts Model
+ * (Traag, Van Dooren and Nesterov 2011): H = sum_c (W_c - gamma n_c^2) / 2, W_c the weight inside
+ * c counted from both ends, n_c its number of nodes; negative weights count as negative there.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum fc_leiden_quality {
+  FC_LEIDEN_MODULARITY = 0, /* modularity with resolution gamma (signed graphs: options->signed_mode) */
+  FC_LEIDEN_CPM = 1         /* Constant Potts Model with resolution gamma (a density: leidenalg's CPM) */
+} fc_leiden_quality;
+
+typedef struct fc_leiden_options {
+  double resolution;      /* gamma > 0 and finite; default 1 */
+  double randomness;      /* theta > 0 of the refinement's merges, in units of the weights; default
+                             0.01 (igraph's beta); small values merge greedily */
+  uint64_t seed;          /* seeds the node orders and the refinement's draws (default 1) */
+  int64_t max_iterations; /* passes at most (0, the default: until a pass moves no node) */
+  int32_t quality;        /* fc_leiden_quality (default FC_LEIDEN_MODULARITY) */
+  int32_t signed_mode;    /* fc_signed_modularity of the modularity quality (default FC_SIGNED_GOMEZ) */
+} fc_leiden_options;
+
+/* Fill *options with the defaults above. */
+FC_API fc_status fc_leiden_options_default(fc_leiden_options* options);
+
+/* The Leiden modules of `graph` (options may be NULL: defaults), starting from initial_labels
+ * (n_nodes non-negative integers, any values; communities are those of equal labels) or, when it
+ * is NULL, from one community per node. The result is an fc_modules: fc_modules_info,
+ * fc_modules_labels, fc_modules_destroy and fc_modularity_score apply; its division tree is empty
+ * (n_splits 0). Q is modularity: for FC_LEIDEN_MODULARITY at options->resolution in
+ * options->signed_mode (for FC_SIGNED_GOMEZ, fc_modularity_score(graph, labels, resolution)); for
+ * FC_LEIDEN_CPM Newman's Q at gamma 1 (fc_modularity_score(graph, labels, 1)), not the CPM value.
+ * Every community is connected (through edges of non-zero weight): refinement guarantees it at
+ * convergence; a community still split into pieces after max_iterations passes, or one given so
+ * by initial_labels that no pass touched, is split into its connected pieces at the end. A node
+ * without edges (or with weight-0 edges only) is a community of its own whatever its initial
+ * label; a graph without edges gives every node its own label and Q = 0. Same graph, options,
+ * initial labels and seed: the same labels on every thread count and on CPU and CUDA contexts
+ * alike (one host implementation serves every backend; the context gives threads for the degrees
+ * and the aggregation, whose results do not depend on them). The progress callback is asked
+ * between levels (total n_nodes); a non-zero return gives FC_ERR_ABORTED. Options out of range
+ * give FC_ERR_INVALID_ARG naming the field and value; a negative initial label names its node. */
+FC_API fc_status fc_leiden(fc_context* ctx, const fc_graph* graph, const fc_leiden_options* options,
+                           const int64_t* initial_labels, fc_modules** out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -46,7 +46,7 @@ from ._fastconn import (AbortedError, BackendUnavailableError, FastconnError, In
 from .context import BlockInfo, Context, entered_context
 from .dynamic import (SlidingWindow, dfc_degree, dfc_graphs, dfc_lowrank, dfc_networks, dfc_summary, dfc_triu, lowrank,
                       sliding_windows, window, window_starts)
-from .modules import Modules, modularity, modularity_score
+from .modules import Modules, leiden, modularity, modularity_score
 from .network import Graph, load_graph, save_graph, to_igraph, to_networkx
 from .notices import ConstantSeriesWarning, RowvarWarning
 from .triangle import triu_offset, triu_pair, triu_size
@@ -59,7 +59,8 @@ __all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "bl
            "save_graph", "load_graph", "to_igraph", "to_networkx", "triu_size", "triu_offset", "triu_pair",
            # sliding windows and low rank (fastconn.dynamic), modules (fastconn.modules)
            "SlidingWindow", "window", "window_starts", "sliding_windows", "dfc_triu", "dfc_networks", "dfc_graphs",
-           "dfc_degree", "dfc_summary", "lowrank", "dfc_lowrank", "Modules", "modularity", "modularity_score"]
+           "dfc_degree", "dfc_summary", "lowrank", "dfc_lowrank", "Modules", "modularity", "modularity_score",
+           "leiden"]
 
 __version__ = "%d.%d.%d" % tuple(_fastconn.fc_version())
 

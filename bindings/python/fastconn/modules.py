@@ -1,4 +1,5 @@
-"""Modules of a network: Newman's leading-eigenvector modularity (Newman 2006, PNAS 103:8577).
+"""Modules of a network: Newman's leading-eigenvector modularity (Newman 2006, PNAS 103:8577),
+and Leiden (Traag, Waltman and van Eck 2019) with modularity or the Constant Potts Model.
 
 modularity(graph) splits the graph recursively by the sign pattern of the leading eigenvector of
 each community's generalized modularity matrix (never formed: one sparse product per solver
@@ -29,9 +30,10 @@ from . import _fastconn as _fc
 from .network import Graph, as_graph
 from .options import integer, lookup, real
 
-__all__ = ["Modules", "SPLIT_DTYPE", "modularity", "modularity_score"]
+__all__ = ["Modules", "SPLIT_DTYPE", "modularity", "modularity_score", "leiden"]
 
 SIGNED_MODES = {"gomez": _fc.FC_SIGNED_GOMEZ, "rubinov": _fc.FC_SIGNED_RUBINOV}
+LEIDEN_QUALITIES = {"modularity": _fc.FC_LEIDEN_MODULARITY, "cpm": _fc.FC_LEIDEN_CPM}
 
 #: the division tree: one record per kept split, in the order made
 SPLIT_DTYPE = np.dtype([("parent", np.int64), ("child_a", np.int64), ("child_b", np.int64), ("eigenvalue", np.float64),
@@ -99,6 +101,40 @@ class ModuleMethods:
             splits[name] = column
         return Modules(labels, q, int(n_communities), splits)
 
+    def leiden(self, graph, resolution=1.0, quality="modularity", initial=None, seed=1, max_iterations=0,
+               randomness=0.01, signed="gomez"):
+        """The Leiden modules of `graph` (see fastconn.leiden) on this context."""
+        options = _fc.fc_leiden_options()
+        _fc.fc_leiden_options_default(options)
+        options.resolution = real(resolution, "resolution")
+        options.randomness = real(randomness, "randomness")
+        options.max_iterations = integer(max_iterations, "max_iterations")
+        seed = integer(seed, "seed")
+        if not 0 <= seed < 2 ** 64:
+            raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+        options.seed = seed
+        options.quality = lookup(LEIDEN_QUALITIES, quality, "quality")
+        options.signed_mode = lookup(SIGNED_MODES, signed, "signed")
+        handle = as_graph(graph)._handle
+        if initial is not None:
+            initial = _labels_array(initial, "initial")
+        with self._lock:
+            modules = _fc.fc_leiden(self._live(), handle, options, initial)
+        n_nodes, n_communities, q, _ = _fc.fc_modules_info(modules)
+        labels = np.empty(n_nodes, dtype=np.int64)
+        _fc.fc_modules_labels(modules, labels)
+        return Modules(labels, q, int(n_communities), np.empty(0, dtype=SPLIT_DTYPE))
+
+
+def _labels_array(labels, name):
+    """labels as a contiguous int64 array (a 1-D integer array that fits)."""
+    array = np.asarray(labels)
+    if array.ndim != 1 or array.dtype.kind not in "iub":
+        raise TypeError(f"{name} must be a 1-D integer array, got {array.dtype} {array.shape}")
+    if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} holds {array.max()}, which does not fit in int64")
+    return np.ascontiguousarray(array, dtype=np.int64)
+
 
 def modularity(graph, resolution=1.0, eigen_threshold=1e-8, max_communities=0, min_size=1, seed=1, signed="gomez",
                refine=True, backend=None):
@@ -126,6 +162,38 @@ def modularity(graph, resolution=1.0, eigen_threshold=1e-8, max_communities=0, m
     from . import _context_for  # the package's per-thread contexts; imported late (the package imports this module)
     return _context_for(backend=backend).modularity(graph, resolution, eigen_threshold, max_communities, min_size,
                                                     seed, signed, refine)
+
+
+def leiden(graph, resolution=1.0, quality="modularity", initial=None, seed=1, max_iterations=0, randomness=0.01,
+           signed="gomez", backend=None):
+    """Leiden modules of `graph` (Traag, Waltman and van Eck 2019): a Modules with .labels, .q,
+    .n_communities (and an empty .splits). Every community is connected.
+
+    graph: as for modularity(). resolution: gamma > 0. quality: "modularity" (Q with resolution
+        gamma; signed graphs as `signed`: "gomez" or "rubinov") or "cpm" (the Constant Potts Model,
+        sum over communities of the weight inside minus gamma n_c^2 / 2: gamma is a density).
+    initial: start from these labels (one non-negative integer per node; e.g. modularity()'s).
+    seed: the random node orders and merges (same seed, same labels on every thread count and
+        backend). max_iterations: passes at most (0: until a pass moves no node).
+    randomness: theta of the refinement's random merges (in units of the weights).
+    .q is modularity: at `resolution` for quality="modularity", at 1 for "cpm".
+    A node without edges is a community of its own.
+
+    >>> import numpy as np, fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> g = fastconn.network(x, density=0.2, weights="abs", rowvar=False)
+    >>> m = fastconn.leiden(g)
+    >>> bool(m.q >= fastconn.modularity(g).q - 0.02), bool(abs(fastconn.modularity_score(g, m.labels) - m.q) < 1e-12)
+    (True, True)
+    >>> again = fastconn.leiden(g, initial=m.labels)
+    >>> bool(again.q >= m.q - 1e-12), m.splits.size
+    (True, 0)
+    >>> fastconn.leiden(g, quality="cpm", resolution=1e-6).n_communities   # below every density: components
+    1
+    """
+    from . import _context_for  # the package's per-thread contexts; imported late (the package imports this module)
+    return _context_for(backend=backend).leiden(graph, resolution, quality, initial, seed, max_iterations, randomness,
+                                                signed)
 
 
 def modularity_score(graph, labels, resolution=1.0):

@@ -1,0 +1,38 @@
+// extern "C" entry points for Leiden's modules (modules/leiden.hpp); the result is an fc_modules,
+// whose accessors live in api_modularity.cpp.
+#include "api/api_guard.hpp"
+#include "api/handles.hpp"
+#include "modules/leiden.hpp"
+
+extern "C" {
+
+FC_API fc_status fc_leiden_options_default(fc_leiden_options* options) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(options, "options");
+    *options = fc::default_leiden_options();
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_leiden(fc_context* ctx, const fc_graph* graph, const fc_leiden_options* options,
+                           const int64_t* initial_labels, fc_modules** out) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(ctx, "ctx");
+    fc::require_not_null(graph, "graph");
+    fc::require_not_null(out, "out");
+    const fc_leiden_options o = options != nullptr ? *options : fc::default_leiden_options();
+    fc::validate_leiden_options(o);
+    const fc::GraphData& g = *graph->data;
+    if (initial_labels != nullptr) fc::check_initial_labels(initial_labels, g.n);
+    // Host code for every backend (the same labels on CPU and CUDA contexts); the context gives
+    // the thread count and the progress callback, which may cancel between levels.
+    const fc::ContextState& state = *ctx->state;
+    fc::Progress progress = state.make_progress(g.n);
+    auto m = std::make_unique<fc_modules>();
+    m->result = fc::find_leiden(g, o, initial_labels, state.threads, progress);
+    *out = m.release();
+    return FC_OK;
+  });
+}
+
+}  // extern "C"

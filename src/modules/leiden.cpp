@@ -1,0 +1,191 @@
+// Leiden's driver (leiden.hpp): the level-0 graph of a quality, the passes and their levels, the
+// options' defaults and checks.
+#include "modules/leiden.hpp"
+
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+
+#include "base/error.hpp"
+#include "modules/local_graph.hpp"
+
+namespace fc {
+
+namespace {
+
+// Passes stop here even if the last one moved a node (each move raises the quality by more than
+// kMinGain, so only rounding could make passes go on for ever).
+constexpr int64_t kMaxPasses = 1000;
+
+// The graph as level 0 sees it: weight-0 entries and self-loops dropped, weights combined.
+LeidenGraph level_zero(const GraphData& g, const ModularityTerms& mt, bool cpm, int threads) {
+  LeidenGraph lg;
+  lg.n = g.n;
+  lg.offsets.assign(static_cast<size_t>(g.n + 1), 0);
+  auto kept = [&](int64_t i, int64_t e) {
+    return g.weights[static_cast<size_t>(e)] != 0 && g.columns[static_cast<size_t>(e)] != i;
+  };
+  const int team = parallel_team(g.offsets[static_cast<size_t>(g.n)] + g.n, threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int64_t i = 0; i < g.n; ++i) {
+    int64_t c = 0;
+    for (int64_t e = g.offsets[static_cast<size_t>(i)]; e < g.offsets[static_cast<size_t>(i + 1)]; ++e) c += kept(i, e);
+    lg.offsets[static_cast<size_t>(i + 1)] = c;
+  }
+  for (int64_t i = 0; i < g.n; ++i) lg.offsets[static_cast<size_t>(i + 1)] += lg.offsets[static_cast<size_t>(i)];
+  lg.columns.resize(static_cast<size_t>(lg.offsets[static_cast<size_t>(g.n)]));
+  lg.weights.resize(lg.columns.size());
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int64_t i = 0; i < g.n; ++i) {
+    int64_t x = lg.offsets[static_cast<size_t>(i)];
+    for (int64_t e = g.offsets[static_cast<size_t>(i)]; e < g.offsets[static_cast<size_t>(i + 1)]; ++e) {
+      if (!kept(i, e)) continue;
+      const float w = g.weights[static_cast<size_t>(e)];
+      lg.columns[static_cast<size_t>(x)] = g.columns[static_cast<size_t>(e)];
+      lg.weights[static_cast<size_t>(x)] = cpm ? double(w) : combined_weight(mt, w);
+      ++x;
+    }
+  }
+  if (cpm) {
+    lg.kp.assign(static_cast<size_t>(g.n), 1.0);
+    lg.kn.assign(static_cast<size_t>(g.n), 0.0);
+  } else {
+    lg.kp = mt.k_pos;
+    lg.kn = mt.k_neg;
+  }
+  return lg;
+}
+
+// One pass: moves, refinement and aggregation, level after level, from `labels` (ids < n) to the
+// pass's partition in `labels`. Returns the moves made.
+int64_t leiden_pass(const LeidenGraph& g0, const LeidenTerms& t, const std::vector<char>& skip0,
+                    std::vector<int64_t>& labels, SplitMix64& rng, int threads, Progress& progress, LeidenStats& st) {
+  const LeidenGraph* g = &g0;
+  LeidenGraph owned;
+  std::vector<char> skip = skip0;
+  std::vector<int64_t> p = labels, level_of(labels.size());
+  std::iota(level_of.begin(), level_of.end(), int64_t(0));
+  int64_t moves = 0;
+  for (;;) {
+    ++st.levels;
+    moves += leiden_move_nodes(*g, t, skip, p, rng);
+    progress.advance(0);
+    if (renumber_by_first_appearance(p) == g->n) break;  // every node alone: nothing to aggregate
+    std::vector<int64_t> refined;
+    const int64_t k = leiden_refine(*g, t, skip, p, rng, refined);
+    if (k == g->n) break;  // aggregation would not shrink the graph
+    LeidenGraph next = leiden_aggregate(*g, refined, k, threads);
+    // The aggregate's partition: each subcommunity starts in the community that holds it.
+    std::vector<int64_t> next_p(static_cast<size_t>(k));
+    for (int64_t v = 0; v < g->n; ++v) next_p[static_cast<size_t>(refined[static_cast<size_t>(v)])] = p[static_cast<size_t>(v)];
+    for (int64_t& x : level_of) x = refined[static_cast<size_t>(x)];
+    skip.assign(static_cast<size_t>(k), 0);
+    for (int64_t r = 0; r < k; ++r)
+      skip[static_cast<size_t>(r)] = next.offsets[static_cast<size_t>(r + 1)] == next.offsets[static_cast<size_t>(r)];
+    owned = std::move(next);
+    g = &owned;
+    p = std::move(next_p);
+    renumber_by_first_appearance(p);
+  }
+  for (size_t o = 0; o < labels.size(); ++o) labels[o] = p[static_cast<size_t>(level_of[o])];
+  return moves;
+}
+
+}  // namespace
+
+Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_t* initial, int threads,
+                    Progress& progress, LeidenStats* stats) {
+  const bool cpm = o.quality == FC_LEIDEN_CPM;
+  const double gamma = o.resolution;
+  // The modularity terms of the quality (CPM: Newman's Q at gamma 1, which Q reports).
+  const ModularityTerms mt = modularity_terms(g, cpm ? FC_SIGNED_GOMEZ : static_cast<fc_signed_modularity>(o.signed_mode),
+                                              cpm ? 1.0 : gamma, threads);
+  if (cpm && !std::isfinite(gamma * double(g.n) * double(g.n) * 16))
+    fail(FC_ERR_INVALID_ARG, "options->resolution " + exact_text(gamma) + " times the square of the " +
+                                 std::to_string(g.n) + " nodes overflows a double; use a smaller resolution");
+  const LeidenGraph lg = level_zero(g, mt, cpm, threads);
+  LeidenTerms t;
+  t.gamma = gamma;
+  t.d_pos = cpm ? 1.0 : mt.d_pos;
+  t.d_neg = cpm ? 0.0 : mt.d_neg;
+  t.randomness = o.randomness;
+  double total = 0;
+  for (double w : lg.weights) total += std::fabs(w);
+  t.epsilon = kMinGain * total / 2;  // a move raises Q (or CPM / total) by 2 gain / total
+
+  // A node without edges is a community of its own and never moves.
+  std::vector<char> skip(static_cast<size_t>(g.n), 0);
+  for (int64_t v = 0; v < g.n; ++v)
+    skip[static_cast<size_t>(v)] = lg.offsets[static_cast<size_t>(v + 1)] == lg.offsets[static_cast<size_t>(v)];
+  std::vector<int64_t> labels(static_cast<size_t>(g.n));
+  if (initial != nullptr) {
+    std::unordered_map<int64_t, int64_t> id;
+    int64_t k = 0;
+    for (int64_t v = 0; v < g.n; ++v) {
+      if (skip[static_cast<size_t>(v)]) continue;
+      labels[static_cast<size_t>(v)] = id.emplace(initial[v], k).first->second;
+      k = int64_t(id.size());
+    }
+    for (int64_t v = 0; v < g.n; ++v)
+      if (skip[static_cast<size_t>(v)]) labels[static_cast<size_t>(v)] = k++;
+  } else {
+    std::iota(labels.begin(), labels.end(), int64_t(0));
+  }
+
+  LeidenStats st;
+  SplitMix64 rng(o.seed);
+  for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass) {
+    ++st.passes;
+    const int64_t moves = leiden_pass(lg, t, skip, labels, rng, threads, progress, st);
+    st.moves += moves;
+    if (moves == 0) break;
+  }
+  Modules m;
+  m.n = g.n;
+  if (g.n > 0) {
+    renumber_by_first_appearance(labels);
+    st.split_pieces = split_disconnected(g, labels);
+    m.k = renumber_by_first_appearance(labels);
+  }
+  m.q = modularity_of(g, mt, labels.data(), m.k);
+  m.labels = std::move(labels);
+  progress.advance(g.n);
+  if (stats != nullptr) *stats = st;
+  return m;
+}
+
+void check_initial_labels(const int64_t* labels, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    if (labels[i] < 0)
+      fail(FC_ERR_INVALID_ARG, "initial_labels[" + std::to_string(i) + "] = " + std::to_string(labels[i]) + " is negative");
+}
+
+fc_leiden_options default_leiden_options() {
+  fc_leiden_options o;
+  o.resolution = 1.0;
+  o.randomness = 0.01;
+  o.seed = 1;
+  o.max_iterations = 0;
+  o.quality = FC_LEIDEN_MODULARITY;
+  o.signed_mode = FC_SIGNED_GOMEZ;
+  return o;
+}
+
+void validate_leiden_options(const fc_leiden_options& o) {
+  if (!(o.resolution > 0) || !std::isfinite(o.resolution))
+    fail(FC_ERR_INVALID_ARG, "options->resolution " + exact_text(o.resolution) + " is not a finite number > 0");
+  if (!(o.randomness > 0) || !std::isfinite(o.randomness))
+    fail(FC_ERR_INVALID_ARG, "options->randomness " + exact_text(o.randomness) + " is not a finite number > 0");
+  if (o.max_iterations < 0)
+    fail(FC_ERR_INVALID_ARG, "options->max_iterations " + std::to_string(o.max_iterations) +
+                                 " is negative (0 = until a pass moves no node)");
+  if (o.quality != FC_LEIDEN_MODULARITY && o.quality != FC_LEIDEN_CPM)
+    fail(FC_ERR_INVALID_ARG, "options->quality " + std::to_string(o.quality) +
+                                 " is not FC_LEIDEN_MODULARITY (0) or FC_LEIDEN_CPM (1)");
+  if (o.signed_mode != FC_SIGNED_GOMEZ && o.signed_mode != FC_SIGNED_RUBINOV)
+    fail(FC_ERR_INVALID_ARG, "options->signed_mode " + std::to_string(o.signed_mode) +
+                                 " is not FC_SIGNED_GOMEZ (0) or FC_SIGNED_RUBINOV (1)");
+}
+
+}  // namespace fc

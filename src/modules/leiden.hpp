@@ -1,0 +1,116 @@
+// Leiden (Traag, Waltman and van Eck 2019, Sci Rep 9:5233): fast local moving, refinement and
+// aggregation, for modularity (modularity.hpp's objective, signed modes included) and the Constant
+// Potts Model. Host code, shared by every backend, so CPU and CUDA contexts give the same labels.
+//
+// Both qualities are one objective on a graph whose nodes carry weights kp, kn and whose edges
+// carry combined weights w (c+ w+ - c- w-; self-loops dropped: a node takes its own with it):
+//
+//   H = sum_c [ W_c - gamma (d+ Kp_c^2 - d- Kn_c^2) ]      (W_c: w inside c from both ends)
+//
+//   - modularity: kp = k+, kn = k-, d+-, c+- of modularity_terms; Q = H / s;
+//   - CPM: kp = 1 per node (a node of an aggregate: its size), kn = 0, d+ = 1, d- = 0, w = the
+//     weights: 2 x the CPM of Traag, Van Dooren and Nesterov 2011 (leidenalg's CPMVertexPartition).
+//
+// Moving node v from community a (which holds it) to c changes H by 2 x
+//   gain = (w_vc - w_va) - gamma (d+ kp_v (Kp_c - Kp_a + kp_v) - d- kn_v (Kn_c - Kn_a + kn_v)),
+// the gains that the moves, the refinement's well-connectedness tests (a node or subcommunity r of
+// a community S is well connected when leaving S as r alone would not raise H: the paper's
+// E(r, S - r) >= gamma ||r|| (||S|| - ||r||)) and its random merges use, in units of the weights.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/progress.hpp"
+#include "graph/graph.hpp"
+#include "modules/leading_eigen.hpp"
+#include "modules/modularity.hpp"
+
+namespace fc {
+
+// One level's graph: symmetric CSR without self-loops, combined weights in double.
+struct LeidenGraph {
+  int64_t n = 0;
+  std::vector<int64_t> offsets;  // n + 1
+  std::vector<int64_t> columns;
+  std::vector<double> weights;
+  std::vector<double> kp, kn;  // node weights
+};
+
+struct LeidenTerms {
+  double gamma = 1, d_pos = 0, d_neg = 0;
+  double epsilon = 0;    // a move must gain more than this (kMinGain in units of the weights)
+  double randomness = 0.01;  // theta
+};
+
+// gain of moving v (kp_v, kn_v, w_va to its own community a with sums ka_p, ka_n that include v)
+// to c (w_vc, sums kc_p, kc_n).
+inline double leiden_gain(const LeidenTerms& t, double kp_v, double kn_v, double w_vc, double w_va, double kc_p,
+                          double kc_n, double ka_p, double ka_n) {
+  return (w_vc - w_va) - t.gamma * (t.d_pos * kp_v * (kc_p - ka_p + kp_v) - t.d_neg * kn_v * (kc_n - ka_n + kn_v));
+}
+
+// A node's neighbour communities and the weight to each: the scratch of one thread.
+struct CommunityWeights {
+  std::vector<double> weight;
+  std::vector<char> mark;
+  std::vector<int64_t> touched;  // in the order first met
+  explicit CommunityWeights(int64_t n) : weight(static_cast<size_t>(n), 0.0), mark(static_cast<size_t>(n), 0) {}
+  void add(int64_t c, double w) {
+    const size_t x = static_cast<size_t>(c);
+    if (!mark[x]) {
+      mark[x] = 1;
+      touched.push_back(c);
+    }
+    weight[x] += w;
+  }
+  void clear() {
+    for (int64_t c : touched) {
+      mark[static_cast<size_t>(c)] = 0;
+      weight[static_cast<size_t>(c)] = 0;
+    }
+    touched.clear();
+  }
+};
+
+// Fast local moving (the paper's Algorithm A.2, MoveNodesFast): label[v] < g.n for every node;
+// nodes whose `skip` is set never move. Returns the number of moves.
+int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
+                          std::vector<int64_t>& label, SplitMix64& rng);
+
+// Refinement (RefinePartition with MergeNodesSubset): subcommunities of `label`'s communities,
+// numbered 0 .. returned count - 1 by first appearance in node order, into `refined`.
+int64_t leiden_refine(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
+                      const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined);
+
+// The graph of `k` communities (community[v] in 0 .. k-1): node weights summed, edges between
+// communities summed in member order, edges inside dropped. Rows are built in parallel on
+// `threads` (0 = default), each one sequentially: the same graph for any thread count.
+LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& community, int64_t k, int threads);
+
+// Renumbers labels by first appearance (0, 1, ...); returns their number.
+int64_t renumber_by_first_appearance(std::vector<int64_t>& labels);
+
+// Splits every community into its connected pieces (edges of non-zero weight), in place;
+// returns how many pieces were added (0 when every community was connected).
+int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels);
+
+struct LeidenStats {
+  int64_t passes = 0;       // passes made
+  int64_t levels = 0;       // levels over all passes (aggregations + 1 per pass)
+  int64_t moves = 0;        // node moves over all levels and passes
+  int64_t split_pieces = 0; // pieces the final connectivity split added (0 at convergence)
+};
+
+fc_leiden_options default_leiden_options();
+void validate_leiden_options(const fc_leiden_options& options);
+
+// The whole method; initial (may be null): n labels, each >= 0 (validated by the caller:
+// check_initial_labels). threads = OpenMP threads of the degrees and the aggregation (0 = default).
+Modules find_leiden(const GraphData& g, const fc_leiden_options& options, const int64_t* initial, int threads,
+                    Progress& progress, LeidenStats* stats = nullptr);
+
+// FC_ERR_INVALID_ARG naming the first negative label and its node.
+void check_initial_labels(const int64_t* labels, int64_t n);
+
+}  // namespace fc

@@ -1,0 +1,111 @@
+// Leiden's aggregation (leiden.hpp), label renumbering, and the final connectivity check.
+#include <omp.h>
+
+#include <algorithm>
+
+#include "modules/leiden.hpp"
+
+namespace fc {
+
+LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& community, int64_t k, int threads) {
+  // Members of each community in node order (a counting sort).
+  std::vector<int64_t> start(static_cast<size_t>(k + 1), 0), member(static_cast<size_t>(g.n));
+  for (int64_t v = 0; v < g.n; ++v) ++start[static_cast<size_t>(community[static_cast<size_t>(v)] + 1)];
+  for (int64_t c = 0; c < k; ++c) start[static_cast<size_t>(c + 1)] += start[static_cast<size_t>(c)];
+  {
+    std::vector<int64_t> next(start.begin(), start.end() - 1);
+    for (int64_t v = 0; v < g.n; ++v) member[static_cast<size_t>(next[static_cast<size_t>(community[static_cast<size_t>(v)])]++)] = v;
+  }
+  LeidenGraph out;
+  out.n = k;
+  out.kp.assign(static_cast<size_t>(k), 0.0);
+  out.kn.assign(static_cast<size_t>(k), 0.0);
+  // Rows in contiguous chunks, each chunk's rows into its own arrays, then joined in chunk order:
+  // a row's entries and sums are made by one thread in member order, whatever the team.
+  const int team = parallel_team(g.offsets[static_cast<size_t>(g.n)] + g.n, threads);
+  const int64_t chunks = team == 1 ? 1 : std::min<int64_t>(k, int64_t(team) * 8);
+  std::vector<std::vector<int64_t>> chunk_columns(static_cast<size_t>(chunks));
+  std::vector<std::vector<double>> chunk_weights(static_cast<size_t>(chunks));
+  std::vector<int64_t> row_length(static_cast<size_t>(k), 0);
+  std::vector<CommunityWeights> scratch;
+  scratch.reserve(static_cast<size_t>(team));
+  for (int x = 0; x < team; ++x) scratch.emplace_back(k);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team) if (team > 1)
+  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+    CommunityWeights& cw = scratch[static_cast<size_t>(omp_get_thread_num())];
+    std::vector<int64_t>& cols = chunk_columns[static_cast<size_t>(chunk)];
+    std::vector<double>& wts = chunk_weights[static_cast<size_t>(chunk)];
+    const int64_t first = k * chunk / chunks, last = k * (chunk + 1) / chunks;
+    for (int64_t c = first; c < last; ++c) {
+      double kp = 0, kn = 0;
+      for (int64_t i = start[static_cast<size_t>(c)]; i < start[static_cast<size_t>(c + 1)]; ++i) {
+        const size_t v = static_cast<size_t>(member[static_cast<size_t>(i)]);
+        kp += g.kp[v];
+        kn += g.kn[v];
+        for (int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+          const int64_t d = community[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
+          if (d != c) cw.add(d, g.weights[static_cast<size_t>(e)]);
+        }
+      }
+      out.kp[static_cast<size_t>(c)] = kp;
+      out.kn[static_cast<size_t>(c)] = kn;
+      std::sort(cw.touched.begin(), cw.touched.end());
+      for (int64_t d : cw.touched) {
+        cols.push_back(d);
+        wts.push_back(cw.weight[static_cast<size_t>(d)]);
+      }
+      row_length[static_cast<size_t>(c)] = int64_t(cw.touched.size());
+      cw.clear();
+    }
+  }
+  out.offsets.assign(static_cast<size_t>(k + 1), 0);
+  for (int64_t c = 0; c < k; ++c) out.offsets[static_cast<size_t>(c + 1)] = out.offsets[static_cast<size_t>(c)] + row_length[static_cast<size_t>(c)];
+  out.columns.reserve(static_cast<size_t>(out.offsets[static_cast<size_t>(k)]));
+  out.weights.reserve(static_cast<size_t>(out.offsets[static_cast<size_t>(k)]));
+  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+    out.columns.insert(out.columns.end(), chunk_columns[static_cast<size_t>(chunk)].begin(), chunk_columns[static_cast<size_t>(chunk)].end());
+    out.weights.insert(out.weights.end(), chunk_weights[static_cast<size_t>(chunk)].begin(), chunk_weights[static_cast<size_t>(chunk)].end());
+  }
+  return out;
+}
+
+int64_t renumber_by_first_appearance(std::vector<int64_t>& labels) {
+  int64_t top = -1;
+  for (int64_t x : labels) top = std::max(top, x);
+  std::vector<int64_t> id(static_cast<size_t>(top + 1), -1);
+  int64_t k = 0;
+  for (int64_t& x : labels) {
+    int64_t& to = id[static_cast<size_t>(x)];
+    if (to < 0) to = k++;
+    x = to;
+  }
+  return k;
+}
+
+int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels) {
+  int64_t before = 0;
+  for (int64_t x : labels) before = std::max(before, x + 1);
+  std::vector<int64_t> piece(static_cast<size_t>(g.n), -1), stack;
+  int64_t pieces = 0;
+  for (int64_t root = 0; root < g.n; ++root) {
+    if (piece[static_cast<size_t>(root)] >= 0) continue;
+    const int64_t c = labels[static_cast<size_t>(root)];
+    piece[static_cast<size_t>(root)] = pieces;
+    stack.assign(1, root);
+    while (!stack.empty()) {
+      const size_t v = static_cast<size_t>(stack.back());
+      stack.pop_back();
+      for (int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+        const size_t u = static_cast<size_t>(g.columns[static_cast<size_t>(e)]);
+        if (g.weights[static_cast<size_t>(e)] == 0 || labels[u] != c || piece[u] >= 0) continue;
+        piece[u] = pieces;
+        stack.push_back(int64_t(u));
+      }
+    }
+    ++pieces;
+  }
+  labels.swap(piece);
+  return pieces - before;
+}
+
+}  // namespace fc

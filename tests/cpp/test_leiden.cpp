@@ -1,0 +1,261 @@
+// Leiden (fc_leiden, modules/leiden.hpp): Q equal to fc_modularity_score's, communities connected
+// (a search within each community, and no piece left for the final split to add), planted
+// partitions recovered, the karate club at the known optimum, CPM at a resolution, initial labels
+// honoured, signed graphs, and the same labels for every thread count and run. The library's
+// internals are compiled in for the direct calls (find_leiden's statistics).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "api/handles.hpp"
+#include "fastconn/fastconn.h"
+#include "modularity_graphs.hpp"
+#include "modules/leiden.hpp"
+
+namespace {
+
+using modtest::Edge;
+using modtest::Graph;
+using modtest::kKarate;
+using modtest::planted;
+
+struct Result {
+  int64_t k = 0;
+  double q = 0;
+  std::vector<int64_t> labels;
+};
+
+fc_leiden_options defaults() {
+  fc_leiden_options o;
+  fc_leiden_options_default(&o);
+  return o;
+}
+
+Result leiden(const Graph& g, const fc_leiden_options& o, const int64_t* initial = nullptr, int threads = 0) {
+  fc_context* ctx = nullptr;
+  EXPECT_EQ(fc_context_create(FC_BACKEND_CPU, -1, &ctx), FC_OK);
+  EXPECT_EQ(fc_context_set_threads(ctx, threads), FC_OK);
+  fc_modules* m = nullptr;
+  Result r;
+  EXPECT_EQ(fc_leiden(ctx, g.g, &o, initial, &m), FC_OK) << fc_last_error();
+  int64_t n = 0, splits = -1;
+  EXPECT_EQ(fc_modules_info(m, &n, &r.k, &r.q, &splits), FC_OK);
+  EXPECT_EQ(splits, 0);
+  r.labels.resize(size_t(n));
+  EXPECT_EQ(fc_modules_labels(m, r.labels.data(), n), FC_OK);
+  fc_modules_destroy(m);
+  fc_context_destroy(ctx);
+  return r;
+}
+
+double score(const Graph& g, const std::vector<int64_t>& labels, double gamma = 1.0) {
+  double q = 0;
+  EXPECT_EQ(fc_modularity_score(g.g, labels.data(), gamma, &q), FC_OK) << fc_last_error();
+  return q;
+}
+
+// True when every community is connected through the graph's edges inside it (a search per community).
+bool communities_connected(const Graph& g, const std::vector<int64_t>& label) {
+  std::vector<std::vector<int64_t>> adj(size_t(g.n));
+  for (const Edge& e : g.edges)
+    if (e.w != 0) adj[size_t(e.i)].push_back(e.j), adj[size_t(e.j)].push_back(e.i);
+  std::vector<char> seen(size_t(g.n), 0), community_seen(size_t(g.n) + 1, 0);
+  for (int64_t root = 0; root < g.n; ++root) {
+    if (seen[size_t(root)]) continue;
+    const int64_t c = label[size_t(root)];
+    if (community_seen[size_t(c)]) return false;  // a second piece of a community met before
+    community_seen[size_t(c)] = 1;
+    std::vector<int64_t> stack{root};
+    seen[size_t(root)] = 1;
+    while (!stack.empty()) {
+      const int64_t v = stack.back();
+      stack.pop_back();
+      for (int64_t u : adj[size_t(v)])
+        if (!seen[size_t(u)] && label[size_t(u)] == c) seen[size_t(u)] = 1, stack.push_back(u);
+    }
+  }
+  return true;
+}
+
+// Normalized mutual information of two labelings (Danon et al. 2005), 1 for the same partition.
+double nmi(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  const double n = double(a.size());
+  std::map<int64_t, double> ca, cb;
+  std::map<std::pair<int64_t, int64_t>, double> cab;
+  for (size_t i = 0; i < a.size(); ++i) ca[a[i]] += 1, cb[b[i]] += 1, cab[{a[i], b[i]}] += 1;
+  double mi = 0, ha = 0, hb = 0;
+  for (auto& [ab, x] : cab) mi += x / n * std::log(x * n / (ca[ab.first] * cb[ab.second]));
+  for (auto& [c, x] : ca) ha -= x / n * std::log(x / n);
+  for (auto& [c, x] : cb) hb -= x / n * std::log(x / n);
+  return ha + hb == 0 ? 1.0 : 2 * mi / (ha + hb);
+}
+
+// find_leiden on the graph's data, for its statistics.
+fc::LeidenStats stats_of(const Graph& g, const fc_leiden_options& o, const int64_t* initial = nullptr) {
+  fc::Progress progress(nullptr, nullptr, g.n);
+  fc::LeidenStats st;
+  fc::find_leiden(*g.g->data, o, initial, 2, progress, &st);
+  return st;
+}
+
+Graph karate() {
+  std::vector<Edge> e;
+  for (auto& x : kKarate) e.push_back({x[0], x[1], 1.0});
+  return Graph(34, e);
+}
+
+TEST(Leiden, KarateClubAtTheOptimum) {
+  const Graph g = karate();
+  for (uint64_t seed : {1, 2, 3, 4, 5}) {
+    fc_leiden_options o = defaults();
+    o.seed = seed;
+    const Result r = leiden(g, o);
+    EXPECT_EQ(r.q, score(g, r.labels));
+    EXPECT_NEAR(r.q, 0.4197896, 1e-6) << "seed " << seed;  // the optimum (Brandes et al. 2008), 4 communities
+    EXPECT_EQ(r.k, 4);
+    EXPECT_TRUE(communities_connected(g, r.labels));
+    EXPECT_EQ(stats_of(g, o).split_pieces, 0);
+  }
+}
+
+TEST(Leiden, PlantedPartitionsRecovered) {
+  struct P { int64_t k, size; double p_in, p_out; } cases[] = {
+      {2, 20, 0.6, 0.05}, {4, 25, 0.5, 0.03}, {8, 40, 0.4, 0.01}, {16, 60, 0.3, 0.004}, {40, 25, 0.5, 0.002}};
+  for (const P& p : cases) {
+    SCOPED_TRACE(std::to_string(p.k) + " x " + std::to_string(p.size));
+    std::vector<int64_t> truth;
+    const Graph g = planted(p.k, p.size, p.p_in, p.p_out, 100 + uint64_t(p.k), truth);
+    const Result r = leiden(g, defaults());
+    EXPECT_EQ(r.k, p.k);
+    EXPECT_GE(nmi(r.labels, truth), 1 - 1e-12);
+    EXPECT_EQ(r.q, score(g, r.labels));
+    EXPECT_GE(r.q, score(g, truth) - 1e-12);
+    EXPECT_TRUE(communities_connected(g, r.labels));
+    EXPECT_EQ(stats_of(g, defaults()).split_pieces, 0);
+  }
+}
+
+TEST(Leiden, WeightedAndSignedGraphs) {
+  std::vector<int64_t> truth;
+  // weighted: strong inside, weak across
+  const Graph w = planted(6, 30, 0.3, 0.05, 7, truth, 1.0, 0.3);
+  Result r = leiden(w, defaults());
+  EXPECT_GE(nmi(r.labels, truth), 1 - 1e-12);
+  EXPECT_EQ(r.q, score(w, r.labels));
+  // signed: negative across (Gomez et al.'s objective, fc_modularity_score's)
+  const Graph s = planted(5, 30, 0.3, 0.2, 8, truth, 1.0, -0.5);
+  r = leiden(s, defaults());
+  EXPECT_GE(nmi(r.labels, truth), 1 - 1e-12);
+  EXPECT_EQ(r.q, score(s, r.labels));
+  EXPECT_TRUE(communities_connected(s, r.labels));
+  // Rubinov and Sporns' form is accepted and never worse than the truth under its own Q
+  fc_leiden_options o = defaults();
+  o.signed_mode = FC_SIGNED_RUBINOV;
+  EXPECT_GE(nmi(leiden(s, o).labels, truth), 0.99);
+}
+
+TEST(Leiden, ResolutionAndCpm) {
+  std::vector<int64_t> truth;
+  const Graph g = planted(8, 40, 0.4, 0.01, 11, truth);
+  // modularity at gamma: Q is the score at that gamma
+  fc_leiden_options o = defaults();
+  o.resolution = 2.5;
+  Result r = leiden(g, o);
+  EXPECT_EQ(r.q, score(g, r.labels, 2.5));
+  EXPECT_GE(r.k, 8);
+  EXPECT_TRUE(communities_connected(g, r.labels));
+  // CPM between the densities across (0.01) and inside (0.4): the planted partition; Q at gamma 1
+  o = defaults();
+  o.quality = FC_LEIDEN_CPM;
+  o.resolution = 0.1;
+  r = leiden(g, o);
+  EXPECT_GE(nmi(r.labels, truth), 1 - 1e-12);
+  EXPECT_EQ(r.q, score(g, r.labels, 1.0));
+  // CPM above the density inside: many small communities, all connected
+  o.resolution = 0.9;
+  r = leiden(g, o);
+  EXPECT_GT(r.k, 8 * 4);
+  EXPECT_TRUE(communities_connected(g, r.labels));
+  // CPM below the density across: one community per connected component
+  o.resolution = 0.001;
+  r = leiden(g, o);
+  EXPECT_EQ(r.k, 1);
+}
+
+TEST(Leiden, InitialLabelsHonoured) {
+  const Graph g = karate();
+  // Leiden never lowers the Q it starts from: from fc_modularity's partition, at least its Q
+  fc_context* ctx = nullptr;
+  ASSERT_EQ(fc_context_create(FC_BACKEND_CPU, -1, &ctx), FC_OK);
+  fc_modules* m = nullptr;
+  ASSERT_EQ(fc_modularity(ctx, g.g, nullptr, &m), FC_OK);
+  std::vector<int64_t> spectral(34);
+  double q_spectral = 0;
+  fc_modules_info(m, nullptr, nullptr, &q_spectral, nullptr);
+  fc_modules_labels(m, spectral.data(), 34);
+  fc_modules_destroy(m);
+  fc_context_destroy(ctx);
+  Result r = leiden(g, defaults(), spectral.data());
+  EXPECT_GE(r.q, q_spectral - 1e-12);
+  // an optimal start with one pass stays where it is
+  fc_leiden_options o = defaults();
+  o.max_iterations = 1;
+  const Result best = leiden(g, defaults());
+  std::vector<int64_t> shifted(best.labels);
+  for (int64_t& x : shifted) x = 1000 + 7 * x;  // any non-negative values
+  r = leiden(g, o, shifted.data());
+  EXPECT_EQ(r.labels, best.labels);
+  // a start that joins two planted communities with no edge between them: refinement splits them
+  std::vector<int64_t> truth;
+  const Graph p = planted(4, 25, 0.5, 0.0, 5, truth);
+  std::vector<int64_t> joined(truth);
+  for (int64_t& x : joined) x = x == 1 ? 0 : x;
+  r = leiden(p, o, joined.data());
+  EXPECT_GE(nmi(r.labels, truth), 1 - 1e-12);
+  EXPECT_EQ(stats_of(p, o, joined.data()).split_pieces, 0);  // Leiden itself separated them
+}
+
+TEST(Leiden, IsolatedNodesOneNodeNoEdges) {
+  std::vector<Edge> e;
+  for (auto& x : kKarate) e.push_back({x[0] + 2, x[1] + 2, 1.0});  // nodes 0, 1 and 36, 37 isolated
+  const Graph g(38, e);
+  const Result r = leiden(g, defaults());
+  EXPECT_EQ(r.labels[0], 0);
+  EXPECT_EQ(r.labels[1], 1);
+  EXPECT_EQ(std::count(r.labels.begin(), r.labels.end(), r.labels[36]), 1);
+  EXPECT_EQ(std::count(r.labels.begin(), r.labels.end(), r.labels[37]), 1);
+  EXPECT_NEAR(r.q, 0.4197896, 1e-6);
+  const Graph one(1, {});
+  EXPECT_EQ(leiden(one, defaults()).k, 1);
+  const Graph none(4, {});
+  const Result z = leiden(none, defaults());
+  EXPECT_EQ(z.k, 4);
+  EXPECT_EQ(z.q, 0.0);
+}
+
+TEST(Leiden, DeterministicAcrossThreadsAndRuns) {
+  std::vector<int64_t> truth;
+  // weak communities, so that moves and merges have many close choices
+  const Graph g = planted(20, 50, 0.12, 0.02, 3, truth, 1.0, 0.7);
+  for (int quality : {FC_LEIDEN_MODULARITY, FC_LEIDEN_CPM}) {
+    fc_leiden_options o = defaults();
+    o.quality = quality;
+    o.resolution = quality == FC_LEIDEN_CPM ? 0.05 : 1.0;
+    o.randomness = 0.1;
+    const Result base = leiden(g, o, nullptr, 1);
+    for (int threads : {1, 2, 3, 8}) {
+      const Result r = leiden(g, o, nullptr, threads);
+      EXPECT_EQ(r.labels, base.labels) << "threads " << threads;
+      EXPECT_EQ(r.q, base.q);
+    }
+    // another seed is another run of the random choices: still a good partition
+    o.seed = 99;
+    const Result other = leiden(g, o, nullptr, 2);
+    EXPECT_TRUE(communities_connected(g, other.labels));
+  }
+}
+
+}  // namespace
