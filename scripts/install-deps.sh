@@ -9,6 +9,7 @@ build_packages=(g++ cmake make pkg-config libopenblas-openmp-dev
 test_packages=("${build_packages[@]}" libgtest-dev valgrind
   python3 python3-numpy python3-scipy python3-pytest python3-cffi python3-dev swig python3-igraph python3-networkx
   python3-pip python3-setuptools python3-wheel  # the Python module's pip install (tests/python)
+  python3-leidenalg  # Leiden against leidenalg (bindings/python/tests/test_leiden.py, bench/modularity/peers.py)
   python3-nibabel  # the command-line program's tests (tests/cli)
   r-base-dev r-cran-rcpp r-cran-testthat r-cran-matrix r-cran-igraph
   octave liboctave-dev
