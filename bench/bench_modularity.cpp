@@ -6,6 +6,8 @@
 // of --reps runs per backend, Q, K, the splits, and for the planted graph the normalized mutual
 // information with the planted communities. bench/modularity/peers.py times igraph and networkx on the same graph (--save
 // writes it in fastconn's graph file format, --labels writes fastconn's labels, one per line).
+// --method leiden times fc_leiden (default options: modularity, gamma 1, seed 1) instead of
+// fc_modularity; bench/modularity/leiden_peers.py times leidenalg and igraph's Leiden and Louvain.
 #include <omp.h>
 
 #include <algorithm>
@@ -148,7 +150,7 @@ struct Run {
 };
 
 // reps runs of fc_modularity on a context of `kind`; every run must give the labels of the first.
-Run run(const fc_graph* g, fc_backend kind, int threads, int reps, const fc_modularity_options& o) {
+Run run(const fc_graph* g, fc_backend kind, int threads, int reps, const fc_modularity_options& o, bool leiden) {
   Run r;
   int64_t n = 0;
   check(fc_graph_info(g, &n, nullptr), "fc_graph_info");
@@ -160,7 +162,8 @@ Run run(const fc_graph* g, fc_backend kind, int threads, int reps, const fc_modu
   for (int x = 0; x < reps; ++x) {
     fc_modules* m = nullptr;
     const auto a = std::chrono::steady_clock::now();
-    check(fc_modularity(ctx, g, &o, &m), "fc_modularity");
+    if (leiden) check(fc_leiden(ctx, g, nullptr, nullptr, &m), "fc_leiden");
+    else check(fc_modularity(ctx, g, &o, &m), "fc_modularity");
     r.times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
     check(fc_modules_info(m, nullptr, &r.k, &r.q, &r.splits), "fc_modules_info");
     check(fc_modules_labels(m, labels.data(), n), "fc_modules_labels");
@@ -184,7 +187,7 @@ Run run(const fc_graph* g, fc_backend kind, int threads, int reps, const fc_modu
 
 int main(int argc, char** argv) {
   std::string graph_path, save_path, labels_path, truth_path;
-  std::string backend = "cpu";
+  std::string backend = "cpu", method = "eigen";
   int reps = 3, threads = 0;
   int64_t max_communities = 0, nodes = 38400, communities = 40;
   double degree_in = 19.0, degree_out = 19.0, density = 0;
@@ -205,11 +208,12 @@ int main(int argc, char** argv) {
     else if (k == "--degree-out") degree_out = std::atof(argv[a + 1]);
     else if (k == "--voxel-samples") voxel_t = std::atoll(argv[a + 1]);
     else if (k == "--density") density = std::atof(argv[a + 1]);
+    else if (k == "--method") method = argv[a + 1];
     else {
       std::fprintf(stderr,
                    "usage: bench_modularity [--graph FILE] [--save FILE] [--labels FILE] [--truth FILE] [--reps R] "
                    "[--threads P] [--max-communities K] [--backend cpu|cuda|both] [--nodes N] [--communities C] "
-                   "[--degree-in D] [--degree-out D] [--voxel-samples T --density F]\n");
+                   "[--degree-in D] [--degree-out D] [--voxel-samples T --density F] [--method eigen|leiden]\n");
       return 2;
     }
   }
@@ -217,6 +221,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_modularity: --backend %s is not cpu, cuda or both\n", backend.c_str());
     return 2;
   }
+  if (method != "eigen" && method != "leiden") {
+    std::fprintf(stderr, "bench_modularity: --method %s is not eigen or leiden\n", method.c_str());
+    return 2;
+  }
+  const bool leiden = method == "leiden";
   if (threads <= 0) threads = omp_get_max_threads();
   std::vector<int64_t> truth;
   fc_graph* g = nullptr;
@@ -248,10 +257,10 @@ int main(int argc, char** argv) {
   std::vector<int64_t> labels, cpu_labels;
   for (const fc_backend kind : {FC_BACKEND_CPU, FC_BACKEND_CUDA}) {
     if ((kind == FC_BACKEND_CPU && backend == "cuda") || (kind == FC_BACKEND_CUDA && backend == "cpu")) continue;
-    const Run r = run(g, kind, threads, reps, o);
+    const Run r = run(g, kind, threads, reps, o, leiden);
     if (r.failed) return 3;
     labels = r.labels;
-    std::printf("fastconn fc_modularity (%s): median %.3f s of %d (min %.3f, max %.3f)\n", r.backend.c_str(),
+    std::printf("fastconn %s (%s): median %.3f s of %d (min %.3f, max %.3f)\n", leiden ? "fc_leiden" : "fc_modularity", r.backend.c_str(),
                 r.times[r.times.size() / 2], reps, r.times.front(), r.times.back());
     double q_check = 0;
     check(fc_modularity_score(g, labels.data(), 1.0, &q_check), "fc_modularity_score");

@@ -164,7 +164,7 @@ void check_initial_labels(const int64_t* labels, int64_t n) {
 fc_leiden_options default_leiden_options() {
   fc_leiden_options o;
   o.resolution = 1.0;
-  o.randomness = 0.01;
+  o.randomness = 1e-4;  // bench/RESULTS-leiden.md: Q 0.4759 against 0.4707 at 0.01
   o.seed = 1;
   o.max_iterations = 0;
   o.quality = FC_LEIDEN_MODULARITY;

@@ -40,7 +40,7 @@ struct LeidenGraph {
 struct LeidenTerms {
   double gamma = 1, d_pos = 0, d_neg = 0;
   double epsilon = 0;    // a move must gain more than this (kMinGain in units of the weights)
-  double randomness = 0.01;  // theta
+  double randomness = 1e-4;  // theta
 };
 
 // gain of moving v (kp_v, kn_v, w_va to its own community a with sums ka_p, ka_n that include v)

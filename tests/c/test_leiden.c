@@ -83,7 +83,7 @@ int main(void) {
   CHECK_STATUS(fc_leiden_options_default(NULL), FC_ERR_NULL_ARG);
   CHECK_ERROR_MENTIONS("options");
   REQUIRE_OK(fc_leiden_options_default(&o));
-  CHECK(o.resolution == 1.0 && o.randomness == 0.01 && o.seed == 1 && o.max_iterations == 0 &&
+  CHECK(o.resolution == 1.0 && o.randomness == 1e-4 && o.seed == 1 && o.max_iterations == 0 &&
         o.quality == FC_LEIDEN_MODULARITY && o.signed_mode == FC_SIGNED_GOMEZ);
 
   /* NULL arguments: out untouched */

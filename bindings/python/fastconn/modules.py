@@ -102,7 +102,7 @@ class ModuleMethods:
         return Modules(labels, q, int(n_communities), splits)
 
     def leiden(self, graph, resolution=1.0, quality="modularity", initial=None, seed=1, max_iterations=0,
-               randomness=0.01, signed="gomez"):
+               randomness=1e-4, signed="gomez"):
         """The Leiden modules of `graph` (see fastconn.leiden) on this context."""
         options = _fc.fc_leiden_options()
         _fc.fc_leiden_options_default(options)
@@ -164,7 +164,7 @@ def modularity(graph, resolution=1.0, eigen_threshold=1e-8, max_communities=0, m
                                                     seed, signed, refine)
 
 
-def leiden(graph, resolution=1.0, quality="modularity", initial=None, seed=1, max_iterations=0, randomness=0.01,
+def leiden(graph, resolution=1.0, quality="modularity", initial=None, seed=1, max_iterations=0, randomness=1e-4,
            signed="gomez", backend=None):
     """Leiden modules of `graph` (Traag, Waltman and van Eck 2019): a Modules with .labels, .q,
     .n_communities (and an empty .splits). Every community is connected.
@@ -175,7 +175,8 @@ def leiden(graph, resolution=1.0, quality="modularity", initial=None, seed=1, ma
     initial: start from these labels (one non-negative integer per node; e.g. modularity()'s).
     seed: the random node orders and merges (same seed, same labels on every thread count and
         backend). max_iterations: passes at most (0: until a pass moves no node).
-    randomness: theta of the refinement's random merges (in units of the weights).
+    randomness: theta of the refinement's random merges (in units of the weights; the default
+        1e-4 merges about greedily, as leidenalg does; igraph's beta is 0.01).
     .q is modularity: at `resolution` for quality="modularity", at 1 for "cpm".
     A node without edges is a community of its own.
 
