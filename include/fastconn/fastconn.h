@@ -636,7 +636,7 @@ typedef struct fc_leiden_options {
                              1e-4: about greedy, as leidenalg merges (igraph's beta is 0.01; larger
                              values merge more at random, which gave lower Q on bench/'s graphs) */
   uint64_t seed;          /* seeds the node orders and the refinement's draws (default 1) */
-  int64_t max_iterations; /* passes at most (0, the default: until a pass moves no node) */
+  int64_t max_iterations; /* passes at most (0, the default: until a pass moves no node; 1000 at most) */
   int32_t quality;        /* fc_leiden_quality (default FC_LEIDEN_MODULARITY) */
   int32_t signed_mode;    /* fc_signed_modularity of the modularity quality (default FC_SIGNED_GOMEZ) */
 } fc_leiden_options;
