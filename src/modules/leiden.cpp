@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "base/error.hpp"
+#include "base/parallel_team.hpp"
 #include "modules/local_graph.hpp"
 
 namespace fc {

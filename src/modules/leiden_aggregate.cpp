@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "base/parallel_team.hpp"
 #include "modules/leiden.hpp"
 
 namespace fc {
