@@ -305,6 +305,21 @@ int main(int argc, char** argv) {
   fc_graph* g = planted(3000, 10);
   modules_digest("planted 3000/10 modules", ctx, g, 1);
   modules_digest("planted 3000/10 modules refine=0", ctx, g, 0);
+  {
+    fc_leiden_options lo;
+    check(fc_leiden_options_default(&lo), "leiden options");
+    fc_modules* m;
+    check(fc_leiden(ctx, g, &lo, NULL, &m), "fc_leiden");
+    int64_t ln, lk;
+    double lq;
+    check(fc_modules_info(m, &ln, &lk, &lq, NULL), "leiden info");
+    int64_t* labels = malloc(sizeof(int64_t) * ln);
+    check(fc_modules_labels(m, labels, ln), "leiden labels");
+    printf("%-40s %016llx  (K %lld, Q %.15f)\n", "planted 3000/10 Leiden", (unsigned long long)fnv(labels, sizeof(int64_t) * ln, kFnvStart),
+           (long long)lk, lq);
+    free(labels);
+    fc_modules_destroy(m);
+  }
   fc_graph_destroy(g);
   fc_context_destroy(ctx);
   return 0;
