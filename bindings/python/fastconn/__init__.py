@@ -31,7 +31,8 @@ Results are float32, or float64 with precision="fp64" (or dtype=np.float64 where
 takes dtype): the dtype of the returned array says which. Series with zero variance correlate as
 NaN (constant="nan", with one ConstantSeriesWarning per call naming their indices) or 0
 (constant="zero"). The sample data is in fastconn.data; the library's version and backends:
-version(), has_cuda(), cuda_available(), backend_name().
+version(), has_cuda(), cuda_available(), backend_name(). Cohorts of subjects on Dask
+distributed, resumable: fastconn.cohort.run_cohort.
 
 The low-level module fastconn._fastconn is the SWIG wrapping of include/fastconn/fastconn.h.
 """
@@ -263,6 +264,15 @@ def cuda_available():
     except BackendUnavailableError:
         return False
     return True
+
+
+def __getattr__(name):
+    # fastconn.cohort (cohorts on Dask distributed) is imported on first use, not with the
+    # package: `python3 -m fastconn.cohort` then runs it without a second copy.
+    if name == "cohort":
+        import importlib
+        return importlib.import_module(".cohort", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def version():
