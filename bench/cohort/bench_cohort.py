@@ -1,0 +1,143 @@
+"""Cohort throughput (issue 33, part 2): 16 synthetic subjects through fastconn.cohort on a local
+Dask cluster of 1 and of 2 CPU workers (1 thread each), with the floor measured in the same run:
+one subject's pipeline in this process, without Dask and without writing (n workers can at best
+run n / that many subjects a second).
+
+    PYTHONPATH=build/python-binding/python /usr/bin/python3 bench/cohort/bench_cohort.py \
+        [--subjects 16 --voxels 6000 --time 300] [--write bench/RESULTS-cohort.md]
+
+Pipeline per subject: degree map (|r| >= 0.5), sliding-window degree (width 60, step 30,
+|r| >= 0.5) and modules of the 1%-density graph. The machine's load average is printed with each
+phase: on a shared machine, rerun when another job competed for the cores.
+"""
+
+import argparse
+import os
+import platform
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import fastconn
+from fastconn.cohort import local_cluster, run_cohort
+from fastconn.cohort_pipeline import compute_step, context_for, normalize_pipeline
+
+PIPELINE = [("degree", {"threshold": 0.5}), ("window_degree", {"width": 60, "step": 30, "threshold": 0.5}),
+            ("modules", {"density": 0.01, "weights": "abs"})]
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load():
+    return "%.2f %.2f %.2f" % os.getloadavg()
+
+
+def cpu_times():
+    """(busy, total) jiffies of the whole machine (/proc/stat), to tell how much CPU a phase found."""
+    try:
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+    except OSError:
+        return 0, 0
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def make_subjects(folder, count, n_voxels, n_time):
+    """.npy files of (time, voxels) float32: 6 shared slow signals mixed per voxel, plus noise."""
+    paths = {}
+    t = np.arange(n_time) * 2.0
+    for k in range(count):
+        rng = np.random.default_rng(100 + k)
+        latent = np.sin(2 * np.pi * rng.uniform(0.01, 0.1, (6, 1)) * t + rng.uniform(0, 2 * np.pi, (6, 1)))
+        x = rng.standard_normal((n_voxels, 6)) @ latent + 0.8 * rng.standard_normal((n_voxels, n_time))
+        path = os.path.join(folder, f"sub-{k:02d}.npy")
+        np.save(path, np.ascontiguousarray(x.T, dtype=np.float32))
+        paths[f"sub-{k:02d}"] = path
+    return paths
+
+
+def floor_seconds(path):
+    """One subject's pipeline in this process on one thread, no Dask, no files written."""
+    ctx = context_for({"backend": "cpu", "precision": "fp32", "constant": "nan", "threads": 1})
+    series = np.load(path).T
+    begin = time.perf_counter()
+    for step in normalize_pipeline(PIPELINE):
+        compute_step(ctx, step, series)
+    return time.perf_counter() - begin
+
+
+def cohort_seconds(subjects, workers, folder):
+    """The wall time of run_cohort over every subject on a ready cluster of `workers` processes."""
+    from distributed import Client
+    with local_cluster(workers, threads=1) as cluster, Client(cluster) as client:
+        client.wait_for_workers(workers, timeout=300)
+        client.run(lambda: __import__("fastconn"))  # import on the workers before the clock starts
+        out = os.path.join(folder, f"out-{workers}")
+        begin = time.perf_counter()
+        result = run_cohort(subjects, PIPELINE, out, client=client, backend="cpu", threads=1)
+        seconds = time.perf_counter() - begin
+    assert len(result.computed) == len(subjects) and not result.failed
+    per_subject = [entry["seconds"] for entry in result.manifest["subjects"].values()]
+    return seconds, sum(per_subject) / len(per_subject)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--subjects", type=int, default=16)
+    parser.add_argument("--voxels", type=int, default=6000)
+    parser.add_argument("--time", type=int, default=300)
+    parser.add_argument("--write", help="append the table to this Markdown file")
+    args = parser.parse_args()
+
+    lines = [f"fastconn {fastconn.__version__}, {cpu_model()}, {os.cpu_count()} logical CPUs, "
+             f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M')}",
+             f"{args.subjects} subjects of {args.voxels} voxels x {args.time} samples; pipeline: "
+             + ", ".join(f"{name} {params}" for name, params in PIPELINE), ""]
+    with tempfile.TemporaryDirectory(prefix="fastconn-cohort-bench-") as folder:
+        subjects = make_subjects(folder, args.subjects, args.voxels, args.time)
+        rows = []
+        floor_load, (busy0, total0) = load(), cpu_times()
+        floor = min(floor_seconds(subjects["sub-00"]) for _ in range(2))
+        busy1, total1 = cpu_times()
+        rows.append(("floor: 1 subject in-process, 1 thread", floor_load, (busy1 - busy0) / max(1, total1 - total0),
+                     floor, 1 / floor, floor, ""))
+        results = {}
+        for workers in (1, 2):
+            before, (busy0, total0) = load(), cpu_times()
+            seconds, mean_subject = cohort_seconds(subjects, workers, folder)
+            busy1, total1 = cpu_times()
+            results[workers] = args.subjects / seconds
+            rows.append((f"run_cohort, {workers} worker{'s' if workers > 1 else ''} x 1 thread", before,
+                         (busy1 - busy0) / max(1, total1 - total0), seconds, results[workers], mean_subject,
+                         f"{results[workers] / (workers / floor):.2f} of {workers} / floor"))
+    lines.append("| case | load avg before (1/5/15 min) | machine busy | seconds | subjects/s | s per subject "
+                 "(in its worker) | vs floor |")
+    lines.append("|---|---|---|---|---|---|---|")
+    for case, before, busy, seconds, rate, mean_subject, note in rows:
+        lines.append(f"| {case} | {before} | {100 * busy:.0f}% | {seconds:.2f} | {rate:.3f} | {mean_subject:.2f} "
+                     f"| {note} |")
+    lines.append("")
+    lines.append(f"throughput 2 workers / 1 worker: **{results[2] / results[1]:.2f}x** (target >= 1.8x); "
+                 f"load average after: {load()}")
+    text = "\n".join(lines)
+    print(text, flush=True)
+    if args.write:
+        with open(args.write, "a") as f:
+            f.write("\n" + text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
