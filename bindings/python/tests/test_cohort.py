@@ -111,6 +111,11 @@ def test_cluster_equals_serial(subjects, serial, client, tmp_path):
     # one event per subject, counted up to the total
     assert sorted(e.subject for e in events) == sorted(subjects)
     assert {e.status for e in events} == {"done"} and events[-1].done == len(subjects) == events[-1].total
+    # a scheduler's address in place of a Client: the same outputs
+    two = {s: subjects[s] for s in ("sub-00", "sub-05")}
+    again = run_cohort(two, PIPELINE, tmp_path / "by-address", client=client.scheduler.address, **SETTINGS)
+    assert again.computed == sorted(two)
+    assert_equal_outputs(tmp_path / "by-address", reference, two)
 
 
 def test_worker_killed_mid_subject(subjects, serial, client, tmp_path):
@@ -135,7 +140,7 @@ def test_worker_killed_mid_subject(subjects, serial, client, tmp_path):
                 with open(str(flag_path) + ".part", "w") as f:
                     f.write(str(os_.getpid()))
                 os_.replace(str(flag_path) + ".part", flag_path)
-                time_.sleep(300)  # killed long before
+                time_.sleep(120)  # killed long before
             return {"n": np.array(series.shape, dtype=np.int64)}
         return hook
 
@@ -143,7 +148,7 @@ def test_worker_killed_mid_subject(subjects, serial, client, tmp_path):
     killed = {}
 
     def killer():
-        deadline = time.monotonic() + 150
+        deadline = time.monotonic() + 100
         while time.monotonic() < deadline and "pid" not in killed:
             if flag.exists():
                 pid = int(flag.read_text())
@@ -208,6 +213,35 @@ def test_resume_redoes_only_incomplete(subjects, tmp_path):
     assert run_cohort(small, PIPELINE[:1], tmp_path, workers=0, resume=False, **SETTINGS).computed == sorted(small)
     manifest = json.load(open(tmp_path / cohort_store.MANIFEST))
     assert [s["step"] for s in manifest["pipeline"]] == ["degree"]
+
+
+def test_every_step_as_the_library_computes_it(tmp_path):
+    x = synthetic(40, 150, seed=5).T.copy()  # (time, regions)
+
+    def mean_series(series, subject, scale=1.0):
+        return {"mean": series.mean(axis=1) * scale, "subject_length": np.array(len(subject))}
+
+    pipeline = [{"step": "degree", "topk": 3}, {"step": "degree", "name": "degree_t", "threshold": 0.4, "signed": True},
+                "triangle", ("triangle", {"order": "col", "name": "triangle_col"}), "matrix",
+                ("window_degree", {"width": 50, "step": 25, "density": 0.1}),
+                ("modules", {"topk": 4, "weights": "abs", "max_communities": 3}), (mean_series, {"scale": 2.0})]
+    run_cohort({"s1": x}, pipeline, tmp_path, workers=0, **SETTINGS)
+    got = load_outputs(tmp_path, "s1")
+    with fastconn.Context(**SETTINGS) as ctx:
+        want = {"degree.degree": ctx.degree(x, topk=3, rowvar=False)[0],
+                "degree_t.strength": ctx.degree(x, threshold=0.4, signed=True, rowvar=False)[1],
+                "triangle.r": ctx.pcc_triu(x, rowvar=False), "triangle_col.r": ctx.pcc_triu(x, order="col", rowvar=False),
+                "matrix.r": ctx.corrcoef(x, rowvar=False),
+                "window_degree.strength": ctx.dfc_degree(x, 50, 25, density=0.1, rowvar=False)[1],
+                "modules.labels": ctx.modularity(ctx.network(x, topk=4, weights="abs", rowvar=False),
+                                                 max_communities=3).labels,
+                "mean_series.mean": x.mean(axis=0) * 2.0, "mean_series.subject_length": np.array(2)}
+    for name, value in want.items():
+        assert np.array_equal(got[name], value), name
+    assert got["modules.q"].shape == () and 0 < float(got["modules.q"]) < 1
+    manifest = json.load(open(tmp_path / cohort_store.MANIFEST))
+    assert manifest["pipeline"][-1]["step"].endswith("mean_series") and manifest["pipeline"][-1]["params"] == {
+        "scale": 2.0}
 
 
 def test_bad_input_names_the_subject(subjects, tmp_path):
