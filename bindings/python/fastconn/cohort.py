@@ -80,9 +80,12 @@ __all__ = ["run_cohort", "local_cluster", "load_outputs", "CohortResult", "Cohor
 _SUBJECT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 CohortEvent = collections.namedtuple("CohortEvent", "subject status done failed total seconds message")
-CohortEvent.__doc__ = """A progress event of run_cohort: `subject` is "skipped" (complete from an earlier
-run), "done" or "failed" (message: the error); done / failed / total count the run's subjects so far,
-skipped ones included in done; seconds: the subject's time (0 for skipped)."""
+CohortEvent.__doc__ = """A progress event of run_cohort: `subject`'s status is "skipped" (complete from an
+earlier run), "started" (message: host:pid, and the Dask worker's address), "step" (message: the step's output name,
+seconds: its time), "done" (seconds: the subject's time) or "failed" (message: the error); done /
+failed / total count the run's subjects so far, skipped ones included in done. Every event is
+delivered in the thread that called run_cohort; "started" and "step" events of a subject that
+finished in the meantime are dropped."""
 
 
 class CohortError(RuntimeError):
@@ -145,12 +148,28 @@ def _subject_items(subjects):
     return items
 
 
-def run_subject(subject, scan, steps, expected, out_dir, settings, verify="sha256", resume=True):
+def _notify_worker(topic):
+    """A function that sends a progress message from this Dask worker to the run's client (Dask's
+    event log, to which run_cohort subscribes), or None outside a worker / without a topic."""
+    if topic is None:
+        return None
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+    except (ImportError, ValueError):
+        return None
+    return lambda message: worker.log_event(topic, message)
+
+
+def run_subject(subject, scan, steps, expected, out_dir, settings, verify="sha256", resume=True, notify=None):
     """One subject's task (in a Dask worker, or in the caller with workers=0): skip it if complete
     (a task Dask reruns after its worker died may find it so), else remove its temporary files and
     marker, compute and write each step's arrays atomically, then the done-marker. Returns a
     record {"status": "done" | "skipped" | "failed", ...}; never raises for the subject's errors.
-    resume=False: never skip (a rerun after a killed worker then starts over too)."""
+    resume=False: never skip (a rerun after a killed worker then starts over too). notify: a
+    callable(message) for "started" and "step" progress, or a Dask event topic (a string)."""
+    if notify is None or isinstance(notify, str):
+        notify = _notify_worker(notify) or (lambda message: None)
     folder = os.path.join(out_dir, subject)
     started = time.perf_counter()
     step_name = None
@@ -165,6 +184,7 @@ def run_subject(subject, scan, steps, expected, out_dir, settings, verify="sha25
             os.unlink(os.path.join(folder, store.MARKER))  # from here on the subject is incomplete
         except FileNotFoundError:
             pass
+        notify({"subject": subject, "status": "started", "process": f"{os.uname().nodename}:{os.getpid()}"})
         series, voxels = load_series(scan)
         ctx = context_for(settings)
         outputs, seconds = {}, {}
@@ -178,6 +198,7 @@ def run_subject(subject, scan, steps, expected, out_dir, settings, verify="sha25
                 file_name = f"{step_name}.{array_name}.npy"
                 outputs[file_name] = store.write_array(folder, file_name, array)
             seconds[step_name] = round(time.perf_counter() - begin, 6)
+            notify({"subject": subject, "status": "step", "step": step_name, "seconds": seconds[step_name]})
         step_name = None
         marker = dict(expected, outputs=outputs, step_seconds=seconds, backend=ctx.backend,
                       seconds=round(time.perf_counter() - started, 6), worker=f"{os.uname().nodename}:{os.getpid()}",
@@ -251,10 +272,16 @@ def load_outputs(out_dir, subject, mmap_mode=None):
     return {name[:-4]: np.load(os.path.join(folder, name), mmap_mode=mmap_mode) for name in sorted(marker["outputs"])}
 
 
-def _printer(event):
-    extra = f" in {event.seconds:.2f} s" if event.status == "done" else ""
-    extra += f": {event.message}" if event.message else ""
-    print(f"[{event.done + event.failed}/{event.total}] {event.subject} {event.status}{extra}", flush=True)
+def _printer(event, verbose=False):
+    """progress=True: a line per finished subject (and with verbose, per start and step)."""
+    if event.status == "started" and verbose:
+        print(f"    {event.subject} started on {event.message}", flush=True)
+    elif event.status == "step" and verbose:
+        print(f"    {event.subject} {event.message} in {event.seconds:.2f} s", flush=True)
+    elif event.status not in ("started", "step"):
+        extra = f" in {event.seconds:.2f} s" if event.status == "done" else ""
+        extra += f": {event.message}" if event.message else ""
+        print(f"[{event.done + event.failed}/{event.total}] {event.subject} {event.status}{extra}", flush=True)
 
 
 def run_cohort(subjects, pipeline, out_dir, client=None, workers=None, backend="auto", precision="fp32",
@@ -306,10 +333,22 @@ def run_cohort(subjects, pipeline, out_dir, client=None, workers=None, backend="
     expected, todo, skipped, computed, failed = {}, [], [], [], {}
     total, counts = len(items), {"done": 0, "failed": 0}
 
+    finished_subjects = set()
+
     def report(subject, status, seconds=0.0, message=None):
         counts["failed" if status == "failed" else "done"] += 1
+        finished_subjects.add(subject)
         if progress is not None:
             progress(CohortEvent(subject, status, counts["done"], counts["failed"], total, seconds, message))
+
+    def note(message):  # a running subject's "started" / "step" message
+        if progress is None or message.get("subject") in finished_subjects:
+            return
+        text = message.get("step") if message["status"] == "step" else message.get("process")
+        if message["status"] == "started" and "worker" in message:  # Dask adds the worker's address
+            text += f" ({message['worker']})"
+        progress(CohortEvent(message["subject"], message["status"], counts["done"], counts["failed"], total,
+                             message.get("seconds", 0.0), text))
 
     for subject, scan in items:
         expected[subject] = {"subject": subject, "input": scan_fingerprint(scan), "pipeline": recorded_pipeline,
@@ -347,10 +386,12 @@ def run_cohort(subjects, pipeline, out_dir, client=None, workers=None, backend="
     try:
         if todo and client is None and workers == 0:
             for subject, scan in todo:
-                finish(subject, run_subject(subject, scan, steps, expected[subject], out_dir, settings, verify, resume))
+                finish(subject, run_subject(subject, scan, steps, expected[subject], out_dir, settings, verify, resume,
+                                            note))
         elif todo:
             _run_distributed(todo, steps, expected, out_dir, settings, verify, resume, client, workers,
-                             gpus if gpus is not None else (_gpu_count() if use_gpus else None), threads, finish)
+                             gpus if gpus is not None else (_gpu_count() if use_gpus else None), threads, finish,
+                             note if progress is not None else None)
     finally:
         for subject, _ in items:
             store.remove_temporary(os.path.join(out_dir, subject))
@@ -371,10 +412,13 @@ def _entry(status, marker):
             "worker": marker.get("worker"), "finished": marker.get("finished")}
 
 
-def _run_distributed(todo, steps, expected, out_dir, settings, verify, resume, client, workers, gpus, threads, finish):
+def _run_distributed(todo, steps, expected, out_dir, settings, verify, resume, client, workers, gpus, threads, finish,
+                     note):
     """Submit one task per subject to the client (made here from a LocalCluster or an address when
     not given) and finish() each as it completes; a task that fails in Dask itself (its workers
-    died too often: KilledWorker) is a failed subject."""
+    died too often: KilledWorker) is a failed subject. The workers' progress messages come through
+    Dask's event log (a topic of this run) into a queue that this thread hands to note()."""
+    import queue
     from distributed import Client, as_completed
     own_cluster = own_client = None
     try:
@@ -384,18 +428,38 @@ def _run_distributed(todo, steps, expected, out_dir, settings, verify, resume, c
         elif isinstance(client, str):
             client = own_client = Client(client)
         token = os.urandom(4).hex()
+        topic = messages = None
+        if note is not None:
+            topic, messages = f"fastconn-cohort-{token}", queue.Queue()
+            client.subscribe_topic(topic, lambda event: messages.put(event[1]))
+
+        def drain():
+            while messages is not None and not messages.empty():
+                note(messages.get())
+
         futures = {}
         for subject, scan in todo:
             future = client.submit(run_subject, subject, scan, steps, expected[subject], out_dir, settings, verify,
-                                   resume, key=f"fastconn-cohort-{subject}-{token}", pure=False)
+                                   resume, topic, key=f"fastconn-cohort-{subject}-{token}", pure=False)
             futures[future] = subject
-        for future in as_completed(futures):
-            subject = futures[future]
-            try:
-                record = future.result()
-            except Exception as error:  # KilledWorker, a lost connection...
-                record = {"status": "failed", "error": f"subject {subject!r}: Dask: {type(error).__name__}: {error}"}
-            finish(subject, record)
+        pending = as_completed(futures)
+        while True:
+            drain()
+            batch = pending.next_batch(block=False)
+            for future in batch:
+                subject = futures[future]
+                try:
+                    record = future.result()
+                except Exception as error:  # KilledWorker, a lost connection...
+                    record = {"status": "failed",
+                              "error": f"subject {subject!r}: Dask: {type(error).__name__}: {error}"}
+                finish(subject, record)
+            if not batch:
+                if pending.is_empty():
+                    break
+                time.sleep(0.05)
+        if topic is not None:
+            client.unsubscribe_topic(topic)
     finally:
         if own_client is not None:
             own_client.close()
@@ -443,6 +507,7 @@ def main(argv=None):
     parser.add_argument("--precision", default="fp32", choices=("fp32", "fp64", "tf32"))
     parser.add_argument("--no-resume", action="store_true", help="redo every subject")
     parser.add_argument("--quiet", action="store_true", help="no line per subject")
+    parser.add_argument("--verbose", action="store_true", help="a line per subject's start and step too")
     args = parser.parse_args(argv)
     scans = list(args.scans)
     subjects = None
@@ -469,7 +534,8 @@ def main(argv=None):
         result = run_cohort(subjects, pipeline, args.out, client=args.scheduler, workers=args.workers,
                             backend=args.backend, precision=args.precision, threads=args.threads,
                             gpus=args.gpus.split(",") if args.gpus else None, resume=not args.no_resume,
-                            errors="return", progress=None if args.quiet else _printer)
+                            errors="return",
+                            progress=None if args.quiet else lambda event: _printer(event, args.verbose))
     except (ValueError, OSError) as error:
         print(f"fastconn.cohort: {error}", file=sys.stderr)
         return 2

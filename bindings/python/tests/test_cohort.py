@@ -108,9 +108,16 @@ def test_cluster_equals_serial(subjects, serial, client, tmp_path):
         # .npy files are byte-for-byte the same: the same checksums as the serial run's
         assert entry["outputs"] == serial_manifest["subjects"][subject]["outputs"]
         assert "window_degree.degree.npy" in entry["outputs"] and "modules.labels.npy" in entry["outputs"]
-    # one event per subject, counted up to the total
-    assert sorted(e.subject for e in events) == sorted(subjects)
-    assert {e.status for e in events} == {"done"} and events[-1].done == len(subjects) == events[-1].total
+    # one "done" event per subject, counted up to the total; "started" and "step" events from the
+    # workers (Dask's event log) come before their subject's "done" or not at all
+    done = [e for e in events if e.status == "done"]
+    assert sorted(e.subject for e in done) == sorted(subjects) and done[-1].done == len(subjects) == done[-1].total
+    assert {e.status for e in events} <= {"started", "step", "done"}
+    for e in events:
+        if e.status == "step":
+            assert e.message in ("degree", "window_degree", "modules") and e.seconds >= 0
+        if e.status in ("started", "step"):
+            assert events.index(e) < events.index(next(d for d in done if d.subject == e.subject))
     # a scheduler's address in place of a Client: the same outputs
     two = {s: subjects[s] for s in ("sub-00", "sub-05")}
     again = run_cohort(two, PIPELINE, tmp_path / "by-address", client=client.scheduler.address, **SETTINGS)
@@ -205,8 +212,11 @@ def test_resume_redoes_only_incomplete(subjects, tmp_path):
     assert_clean(tmp_path, small)
     after = files_of(tmp_path)
     assert all(after[f] == before[f] for f in before if f.startswith("sub-05"))  # sub-05 untouched
-    assert [(e.subject, e.status) for e in events] == [("sub-05", "skipped"), ("sub-04", "done"), ("sub-06", "done"),
-                                                        ("sub-07", "done")]
+    assert [(e.subject, e.status) for e in events if e.status not in ("started", "step")] == [
+        ("sub-05", "skipped"), ("sub-04", "done"), ("sub-06", "done"), ("sub-07", "done")]
+    assert [(e.status, e.message) for e in events if e.subject == "sub-04"][:4] == [
+        ("started", f"{os.uname().nodename}:{os.getpid()}"), ("step", "degree"), ("step", "window_degree"),
+        ("step", "modules")]
     # a changed parameter redoes every subject; resume=False too
     assert run_cohort(small, PIPELINE[:1], tmp_path, workers=0, **SETTINGS).computed == sorted(small)
     assert_clean(tmp_path, small)  # the earlier pipeline's outputs are gone
