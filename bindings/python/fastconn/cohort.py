@@ -254,8 +254,8 @@ def local_cluster(workers=None, gpus=None, threads=1, silence_logs=logging.ERROR
         env = {"OMP_NUM_THREADS": str(threads or os.cpu_count() or 1)}
         if gpus is not None:
             env["CUDA_VISIBLE_DEVICES"] = gpus[i]
-        worker_specs[f"fastconn-{i}"] = {"cls": Nanny, "options": {"nthreads": 1, "env": env, "host": "127.0.0.1", "dashboard_address": ":0",
-                                                                  "silence_logs": silence_logs}}
+        worker_specs[f"fastconn-{i}"] = {"cls": Nanny, "options": {
+            "nthreads": 1, "env": env, "host": "127.0.0.1", "dashboard_address": ":0", "silence_logs": silence_logs}}
     # on the loopback interface, without the dashboard (bokeh is optional in Debian's package)
     scheduler = {"cls": Scheduler, "options": {"dashboard": False, "dashboard_address": ":0", "host": "127.0.0.1"}}
     return SpecCluster(workers=worker_specs, scheduler=scheduler, silence_logs=silence_logs)

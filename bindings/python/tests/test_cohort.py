@@ -240,7 +240,8 @@ def test_every_step_as_the_library_computes_it(tmp_path):
     with fastconn.Context(**SETTINGS) as ctx:
         want = {"degree.degree": ctx.degree(x, topk=3, rowvar=False)[0],
                 "degree_t.strength": ctx.degree(x, threshold=0.4, signed=True, rowvar=False)[1],
-                "triangle.r": ctx.pcc_triu(x, rowvar=False), "triangle_col.r": ctx.pcc_triu(x, order="col", rowvar=False),
+                "triangle.r": ctx.pcc_triu(x, rowvar=False),
+                "triangle_col.r": ctx.pcc_triu(x, order="col", rowvar=False),
                 "matrix.r": ctx.corrcoef(x, rowvar=False),
                 "window_degree.strength": ctx.dfc_degree(x, 50, 25, density=0.1, rowvar=False)[1],
                 "modules.labels": ctx.modularity(ctx.network(x, topk=4, weights="abs", rowvar=False),
