@@ -1,7 +1,8 @@
 """Cohort throughput (issue 33, part 2): 16 synthetic subjects through fastconn.cohort on a local
 Dask cluster of 1 and of 2 CPU workers (1 thread each), with the floor measured in the same run:
 one subject's pipeline in this process, without Dask and without writing (n workers can at best
-run n / that many subjects a second).
+run n / that many subjects a second). "cores the workers got" is the workers' CPU time over the
+wall time (for the floor, this process's): below n, other jobs took the rest.
 
     PYTHONPATH=build/python-binding/python /usr/bin/python3 bench/cohort/bench_cohort.py \
         [--subjects 16 --voxels 6000 --time 300] [--write bench/RESULTS-cohort.md]
@@ -72,10 +73,11 @@ def floor_seconds(path):
     """One subject's pipeline in this process on one thread, no Dask, no files written."""
     ctx = context_for({"backend": "cpu", "precision": "fp32", "constant": "nan", "threads": 1})
     series = np.load(path).T
-    begin = time.perf_counter()
+    begin, cpu = time.perf_counter(), time.process_time()
     for step in normalize_pipeline(PIPELINE):
         compute_step(ctx, step, series)
-    return time.perf_counter() - begin
+    seconds = time.perf_counter() - begin
+    return seconds, (time.process_time() - cpu) / seconds
 
 
 def cohort_seconds(subjects, workers, folder):
@@ -85,12 +87,14 @@ def cohort_seconds(subjects, workers, folder):
         client.wait_for_workers(workers, timeout=300)
         client.run(lambda: __import__("fastconn"))  # import on the workers before the clock starts
         out = os.path.join(folder, f"out-{workers}")
+        cpu_before = sum(client.run(time.process_time).values())
         begin = time.perf_counter()
         result = run_cohort(subjects, PIPELINE, out, client=client, backend="cpu", threads=1)
         seconds = time.perf_counter() - begin
+        cpu = sum(client.run(time.process_time).values()) - cpu_before
     assert len(result.computed) == len(subjects) and not result.failed
     per_subject = [entry["seconds"] for entry in result.manifest["subjects"].values()]
-    return seconds, sum(per_subject) / len(per_subject)
+    return seconds, sum(per_subject) / len(per_subject), cpu / seconds
 
 
 def main():
@@ -109,27 +113,28 @@ def main():
         subjects = make_subjects(folder, args.subjects, args.voxels, args.time)
         rows = []
         floor_load, (busy0, total0) = load(), cpu_times()
-        floor = min(floor_seconds(subjects["sub-00"]) for _ in range(2))
+        floor, floor_cores = min(floor_seconds(subjects["sub-00"]) for _ in range(2))
         busy1, total1 = cpu_times()
         rows.append(("floor: 1 subject in-process, 1 thread", floor_load, (busy1 - busy0) / max(1, total1 - total0),
-                     floor, 1 / floor, floor, ""))
+                     floor, 1 / floor, floor, floor_cores, ""))
         results = {}
         for workers in (1, 2):
             before, (busy0, total0) = load(), cpu_times()
-            seconds, mean_subject = cohort_seconds(subjects, workers, folder)
+            seconds, mean_subject, cores = cohort_seconds(subjects, workers, folder)
             busy1, total1 = cpu_times()
             results[workers] = args.subjects / seconds
             rows.append((f"run_cohort, {workers} worker{'s' if workers > 1 else ''} x 1 thread", before,
-                         (busy1 - busy0) / max(1, total1 - total0), seconds, results[workers], mean_subject,
+                         (busy1 - busy0) / max(1, total1 - total0), seconds, results[workers], mean_subject, cores,
                          f"{results[workers] / (workers / floor):.2f} of {workers} / floor"))
     lines.append("| case | load avg before (1/5/15 min) | machine busy | seconds | subjects/s | s per subject "
-                 "(in its worker) | vs floor |")
-    lines.append("|---|---|---|---|---|---|---|")
-    for case, before, busy, seconds, rate, mean_subject, note in rows:
+                 "(in its worker) | cores it got | vs floor |")
+    lines.append("|---|---|---|---|---|---|---|---|")
+    for case, before, busy, seconds, rate, mean_subject, cores, note in rows:
         lines.append(f"| {case} | {before} | {100 * busy:.0f}% | {seconds:.2f} | {rate:.3f} | {mean_subject:.2f} "
-                     f"| {note} |")
+                     f"| {cores:.2f} | {note} |")
     lines.append("")
     lines.append(f"throughput 2 workers / 1 worker: **{results[2] / results[1]:.2f}x** (target >= 1.8x); "
+                 f"per core the workers got: {results[2] / rows[2][6] / (results[1] / rows[1][6]):.2f}x of 1 worker's; "
                  f"load average after: {load()}")
     text = "\n".join(lines)
     print(text, flush=True)
