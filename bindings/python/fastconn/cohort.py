@@ -328,7 +328,11 @@ def run_cohort(subjects, pipeline, out_dir, client=None, workers=None, backend="
     settings = {"backend": backend, "precision": precision, "constant": constant, "threads": int(threads)}
     compared = {k: settings[k] for k in ("backend", "precision", "constant")}  # threads do not change the bits
     recorded_pipeline = pipeline_json(steps)
+    where = (client if isinstance(client, str) else getattr(getattr(client, "scheduler", None), "address", None)
+             if client is not None else ("this process" if workers == 0 else f"local cluster of {workers} workers"))
     manifest = {"fastconn": __version__, "pipeline": recorded_pipeline, "settings": compared, "out_dir": out_dir,
+                "run": {"where": where, "threads": settings["threads"], "resume": bool(resume), "verify": verify,
+                        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
                 "subjects": {}}
     expected, todo, skipped, computed, failed = {}, [], [], [], {}
     total, counts = len(items), {"done": 0, "failed": 0}

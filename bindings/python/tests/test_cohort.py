@@ -100,6 +100,7 @@ def test_cluster_equals_serial(subjects, serial, client, tmp_path):
     serial_manifest = json.load(open(reference_out / cohort_store.MANIFEST))
     assert manifest["fastconn"] == fastconn.__version__
     assert manifest["settings"] == {"backend": "cpu", "precision": "fp32", "constant": "nan"}
+    assert manifest["run"]["where"] == client.scheduler.address and manifest["run"]["threads"] == 1
     assert [s["step"] for s in manifest["pipeline"]] == ["degree", "window_degree", "modules"]
     assert manifest["pipeline"][1]["params"] == {"width": 40, "step": 20, "threshold": 0.5}
     assert sorted(manifest["subjects"]) == sorted(subjects)
