@@ -160,6 +160,7 @@ def test_worker_killed_mid_subject(subjects, serial, client, tmp_path):
         while time.monotonic() < deadline and "pid" not in killed:
             if flag.exists():
                 pid = int(flag.read_text())
+                time.sleep(1.0)  # the worker's earlier results have reached the scheduler
                 # the victim's degree outputs are on disk, its marker is not: killed mid-subject
                 killed["degree_written"] = (out / victim / "degree.degree.npy").exists()
                 killed["marker"] = (out / victim / cohort_store.MARKER).exists()
@@ -173,7 +174,10 @@ def test_worker_killed_mid_subject(subjects, serial, client, tmp_path):
     thread.join(timeout=10)
     assert "pid" in killed, "the victim's step never started"
     assert killed["degree_written"] and not killed["marker"]
-    assert result.failed == {} and result.computed == sorted(subjects)
+    # (a subject whose result was still on its way from the killed worker is rerun and finds
+    # itself complete: skipped, not computed twice)
+    assert result.failed == {} and sorted(result.computed + result.skipped) == sorted(subjects)
+    assert victim in result.computed
     log = calls.read_text().split()
     assert log.count(victim) == 2  # started, killed, redone
     assert all(log.count(s) >= 1 for s in subjects)
@@ -187,6 +191,43 @@ def test_worker_killed_mid_subject(subjects, serial, client, tmp_path):
     again = run_cohort(subjects, pipeline, out, client=client, **SETTINGS)
     assert again.computed == [] and again.skipped == sorted(subjects)
     assert files_of(out) == before and calls.read_text() == calls_before
+
+
+def test_subject_that_kills_every_worker_fails_alone(subjects, tmp_path):
+    """A subject whose step kills its worker each time (once the other subjects are done, so that
+    no other task shares the dying worker) is a failed subject after Dask's allowed-failures; the
+    others are complete and the manifest names the failure."""
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    few = {s: subjects[s] for s in ("sub-03", "sub-04", "sub-05")}
+    victim, others = "sub-05", ["sub-03", "sub-04"]
+
+    def make_poison(out_dir, victim_id, other_ids):
+        def poison(series, subject):
+            import os as os_, signal as signal_, time as time_
+            if subject == victim_id:
+                deadline = time_.monotonic() + 60
+                while time_.monotonic() < deadline and not all(
+                        os_.path.exists(os_.path.join(out_dir, o, "subject.json")) for o in other_ids):
+                    time_.sleep(0.05)
+                time_.sleep(1.0)  # and their results have reached the scheduler
+                os_.kill(os_.getpid(), signal_.SIGKILL)
+            return {"n": np.array(series.shape)}
+        return poison
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+        cluster = fastconn.cohort.local_cluster(2, threads=1)
+    with cluster, distributed.Client(cluster) as c:
+        result = run_cohort(few, PIPELINE[:1] + [make_poison(str(tmp_path), victim, others)], tmp_path, client=c,
+                            errors="return", **SETTINGS)
+    # (an other subject's task still reporting on the dying worker is rerun and finds itself complete)
+    assert sorted(result.computed + result.skipped) == others and list(result.failed) == [victim]
+    assert result.failed[victim].startswith(f"subject {victim!r}: Dask: KilledWorker")
+    manifest = json.load(open(tmp_path / cohort_store.MANIFEST))
+    assert manifest["subjects"][victim]["status"] == "failed"
+    assert [manifest["subjects"][o]["status"] for o in others] == ["done", "done"]
+    assert not os.path.exists(tmp_path / victim / cohort_store.MARKER)
+    assert cohort_store.temporary_files(tmp_path / victim) == []
 
 
 def test_resume_redoes_only_incomplete(subjects, tmp_path):
