@@ -38,6 +38,10 @@ missing file, NaN in the data, a bad shape) does not stop the others: the run go
 manifest records the subject as "failed" with the error naming it, and at the end run_cohort
 raises CohortError listing the failed subjects (errors="return": returns the result instead).
 
+One run_cohort at a time per output folder: two runs writing the same subjects would redo each
+other's work (their files stay whole, as every write is a rename, but the manifest is the last
+writer's).
+
 >>> import numpy as np, tempfile, fastconn
 >>> from fastconn.cohort import run_cohort, load_outputs
 >>> x, regions = fastconn.data.timeseries()                      # (250, 31): time, regions
@@ -312,8 +316,11 @@ def run_cohort(subjects, pipeline, out_dir, client=None, workers=None, backend="
     if verify not in ("sha256", "size"):
         raise ValueError(f"verify must be 'sha256' or 'size', not {verify!r}")
     from . import __version__, backend_name
-    if backend not in ("auto", "cpu", "cuda"):
-        raise ValueError(f"backend must be 'auto', 'cpu' or 'cuda', not {backend!r}")
+    from .context import BACKENDS, CONSTANT_POLICIES, PRECISIONS
+    for name, value, table in (("backend", backend, BACKENDS), ("precision", precision, PRECISIONS),
+                               ("constant", constant, CONSTANT_POLICIES)):
+        if value not in table:
+            raise ValueError(f"{name} must be one of {', '.join(map(repr, table))}, not {value!r}")
     if progress is True:
         progress = _printer
     out_dir = os.path.abspath(os.fspath(out_dir))

@@ -319,6 +319,8 @@ def test_bad_input_names_the_subject(subjects, tmp_path):
     assert raised.value.result.skipped == ["good"] and len(raised.value.failed) == 4
     with pytest.raises(ValueError, match=r"pipeline step 1 \('window_degree'\) needs width="):
         run_cohort(bad, ["triangle", ("window_degree", {"threshold": 0.5})], tmp_path / "x", workers=0)
+    with pytest.raises(ValueError, match="precision must be one of 'fp32', 'fp64', 'tf32', not 'fp16'"):
+        run_cohort(bad, PIPELINE, tmp_path / "x", workers=0, precision="fp16")
     with pytest.raises(ValueError, match="has no parameter 'treshold'"):
         run_cohort(bad, [("degree", {"treshold": 0.5})], tmp_path / "x", workers=0)
     with pytest.raises(ValueError, match="subject id 'a/b'"):
