@@ -12,10 +12,13 @@ Peers: (a) the plain dense recipe, np.corrcoef then np.linalg.eigh of (R + 1) / 
 """
 import argparse
 import os
-import platform
 import subprocess
 import tempfile
+import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import cpu_model  # noqa: E402 (bench/machine.py)
 
 import numpy as np
 import scipy
@@ -44,13 +47,6 @@ def best_of(reps, f):
         times.append(time.perf_counter() - a)
     return sorted(times)[len(times) // 2], result
 
-
-def cpu_model():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor()
 
 
 def openblas_core():

@@ -20,25 +20,17 @@ environment is left as the user's (OMP_WAIT_POLICY, GOMP_SPINCOUNT, OMP_NUM_THRE
 """
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import cpu_model  # noqa: E402 (bench/machine.py)
+
 CASES = ["triu", "dense", "dfc_triu", "graph", "degree"]
 CHECKSUMS = set()  # of every run's outputs
 
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def run(bench, lib, threads, reps, csv):

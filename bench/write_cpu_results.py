@@ -5,8 +5,11 @@ machine they ran on. Every number in the table comes from that one run."""
 import argparse
 import datetime
 import os
-import platform
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import cpu_model  # noqa: E402 (bench/machine.py)
 
 
 def read_kv(path):
@@ -18,13 +21,6 @@ def read_kv(path):
                 out[k] = v
     return out
 
-
-def cpu_model():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
 
 
 def mem_total_gib():

@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from machine import cpu_model  # noqa: E402 (bench/machine.py)
+
 import numpy as np
 
 import fastconn
@@ -29,16 +32,6 @@ from fastconn.cohort_pipeline import compute_step, context_for, normalize_pipeli
 PIPELINE = [("degree", {"threshold": 0.5}), ("window_degree", {"width": 60, "step": 30, "threshold": 0.5}),
             ("modules", {"density": 0.01, "weights": "abs"})]
 
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def load():
