@@ -1,7 +1,7 @@
 // Small calls (issue 29, item 10): parallel regions are sized by their work (base/parallel_team.hpp),
 // so a call of the sizes R and Python users make in loops runs on the calling thread alone. Here:
 // (1) such calls start no thread, even with a context of 4 threads; (2) every output is the same
-// bits with 1, 2, 4 and 7 threads, for small shapes (one thread does the work) and for shapes
+// bits with 1, 2, 3 and 4 threads, for small shapes (one thread does the work) and for shapes
 // past the grain (a team does), so that sizing a team never changes a value.
 //
 // (1) counts the threads of this process (/proc/self/task) before and after; it is the first test
@@ -172,7 +172,9 @@ class SmallCallsBits : public ::testing::TestWithParam<Shape> {};
 TEST_P(SmallCallsBits, SameBitsWithAnyThreadCount) {
   const Shape sh = GetParam();
   const Outputs one = compute(1, sh.n, sh.t, sh.window);
-  for (int threads : {2, 4, 7}) expect_same(one, compute(threads, sh.n, sh.t, sh.window), threads);
+  // At most 4 threads: clang's libomp leaks a hot team's buffers when a team grows past 4 after a
+  // smaller one, which the ASan run's LeakSanitizer reports (as for test_final_moves).
+  for (int threads : {2, 3, 4}) expect_same(one, compute(threads, sh.n, sh.t, sh.window), threads);
 }
 
 // Below the grain everywhere (31 x 250, 5 x 40), and past it: 600 series make several tiles and
