@@ -644,6 +644,8 @@ static fc_status fcpy_dfc_lowrank(fc_context* ctx, const fc_series* series, int6
 %ignore fc_pcc_blocks_foreach;
 %ignore fc_dfc_foreach_triu;
 
+%include "centrality.i"
+
 %include "fastconn/fastconn_export.h"
 %include "fastconn/fastconn_version.h"
 %include "fastconn/fastconn.h"

@@ -9,6 +9,7 @@ True
 >>> g = fastconn.graph(x, density=0.1, rowvar=False)      # the network as a scipy.sparse.csr_matrix
 >>> w = fastconn.dfc_triu(x, 100, step=10, rowvar=False)  # every sliding window's triangle (fastconn.dynamic)
 >>> m = fastconn.modularity(g)                            # its modules: m.labels, m.q (fastconn.modules)
+>>> c = fastconn.ecm(x, rowvar=False)                     # eigenvector centrality (fastconn.centrality)
 >>> d.shape, g.shape, w.shape, m.labels.shape
 ((465,), (31, 31), (16, 465), (31,))
 
@@ -48,6 +49,7 @@ from .context import BlockInfo, Context, entered_context
 from .dynamic import (SlidingWindow, dfc_degree, dfc_graphs, dfc_lowrank, dfc_networks, dfc_summary, dfc_triu, lowrank,
                       sliding_windows, window, window_starts)
 from .modules import Modules, leiden, modularity, modularity_score
+from .centrality import eigenvector_centrality, fisher_z
 from .network import Graph, load_graph, save_graph, to_igraph, to_networkx
 from .notices import ConstantSeriesWarning, RowvarWarning
 from .triangle import triu_offset, triu_pair, triu_size
@@ -61,7 +63,9 @@ __all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "bl
            # sliding windows and low rank (fastconn.dynamic), modules (fastconn.modules)
            "SlidingWindow", "window", "window_starts", "sliding_windows", "dfc_triu", "dfc_networks", "dfc_graphs",
            "dfc_degree", "dfc_summary", "lowrank", "dfc_lowrank", "Modules", "modularity", "modularity_score",
-           "leiden"]
+           "leiden",
+           # centrality, rank correlation, Fisher z (fastconn.centrality)
+           "ecm", "eigenvector_centrality", "spearman", "fisher_z"]
 
 __version__ = "%d.%d.%d" % tuple(_fastconn.fc_version())
 
@@ -98,7 +102,7 @@ def _context_for(backend=None, precision=None, constant=None):
     return cache[key]
 
 
-def corrcoef(x, y=None, rowvar=None, dtype=None, backend=None, precision=None, constant=None):
+def corrcoef(x, y=None, rowvar=None, dtype=None, backend=None, precision=None, constant=None, method="pearson"):
     """Pearson correlation coefficients, like numpy.corrcoef(x, y, rowvar).
 
     rowvar=True: each row of x is a series (variable) and each column a time point;
@@ -107,6 +111,7 @@ def corrcoef(x, y=None, rowvar=None, dtype=None, backend=None, precision=None, c
     just the nx x ny block). backend ("auto", "cpu", "cuda"), precision ("fp32", "fp64", "tf32")
     and constant ("nan", "zero") default to the current context's settings (auto / fp32 / nan).
     The result is float32, or float64 with precision="fp64" (dtype= overrides either way).
+    method="spearman" gives Spearman's rho (as scipy.stats.spearmanr; see spearman()).
 
     >>> import numpy as np, fastconn
     >>> x, regions = fastconn.data.timeseries()
@@ -120,12 +125,27 @@ def corrcoef(x, y=None, rowvar=None, dtype=None, backend=None, precision=None, c
     >>> wrong.shape, caught[0].category.__name__
     ((250, 250), 'RowvarWarning')
     """
-    return _context_for(backend, precision, constant).corrcoef(x, y, rowvar, dtype)
+    return _context_for(backend, precision, constant).corrcoef(x, y, rowvar, dtype, method)
 
 
-def cross(x, y, rowvar=None, dtype=None, backend=None, precision=None, constant=None):
+def spearman(x, y=None, rowvar=None, dtype=None, backend=None, precision=None, constant=None):
+    """Spearman's rank correlation matrix: corrcoef(..., method="spearman"). Each series is
+    replaced by its ranks (ties share their average rank), so the result is
+    scipy.stats.spearmanr(x, y, axis=...)'s rho (fc_series_create_ranked_*).
+
+    >>> import numpy as np, scipy.stats, fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> rho = fastconn.spearman(x, rowvar=False, precision="fp64")
+    >>> bool(np.abs(rho - scipy.stats.spearmanr(x).statistic).max() < 1e-12)
+    True
+    """
+    return _context_for(backend, precision, constant).corrcoef(x, y, rowvar, dtype, "spearman")
+
+
+def cross(x, y, rowvar=None, dtype=None, backend=None, precision=None, constant=None, method="pearson"):
     """r(x_i, y_j) for every series of x and of y: an nx x ny matrix (seed-to-voxel maps), float32
-    or float64 with precision="fp64" (fc_pcc_cross_f64; dtype= overrides either way).
+    or float64 with precision="fp64" (fc_pcc_cross_f64; dtype= overrides either way);
+    method="spearman": Spearman's rho.
 
     >>> import numpy as np, fastconn
     >>> x, regions = fastconn.data.timeseries()
@@ -133,14 +153,16 @@ def cross(x, y, rowvar=None, dtype=None, backend=None, precision=None, constant=
     >>> s.shape, s.dtype, bool(np.abs(s - np.corrcoef(x, rowvar=False)[:3]).max() < 1e-12)
     ((3, 31), dtype('float64'), True)
     """
-    return _context_for(backend, precision, constant).cross(x, y, rowvar, dtype)
+    return _context_for(backend, precision, constant).cross(x, y, rowvar, dtype, method)
 
 
-def pcc_triu(x, order="row", rowvar=None, dtype=None, out=None, backend=None, precision=None, constant=None):
+def pcc_triu(x, order="row", rowvar=None, dtype=None, out=None, backend=None, precision=None, constant=None,
+             method="pearson"):
     """The strict upper triangle of corrcoef(x), N(N-1)/2 values: with order="row", scipy's
     condensed form (squareform(1 - r, checks=False) is the correlation distance matrix) and
     corrcoef(x)[numpy.triu_indices(N, 1)]; order="col" groups the pairs by the larger index.
     dtype: np.float32 or np.float64 (default: float64 with precision="fp64", else float32).
+    method="spearman": Spearman's rho.
 
     >>> import numpy as np, fastconn
     >>> x, regions = fastconn.data.timeseries()
@@ -151,7 +173,7 @@ def pcc_triu(x, order="row", rowvar=None, dtype=None, out=None, backend=None, pr
     >>> c.dtype, bool(c[fastconn.triu_offset(31, 2, 5, order="col")] == d[fastconn.triu_offset(31, 2, 5)])
     (dtype('float64'), True)
     """
-    return _context_for(backend, precision, constant).pcc_triu(x, order, rowvar, dtype, out)
+    return _context_for(backend, precision, constant).pcc_triu(x, order, rowvar, dtype, out, method)
 
 
 def blocks(x, rows=0, rowvar=None, dtype=None, backend=None, precision=None, constant=None):
@@ -231,6 +253,30 @@ def degree(x, threshold=None, density=None, topk=None, signed=False, rowvar=None
     (dtype('int64'), dtype('float64'), True)
     """
     return _context_for(backend, precision, constant).degree(x, threshold, density, topk, signed, rowvar)
+
+
+def ecm(x, rowvar=None, tolerance=None, method="pearson", eigenvalue=False, backend=None, precision=None,
+        constant=None):
+    """Fast eigenvector centrality (fast ECM; Wink et al. 2012, AFNI's 3dECM -fecm) of x's series:
+    the leading eigenvector of (R + 1) / 2, R = corrcoef(x), as float64 with unit L2 norm and
+    entries >= 0, computed without forming R (O(N T) per product); with eigenvalue=True,
+    (centrality, lambda). tolerance: the residual test ||B c - lambda c|| <= tolerance * lambda,
+    None for fastconn's 1e-10, else in [1e-13, 0.1]. method="spearman": of Spearman's rho.
+    Zero-variance series get NaN and are left out of the matrix with constant="nan" (one
+    ConstantSeriesWarning naming them), or stay in it with r = 0 with constant="zero" (AFNI's
+    answer). precision="fp64" stores the normalized rows in float64 (relative error <= 1e-6).
+
+    >>> import numpy as np, fastconn
+    >>> x, regions = fastconn.data.timeseries()
+    >>> c = fastconn.ecm(x, rowvar=False)
+    >>> c.dtype, c.shape, bool(abs(np.linalg.norm(c) - 1) < 1e-12), bool((c > 0).all())
+    (dtype('float64'), (31,), True, True)
+    >>> fastconn.ecm(x, rowvar=False, tolerance=0.5)
+    Traceback (most recent call last):
+    ...
+    fastconn.InvalidArgumentError: ...
+    """
+    return _context_for(backend, precision, constant).ecm(x, rowvar, tolerance, method, eigenvalue)
 
 
 def backend_name(backend="auto"):

@@ -11,6 +11,7 @@ from . import _fastconn as _fc
 from .layout import series_matrix
 from .dynamic import DynamicMethods
 from .modules import ModuleMethods
+from .centrality import CentralityMethods, check_method
 from .network import GRAPH_WEIGHTS, Graph, edge_rule
 from .notices import ConstantSeriesWarning, constant_message, warn
 from .options import ORDERS, lookup as _lookup, result_dtype
@@ -31,7 +32,7 @@ def _name_of(table, code):
     return next(name for name, value in table.items() if value == code)
 
 
-class Context(DynamicMethods, ModuleMethods):
+class Context(DynamicMethods, ModuleMethods, CentralityMethods):
     """A fastconn context: where and how correlations are computed.
 
     backend: "auto" (CUDA when a device is visible, else CPU), "cpu" or "cuda".
@@ -44,7 +45,7 @@ class Context(DynamicMethods, ModuleMethods):
         value cancels (AbortedError), an exception propagates. Ctrl-C cancels in any case.
 
     Sliding-window (dynamic) connectivity and low rank: see fastconn.dynamic; modules of a
-    graph: see fastconn.modules. Their methods on a Context take the same arguments as the
+    graph: see fastconn.modules; centrality and Spearman: see fastconn.centrality. Their methods on a Context take the same arguments as the
     module-level functions, less backend / precision / constant.
 
     Used as a context manager (`with Context(precision="fp64") as ctx:`), it is also the
@@ -182,9 +183,13 @@ class Context(DynamicMethods, ModuleMethods):
                 f"memory_limit={self._memory_limit}, threads={self._threads})")
 
     # --- computations ---------------------------------------------------------------------------
-    def _upload(self, matrix):
-        """A series handle for a (series, time) array from layout.series_matrix (no copy here)."""
-        create = _fc.fc_series_create_f32 if matrix.dtype == np.float32 else _fc.fc_series_create_f64
+    def _upload(self, matrix, method="pearson"):
+        """A series handle for a (series, time) array from layout.series_matrix (no copy here);
+        method="spearman": of its ranks (fc_series_create_ranked_*), whose r is Spearman's rho."""
+        if check_method(method) == "spearman":
+            create = _fc.fc_series_create_ranked_f32 if matrix.dtype == np.float32 else _fc.fc_series_create_ranked_f64
+        else:
+            create = _fc.fc_series_create_f32 if matrix.dtype == np.float32 else _fc.fc_series_create_f64
         return create(self._live(), matrix)
 
     def _warn_constant(self, *named):
@@ -200,13 +205,15 @@ class Context(DynamicMethods, ModuleMethods):
         if parts:
             warn(constant_message(parts), ConstantSeriesWarning)
 
-    def corrcoef(self, x, y=None, rowvar=None, dtype=None):
+    def corrcoef(self, x, y=None, rowvar=None, dtype=None, method="pearson"):
         """Pearson correlation matrix, as numpy.corrcoef(x, y, rowvar) computes it.
 
         With y, the (nx + ny) square matrix of x's and y's series together. dtype: float32 or
         float64; by default the precision's (float64 for "fp64" from fc_pcc_dense_f64 /
         fc_pcc_cross_f64, else float32). A single series gives a scalar, as in numpy.
+        method="spearman": Spearman's rho instead (see fastconn.centrality).
         """
+        check_method(method)
         out_dtype = result_dtype(dtype, self._precision)
         xm = series_matrix(x, rowvar, "x")
         ym = None if y is None else series_matrix(y, rowvar, "y")
@@ -215,50 +222,54 @@ class Context(DynamicMethods, ModuleMethods):
         n = xm.shape[0] + (0 if ym is None else ym.shape[0])
         out = np.empty((n, n), dtype=out_dtype)
         with self._lock:
-            self._dense(xm, ym, out)
+            self._dense(xm, ym, out, method)
         return out[0, 0] if out.shape == (1, 1) else out
 
-    def _dense(self, xm, ym, out):
+    def _dense(self, xm, ym, out, method="pearson"):
         """fc_pcc_dense(_f64) / fc_pcc_cross(_f64) straight into the blocks of `out` (views, no
         copies); one ConstantSeriesWarning for the call."""
         dense, cross = ((_fc.fc_pcc_dense_f64, _fc.fc_pcc_cross_f64) if out.dtype == np.float64
                         else (_fc.fc_pcc_dense, _fc.fc_pcc_cross))
         nx = xm.shape[0]
-        sx = self._upload(xm)
+        sx = self._upload(xm, method)
         dense(self._live(), sx, out[:nx, :nx])
         if ym is None:
             self._warn_constant(("x", sx, xm))
             return
-        sy = self._upload(ym)
+        sy = self._upload(ym, method)
         dense(self._handle, sy, out[nx:, nx:])
         cross(self._handle, sx, sy, out[:nx, nx:])
         out[nx:, :nx] = out[:nx, nx:].T
         self._warn_constant(("x", sx, xm), ("y", sy, ym))
 
-    def cross(self, x, y, rowvar=None, dtype=None):
+    def cross(self, x, y, rowvar=None, dtype=None, method="pearson"):
         """r(x_i, y_j) for every series i of x and j of y: an nx x ny matrix (seed-to-voxel
         maps), the off-diagonal block of corrcoef(x, y). dtype: float32 or float64; by default
-        the precision's (float64 for "fp64", from fc_pcc_cross_f64, else float32)."""
+        the precision's (float64 for "fp64", from fc_pcc_cross_f64, else float32).
+        method="spearman": Spearman's rho."""
+        check_method(method)
         out_dtype = result_dtype(dtype, self._precision)
         xm = series_matrix(x, rowvar, "x")
         ym = series_matrix(y, rowvar, "y")
         out = np.empty((xm.shape[0], ym.shape[0]), dtype=out_dtype)
         compute = _fc.fc_pcc_cross_f64 if out_dtype == np.float64 else _fc.fc_pcc_cross
         with self._lock:
-            sx, sy = self._upload(xm), self._upload(ym)
+            sx, sy = self._upload(xm, method), self._upload(ym, method)
             compute(self._live(), sx, sy, out)
             self._warn_constant(("x", sx, xm), ("y", sy, ym))
         return out
 
-    def pcc_triu(self, x, order="row", rowvar=None, dtype=None, out=None):
+    def pcc_triu(self, x, order="row", rowvar=None, dtype=None, out=None, method="pearson"):
         """The strict upper triangle of corrcoef(x): N(N-1)/2 values.
 
         order="row" is scipy's condensed (squareform) order and numpy's triu_indices(n, 1);
         order="col" groups pairs by the larger index (fc_triu_offset / fc_triu_pair: see
         fastconn.triu_offset). dtype is np.float32 or np.float64, by default the precision's
         (float64 for "fp64", else float32); `out`, a writable contiguous 1-D array of either dtype
-        (np.memmap works), receives the values instead of a new array.
+        (np.memmap works), receives the values instead of a new array. method="spearman":
+        Spearman's rho.
         """
+        check_method(method)
         order_code = _lookup(ORDERS, order, "order")
         matrix = series_matrix(x, rowvar, "x")
         size = _fc.fc_triu_size(matrix.shape[0])
@@ -268,7 +279,7 @@ class Context(DynamicMethods, ModuleMethods):
             raise ValueError(f"out has shape {out.shape}; the triangle of {matrix.shape[0]} series needs ({size},)")
         compute = _fc.fc_pcc_triu_f64 if out.dtype == np.float64 else _fc.fc_pcc_triu
         with self._lock:
-            series = self._upload(matrix)
+            series = self._upload(matrix, method)
             compute(self._live(), series, order_code, out)
             self._warn_constant(("x", series, matrix))
         return out

@@ -242,6 +242,20 @@ class Graph:
         graph.add_weighted_edges_from(zip(i.tolist(), j.tolist(), w.tolist()))
         return graph
 
+    def eigenvector_centrality(self, weighted=True, tolerance=None, eigenvalue=False):
+        """The eigenvector centrality of this graph, largest entry 1 (igraph's scale=True): see
+        fastconn.eigenvector_centrality.
+
+        >>> import fastconn
+        >>> x, regions = fastconn.data.timeseries()
+        >>> g = fastconn.network(x, topk=3, weights="abs", rowvar=False)
+        >>> c, lam = g.eigenvector_centrality(weighted=False, eigenvalue=True)
+        >>> float(c.max()), bool(lam > 0)
+        (1.0, True)
+        """
+        from .centrality import eigenvector_centrality
+        return eigenvector_centrality(self, weighted, tolerance, eigenvalue)
+
     def edges(self):
         """The edge list (i, j, w): int64, int64, float32 arrays with every edge once, i < j,
         sorted by (i, j).
