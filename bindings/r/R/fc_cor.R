@@ -1,8 +1,10 @@
 # fc_cor() and fc_cor_dist(): the whole correlation matrix or triangle in one call.
 
 fc_cor <- function(x, y = NULL, backend = c("auto", "cpu", "cuda"),
-                   precision = c("fp32", "fp64", "tf32"), constant = c("na", "zero")) {
+                   precision = c("fp32", "fp64", "tf32"), constant = c("na", "zero"),
+                   method = c("pearson", "spearman")) {
   call <- sys.call()
+  method <- check_method(method, call)
   backend <- match.arg(backend)
   precision <- match.arg(precision)
   constant <- match.arg(constant)
@@ -20,13 +22,13 @@ fc_cor <- function(x, y = NULL, backend = c("auto", "cpu", "cuda"),
 
   context <- new_context(backend, precision, constant, call)
   on.exit(release(context))
-  series_x <- new_series(context, x, "x", call)
+  series_x <- new_series(context, x, "x", call, method)
   on.exit(release(series_x), add = TRUE)
   if (is.null(y)) {
     r <- glue_call(call, C_fcr_pcc_dense, context, series_x)
     if (!is.null(colnames(x))) dimnames(r) <- list(colnames(x), colnames(x))
   } else {
-    series_y <- new_series(context, y, "y", call)
+    series_y <- new_series(context, y, "y", call, method)
     on.exit(release(series_y), add = TRUE)
     r <- glue_call(call, C_fcr_pcc_cross, context, series_x, series_y)
     if (!is.null(colnames(x)) || !is.null(colnames(y))) dimnames(r) <- list(colnames(x), colnames(y))

@@ -25,8 +25,10 @@ new_context <- function(backend, precision, constant, call) {
 }
 
 # x: a double matrix from as_series_matrix(); `arg` is its argument name for messages.
-new_series <- function(context, x, arg, call) {
-  tryCatch(.Call(C_fcr_series_create, context, x), error = function(e) {
+# method = "spearman": a series set of the columns' ranks, whose correlations are Spearman's rho.
+new_series <- function(context, x, arg, call, method = "pearson") {
+  create <- if (identical(method, "spearman")) C_fcr_series_create_ranked else C_fcr_series_create
+  tryCatch(.Call(create, context, x), error = function(e) {
     if (grepl("FC_ERR_NONFINITE_INPUT", conditionMessage(e), fixed = TRUE))
       e <- simpleError(nonfinite_message(x, arg), call)
     else

@@ -637,6 +637,11 @@ SEXP fcr_graph_save(SEXP, SEXP, SEXP, SEXP);
 SEXP fcr_graph_load(SEXP);
 SEXP fcr_series_window(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP fcr_dfc_window(SEXP, SEXP);
+// fastconn_centrality.cpp
+SEXP fcr_series_create_ranked(SEXP, SEXP);
+SEXP fcr_pcc_ecm(SEXP, SEXP, SEXP);
+SEXP fcr_graph_eigen_centrality(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP fcr_fisher_z(SEXP);
 
 static const R_CallMethodDef call_methods[] = {
     {"fcr_context_create", (DL_FUNC)&fcr_context_create, 3},
@@ -671,6 +676,10 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_graph_load", (DL_FUNC)&fcr_graph_load, 1},
     {"fcr_series_window", (DL_FUNC)&fcr_series_window, 6},
     {"fcr_dfc_window", (DL_FUNC)&fcr_dfc_window, 2},
+    {"fcr_series_create_ranked", (DL_FUNC)&fcr_series_create_ranked, 2},
+    {"fcr_pcc_ecm", (DL_FUNC)&fcr_pcc_ecm, 3},
+    {"fcr_graph_eigen_centrality", (DL_FUNC)&fcr_graph_eigen_centrality, 6},
+    {"fcr_fisher_z", (DL_FUNC)&fcr_fisher_z, 1},
     {nullptr, nullptr, 0}};
 
 void R_init_fastconn(DllInfo* dll) {
