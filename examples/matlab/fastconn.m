@@ -27,11 +27,16 @@ function fastconn()
 %   Modules
 %     fcModularity      leading-eigenvector modules and Q
 %     fcModularityScore Q of any partition
+%   Centrality and rank correlation
+%     fcEcm             fast eigenvector centrality of the correlation matrix (no N x N matrix)
+%     fcEigenCentrality eigenvector centrality of a network
+%     fcFisherZ         Fisher's z, atanh(r)
+%     (Spearman's rho: 'Method', 'spearman' in fcCorr, fcCorrTriu, fcGraph, fcDegree, fcEcm)
 %   Library
 %     fcVersion         the library's version
 %     fcHasCuda         CUDA built in, and a GPU usable now
 %
-%   All of them call the MEX gateway fastconn_mex (fastconn_mex.c and fastconn_mex_api.c; the
+%   All of them call the MEX gateway fastconn_mex (fastconn_mex.c, fastconn_mex_api.c, ...; the
 %   README says how to build it). Example:
 %     X = csvread(fullfile(fileparts(which('fastconn')), '..', 'data', 'fmri_timeseries.csv'), 1, 0);
 %     R = fcCorr(X);

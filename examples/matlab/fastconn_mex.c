@@ -48,6 +48,7 @@
  *   Q = fastconn_mex('modularity_score', G, labels [, resolution])
  *                                       Q of any partition (labels: N integers >= 0)
  *
+ * Centrality and Fisher z (fastconn_mex_centrality.c): 'ecm', 'eigen_centrality', 'fisher_z'.
  * The rest of the C API (fastconn_mex_api.c):
  *   R = fastconn_mex('window', X, start, width [, taper])
  *                                       N x N correlations of rows start..start+width-1 (tapered)
@@ -70,6 +71,9 @@
  *                   fastconn:constant naming its columns, once per call) | 'zero'
  *         order     'triu' only: 'row' (default, squareform) | 'col' (R(triu(true(N), 1)))
  *         weights   'graph' and 'dfc_graphs' only: 'r' (default) | 'abs' (|r|) | 'binary' (every edge 1)
+ *         method    'pearson' (default) | 'spearman': every command on X (and Y) gives Spearman's rho
+ *                   (columns ranked first, ties sharing their average rank); windows of ranks of
+ *                   the whole series (fastconn.h: not Spearman's rho of the window's values)
  *         ('modularity_score' takes no opts: it runs on the host without a context.)
  * Rules are checked as the R package checks them: 'abs' 0 <= p <= 1 (a negative p would keep
  * every pair: use 'signed'), 'signed' -1 <= p <= 1, 'density' 0 <= p <= 1, 'topk' whole p >= 1.
@@ -96,7 +100,8 @@
  * (fc_pcc_dense_f64, fc_pcc_cross_f64, fc_pcc_triu_f64); the edge weights of 'graph' carry float
  * rounding (about 6e-8) whatever the precision (float in fc_graph).
  *
- * Build (the three files fastconn_mex.c fastconn_mex_dfc.c fastconn_mex_api.c, written FILES):
+ * Build (the four files fastconn_mex.c fastconn_mex_dfc.c fastconn_mex_api.c fastconn_mex_centrality.c,
+ *        written FILES):
  *   MATLAB  mex -I<prefix>/include -L<prefix>/lib -lfastconn FILES
  *   Octave  mkoctfile --mex -I<prefix>/include -L<prefix>/lib -lfastconn FILES
  * The functions fcCorr, fcGraph, fcDfc, ... in this folder wrap these commands with MATLAB-style
@@ -191,6 +196,7 @@ options parse_options(const mxArray* s, call_state* call) {
   opt.order_given = 0;
   opt.weights_given = 0;
   opt.weights = FC_GRAPH_WEIGHTED;
+  opt.spearman = 0;
   if (s == NULL) return opt;
   if (!mxIsStruct(s) || mxGetNumberOfElements(s) != 1)
     usage_error(call, "options must be a scalar struct with fields backend, precision, threads, memory_limit, "
@@ -243,8 +249,14 @@ options parse_options(const mxArray* s, call_state* call) {
       else if (strcmp(value, "binary") == 0) opt.weights = FC_GRAPH_BINARY;
       else usage_error(call, "options.weights must be 'r', 'abs' or 'binary'");
       opt.weights_given = 1;
+    } else if (strcmp(field, "method") == 0) {
+      lowercase_copy(value, sizeof(value), v);
+      if (strcmp(value, "pearson") != 0 && strcmp(value, "spearman") != 0)
+        usage_error(call, "options.method must be 'pearson' or 'spearman', not '%s'", value);
+      opt.spearman = strcmp(value, "spearman") == 0;
     } else {
-      usage_error(call, "unknown option '%s' (known: backend, precision, threads, memory_limit, constant, order, weights)",
+      usage_error(call, "unknown option '%s' (known: backend, precision, threads, memory_limit, constant, order, weights, "
+                        "method)",
                   field);
     }
   }
@@ -276,12 +288,16 @@ void require_matrix(const mxArray* a, const char* name, call_state* call) {
 }
 
 /* A T x N column-major matrix is N series of T contiguous samples: series_stride = T, time_stride = 1. */
-fc_series* upload(fc_context* ctx, const mxArray* a, const char* name, call_state* call) {
+fc_series* upload(fc_context* ctx, const mxArray* a, const char* name, const options* opt, call_state* call) {
   fc_series* s = NULL;
   const int64_t t = (int64_t)mxGetM(a), n = (int64_t)mxGetN(a);
   char what[64];
   snprintf(what, sizeof(what), "in %s", name);
-  if (mxIsSingle(a))
+  if (opt->spearman && mxIsSingle(a))
+    check(fc_series_create_ranked_f32(ctx, (const float*)mxGetData(a), n, t, t, 1, &s), call, what);
+  else if (opt->spearman)
+    check(fc_series_create_ranked_f64(ctx, (const double*)mxGetData(a), n, t, t, 1, &s), call, what);
+  else if (mxIsSingle(a))
     check(fc_series_create_f32(ctx, (const float*)mxGetData(a), n, t, t, 1, &s), call, what);
   else
     check(fc_series_create_f64(ctx, (const double*)mxGetData(a), n, t, t, 1, &s), call, what);
@@ -521,6 +537,7 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   lowercase_copy(command, sizeof(command), prhs[0]);
   if (dfc_module_command(command, nlhs, plhs, nrhs, prhs)) return;
   if (api_command(command, nlhs, plhs, nrhs, prhs)) return;
+  if (centrality_command(command, nlhs, plhs, nrhs, prhs)) return;
   /* n_args: the positional arguments after the command; n_data of them are data matrices. */
   if (strcmp(command, "cor") == 0 || strcmp(command, "triu") == 0) n_data = n_args = 1;
   else if (strcmp(command, "cross") == 0) n_data = n_args = 2;
@@ -529,7 +546,7 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   else usage_error(&call, "unknown command '%s' (known: 'cor', 'triu', 'cross', 'graph', 'degree', 'dfc', 'dfc_degree', "
                           "'dfc_graphs', 'dfc_summary', 'lowrank', 'dfc_lowrank', 'modularity', 'modularity_score', "
                           "'window', 'dfc_begin', 'dfc_next', 'dfc_end', 'graph_save', 'graph_load', 'triu_index', "
-                          "'triu_pair', 'version', 'has_cuda')", command);
+                          "'triu_pair', 'version', 'has_cuda', 'ecm', 'eigen_centrality', 'fisher_z')", command);
   if (nrhs < 1 + n_args || nrhs > 2 + n_args)
     usage_error(&call, "'%s' takes %d argument(s)%s and an optional options struct, not %d arguments", command, n_args,
                 n_args > n_data ? " (X, rule, p)" : "", nrhs - 1);
@@ -551,8 +568,8 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
     usage_error(&call, "options.order applies to 'triu' only, not to '%s'", command);
 
   ctx = context_for(&opt, &call);
-  call.x = upload(ctx, prhs[1], "X", &call);
-  if (n_data == 2) call.y = upload(ctx, prhs[2], "Y", &call);
+  call.x = upload(ctx, prhs[1], "X", &opt, &call);
+  if (n_data == 2) call.y = upload(ctx, prhs[2], "Y", &opt, &call);
 
   if (n_args > n_data) {
     double param = 0;

@@ -23,6 +23,7 @@ typedef struct options {
   int order_given;
   int weights_given;
   fc_graph_weights weights;
+  int spearman; /* method 'spearman': series of ranks (fc_series_create_ranked_*) */
 } options;
 
 /* Handles and scratch buffers of one call, released before any error is raised: mexErrMsg*
@@ -57,7 +58,7 @@ fc_context* context_for(const options* opt, call_state* call);
 /* Grows by one each time the cached context is created anew (an iterator remembers it). */
 extern int g_context_generation;
 void require_matrix(const mxArray* a, const char* name, call_state* call);
-fc_series* upload(fc_context* ctx, const mxArray* a, const char* name, call_state* call);
+fc_series* upload(fc_context* ctx, const mxArray* a, const char* name, const options* opt, call_state* call);
 int64_t integer_arg(const mxArray* a, const char* name, call_state* call);
 double real_arg(const mxArray* a, const char* name, call_state* call);
 int parse_taper(int nrhs, const mxArray* prhs[], int first, window_spec* w, call_state* call);
@@ -72,6 +73,9 @@ void warn_constant(const fc_series* series, const char* what, const options* opt
 
 /* fastconn_mex_dfc.c: returns 1 when `command` is one of its commands (and has run). */
 int dfc_module_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
+/* fastconn_mex_centrality.c ('ecm', 'eigen_centrality', 'fisher_z'): returns 1 when `command` is
+ * one of its commands (and has run). */
+int centrality_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
 /* fastconn_mex_api.c: returns 1 when `command` is one of its commands (and has run). */
 int api_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
 /* Frees the streamed-window iterators (mexAtExit). */

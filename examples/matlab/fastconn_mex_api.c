@@ -133,7 +133,7 @@ static mxArray* one_window(int nrhs, const mxArray* prhs[], call_state* call) {
                 (long long)w.width, (long long)start, (long long)mxGetM(prhs[1]));
   opt = parse_options(a == nrhs - 1 ? prhs[a] : NULL, call);
   ctx = context_for(&opt, call);
-  call->x = upload(ctx, prhs[1], "X", call);
+  call->x = upload(ctx, prhs[1], "X", &opt, call);
   check(fc_series_window(ctx, call->x, start - 1, w.width, w.taper, w.sigma, &call->y), call, "cutting the window");
   check(fc_series_info(call->y, &n, NULL, NULL), call, "reading the window");
   if (single_output) {
@@ -167,7 +167,7 @@ static mxArray* stream_begin(int nrhs, const mxArray* prhs[], call_state* call) 
                       "options struct)", a);
   s->opt = parse_options(a == nrhs - 1 ? prhs[a] : NULL, call);
   ctx = context_for(&s->opt, call);
-  call->x = upload(ctx, prhs[1], "X", call);
+  call->x = upload(ctx, prhs[1], "X", &s->opt, call);
   check(fc_dfc_begin(ctx, call->x, w.width, w.step, w.taper, w.sigma, &call->dfc), call, "setting up the windows");
   check(fc_dfc_info(call->dfc, &s->n_windows, NULL, NULL), call, "reading the window count");
   s->dfc = call->dfc; /* the iterator keeps the series; the table owns the iterator from here */

@@ -497,7 +497,7 @@ int dfc_module_command(const char* command, int nlhs, mxArray* plhs[], int nrhs,
     graph_of_matrix(prhs[1], &call);
     modularity(ctx, &call, &mo, nlhs, &out[0], &out[1], &out[2]);
   } else {
-    call.x = upload(ctx, prhs[1], "X", &call);
+    call.x = upload(ctx, prhs[1], "X", &opt, &call);
     if (is_dfc) out[0] = dfc_triangles(ctx, &call, &w, single_output, &opt);
     else if (is_degree) dfc_degree(ctx, &call, &w, rule, param, &out[0], &out[1]);
     else if (is_graphs) out[0] = dfc_graphs(ctx, &call, &w, rule, param, opt.weights);

@@ -14,6 +14,8 @@ function R = fcCorr(X, varargin)
 %     'Threads'     CPU threads, 0 (default) = every core
 %     'MemoryLimit' bytes of working memory of one computation, 0 (default) = what is free
 %     'Constant'    'nan' (default) or 'zero': what a zero-variance series correlates as
+%     'Method'      'pearson' (default) or 'spearman': Spearman's rho, as corr(X, 'Type',
+%                   'Spearman') (columns ranked, ties sharing their average rank)
 %
 %   Example:
 %     X = csvread(fullfile(fileparts(which('fcCorr')), '..', 'data', 'fmri_timeseries.csv'), 1, 0);
@@ -22,7 +24,7 @@ function R = fcCorr(X, varargin)
 %     C = fcCorr(X(:, 1:2), X(:, 3:end));  % 2 x 29
 %
 %   See also fcCorrTriu, fcGraph, fcDegree, fcWindowCorr, fastconn.
-names = {'Backend', 'Precision', 'Threads', 'MemoryLimit', 'Constant'};
+names = {'Backend', 'Precision', 'Threads', 'MemoryLimit', 'Constant', 'Method'};
 if ~isempty(varargin) && isnumeric(varargin{1})
   opts = fc_options('fcCorr', varargin(2:end), names);
   R = fastconn_mex('cross', X, varargin{1}, opts);

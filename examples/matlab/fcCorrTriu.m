@@ -6,7 +6,7 @@ function v = fcCorrTriu(X, varargin)
 %
 %   Options: 'Order' 'row' (default, as above) or 'col' (pairs grouped by the larger index:
 %   (1,2), (1,3), (2,3), (1,4), ..., the order of R(triu(true(N), 1))), and those of fcCorr
-%   ('Precision', 'Backend', 'Threads', 'MemoryLimit', 'Constant').
+%   ('Precision', 'Backend', 'Threads', 'MemoryLimit', 'Constant', 'Method').
 %
 %   Example:
 %     X = csvread(fullfile(fileparts(which('fcCorrTriu')), '..', 'data', 'fmri_timeseries.csv'), 1, 0);
@@ -16,6 +16,6 @@ function v = fcCorrTriu(X, varargin)
 %     k = fcTriuIndex(31, 2, 5, 'Order', 'col');   % where the pair (2, 5) is in v
 %
 %   See also fcCorr, fcTriuIndex, fcTriuPair.
-opts = fc_options('fcCorrTriu', varargin, {'Order', 'Backend', 'Precision', 'Threads', 'MemoryLimit', 'Constant'});
+opts = fc_options('fcCorrTriu', varargin, {'Order', 'Backend', 'Precision', 'Threads', 'MemoryLimit', 'Constant', 'Method'});
 v = fastconn_mex('triu', X, opts);
 end

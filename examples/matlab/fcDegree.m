@@ -4,7 +4,7 @@ function [k, s] = fcDegree(X, rule, p, varargin)
 %   strength s (the sum of its edges' |r|; of r under 'signed') of the network fcGraph(X, rule, p)
 %   would return, computed without forming it. Rules and ranges as in fcGraph.
 %
-%   Options: those of fcCorr ('Precision', 'Backend', 'Threads', 'MemoryLimit').
+%   Options: those of fcCorr ('Precision', 'Backend', 'Threads', 'MemoryLimit', 'Method').
 %
 %   Example:
 %     X = csvread(fullfile(fileparts(which('fcDegree')), '..', 'data', 'fmri_timeseries.csv'), 1, 0);
@@ -12,6 +12,6 @@ function [k, s] = fcDegree(X, rule, p, varargin)
 %     isequal(k, full(sum(fcGraph(X, 'abs', 0.5) ~= 0, 2)))
 %
 %   See also fcGraph, fcDfcDegree.
-opts = fc_options('fcDegree', varargin, {'Backend', 'Precision', 'Threads', 'MemoryLimit'});
+opts = fc_options('fcDegree', varargin, {'Backend', 'Precision', 'Threads', 'MemoryLimit', 'Method'});
 [k, s] = fastconn_mex('degree', X, rule, p, opts);
 end

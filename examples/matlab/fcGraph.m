@@ -10,7 +10,7 @@ function G = fcGraph(X, rule, p, varargin)
 %   pair). graph(G) makes a MATLAB graph object of it (MATLAB only).
 %
 %   Options: 'Weights' 'r' (default: the edge weighs r), 'abs' (|r|) or 'binary' (1), and those
-%   of fcCorr ('Precision', 'Backend', 'Threads', 'MemoryLimit').
+%   of fcCorr ('Precision', 'Backend', 'Threads', 'MemoryLimit', 'Method').
 %
 %   Example:
 %     X = csvread(fullfile(fileparts(which('fcGraph')), '..', 'data', 'fmri_timeseries.csv'), 1, 0);
@@ -19,6 +19,6 @@ function G = fcGraph(X, rule, p, varargin)
 %     labels = fcModularity(G);
 %
 %   See also fcDegree, fcModularity, fcGraphSave, fcDfcGraphs.
-opts = fc_options('fcGraph', varargin, {'Weights', 'Backend', 'Precision', 'Threads', 'MemoryLimit'});
+opts = fc_options('fcGraph', varargin, {'Weights', 'Backend', 'Precision', 'Threads', 'MemoryLimit', 'Method'});
 G = fastconn_mex('graph', X, rule, p, opts);
 end

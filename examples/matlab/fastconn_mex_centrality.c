@@ -1,0 +1,119 @@
+/* fastconn_mex_centrality.c - the centrality and Fisher z commands of fastconn_mex:
+ *   [c, lambda] = fastconn_mex('ecm', X [, tolerance] [, opts])
+ *                 fast eigenvector centrality (Wink et al. 2012; AFNI's 3dECM -fecm) of the
+ *                 columns of X: the N x 1 leading eigenvector of (R + 1) / 2, R = corr(X), unit
+ *                 norm, entries >= 0, and its eigenvalue, without forming R (fc_pcc_ecm).
+ *                 tolerance: the residual test, [] or 0 for 1e-10, else in [1e-13, 0.1]. A
+ *                 constant column gets NaN (with the fastconn:constant warning) and is left out,
+ *                 or, with opts.constant 'zero', stays in with r = 0. opts.method 'spearman':
+ *                 of Spearman's rho.
+ *   [c, lambda] = fastconn_mex('eigen_centrality', G [, weighted [, tolerance]] [, opts])
+ *                 eigenvector centrality of the network G (as 'modularity' takes it; weights
+ *                 >= 0 when weighted, true by default; else every edge counts 1), scaled to a
+ *                 largest entry of 1 (igraph's eigen_centrality); on the host whatever the
+ *                 backend (fc_graph_eigenvector_centrality).
+ *   Z = fastconn_mex('fisher_z', R)
+ *                 atanh(R) of a real double or single array (its class and shape kept): r = +-1
+ *                 gives +-Inf, NaN stays NaN; a value outside [-1, 1] is an error naming it
+ *                 (fc_fisher_z_f64 / _f32, on a copy).
+ * c and lambda are double (the library computes them in float64). */
+#include <string.h>
+
+#include "fastconn_mex.h"
+
+/* [] or a scalar: the tolerance (0 = the library's default). */
+static double tolerance_arg(const mxArray* a, call_state* call) {
+  if (mxIsEmpty(a)) return 0;
+  return real_arg(a, "tolerance", call);
+}
+
+static void ecm(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], call_state* call) {
+  double tolerance = 0, lambda = 0;
+  int64_t n;
+  options opt;
+  fc_context* ctx;
+  mxArray* c;
+  int a = 2;
+  if (nrhs < 2) usage_error(call, "usage: [c, lambda] = fastconn_mex('ecm', X [, tolerance] [, opts])");
+  require_matrix(prhs[1], "X", call);
+  if (a < nrhs && !mxIsStruct(prhs[a])) tolerance = tolerance_arg(prhs[a++], call);
+  if (a < nrhs - 1 || (a == nrhs - 1 && !mxIsStruct(prhs[a])))
+    usage_error(call, "'ecm': argument %d is not understood (after X and the tolerance comes only an options struct)", a);
+  opt = parse_options(a == nrhs - 1 ? prhs[a] : NULL, call);
+  if (opt.weights_given || opt.order_given) usage_error(call, "options.weights and options.order do not apply to 'ecm'");
+  ctx = context_for(&opt, call);
+  call->x = upload(ctx, prhs[1], "X", &opt, call);
+  n = (int64_t)mxGetN(prhs[1]);
+  c = mxCreateDoubleMatrix((mwSize)n, 1, mxREAL);
+  {
+    const fc_status status = fc_pcc_ecm(ctx, call->x, tolerance, mxGetPr(c), n, &lambda);
+    if (status >= 100) mxDestroyArray(c);
+    check(status, call, "computing the ECM");
+  }
+  warn_constant(call->x, "of X", &opt, call);
+  release_call(call);
+  plhs[0] = c;
+  if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(lambda);
+}
+
+static void eigen_centrality(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], call_state* call) {
+  double tolerance = 0, lambda = 0;
+  int weighted = 1, a = 2;
+  int64_t n = 0;
+  options opt;
+  fc_context* ctx;
+  mxArray* c;
+  if (nrhs < 2)
+    usage_error(call, "usage: [c, lambda] = fastconn_mex('eigen_centrality', G [, weighted [, tolerance]] [, opts])");
+  if (a < nrhs && !mxIsStruct(prhs[a])) {
+    const double w = real_arg(prhs[a++], "weighted", call);
+    if (w != 0 && w != 1) usage_error(call, "weighted must be true or false, not %g", w);
+    weighted = (int)w;
+  }
+  if (a < nrhs && !mxIsStruct(prhs[a])) tolerance = tolerance_arg(prhs[a++], call);
+  if (a < nrhs - 1 || (a == nrhs - 1 && !mxIsStruct(prhs[a])))
+    usage_error(call, "'eigen_centrality': argument %d is not understood (after G, weighted and the tolerance comes "
+                      "only an options struct)", a);
+  opt = parse_options(a == nrhs - 1 ? prhs[a] : NULL, call);
+  ctx = context_for(&opt, call);
+  graph_of_matrix(prhs[1], call);
+  check(fc_graph_info(call->graph, &n, NULL), call, "reading the graph");
+  c = mxCreateDoubleMatrix((mwSize)n, 1, mxREAL);
+  {
+    const fc_status status = fc_graph_eigenvector_centrality(ctx, call->graph, weighted, tolerance, mxGetPr(c), n,
+                                                             &lambda);
+    if (status >= 100) mxDestroyArray(c);
+    check(status, call, "computing the eigenvector centrality");
+  }
+  release_call(call);
+  plhs[0] = c;
+  if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(lambda);
+}
+
+static void fisher_z(mxArray* plhs[], int nrhs, const mxArray* prhs[], call_state* call) {
+  mxArray* z;
+  fc_status status;
+  const int64_t count = (int64_t)(nrhs == 2 ? mxGetNumberOfElements(prhs[1]) : 0);
+  if (nrhs != 2) usage_error(call, "usage: Z = fastconn_mex('fisher_z', R)");
+  if (!(mxIsDouble(prhs[1]) || mxIsSingle(prhs[1])) || mxIsComplex(prhs[1]) || mxIsSparse(prhs[1]))
+    usage_error(call, "R must be a real, full double or single array of correlations");
+  z = mxDuplicateArray(prhs[1]);
+  status = mxIsSingle(z) ? fc_fisher_z_f32((float*)mxGetData(z), count) : fc_fisher_z_f64(mxGetPr(z), count);
+  if (status >= 100) {
+    mxDestroyArray(z);
+    check(status, call, "Fisher z [fastconn counts from 0: value k is R(k+1)]");
+  }
+  plhs[0] = z;
+}
+
+int centrality_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
+  call_state call = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  const int is_ecm = strcmp(command, "ecm") == 0, is_eigen = strcmp(command, "eigen_centrality") == 0,
+            is_fisher = strcmp(command, "fisher_z") == 0;
+  if (!(is_ecm || is_eigen || is_fisher)) return 0;
+  if (nlhs > (is_fisher ? 1 : 2)) usage_error(&call, "'%s' returns %d output(s), not %d", command, is_fisher ? 1 : 2, nlhs);
+  if (is_ecm) ecm(nlhs, plhs, nrhs, prhs, &call);
+  else if (is_eigen) eigen_centrality(nlhs, plhs, nrhs, prhs, &call);
+  else fisher_z(plhs, nrhs, prhs, &call);
+  return 1;
+}
