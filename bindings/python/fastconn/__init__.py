@@ -193,13 +193,14 @@ def blocks(x, rows=0, rowvar=None, dtype=None, backend=None, precision=None, con
 
 
 def graph(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None, backend=None,
-          precision=None, constant=None):
+          precision=None, constant=None, method="pearson"):
     """The correlation network of x's series as a symmetric scipy.sparse.csr_matrix (float32
     data, int32 indptr / indices when they fit, else int64; no diagonal), without the N x N
     matrix. Exactly one rule: threshold=t (|r| >= t, t in [0, 1]; r >= t, t in [-1, 1], with
     signed=True), density=d (the ceil(d * N(N-1)/2) pairs of largest |r|, d in [0, 1]) or
     topk=k (each series' k largest |r|, k >= 1 whole, symmetrized by union). weights: "r", "abs"
     or "binary". Zero-variance series get no edges. See Context.network for ties.
+    method="spearman": the network of Spearman's rho (so for edges(), network(), degree()).
 
     >>> import fastconn, scipy.sparse.csgraph
     >>> x, regions = fastconn.data.timeseries()
@@ -211,11 +212,12 @@ def graph(x, threshold=None, density=None, topk=None, signed=False, weights="r",
     ...
     fastconn.InvalidArgumentError: threshold must be one number in [-1, 1], not 1.5
     """
-    return _context_for(backend, precision, constant).graph(x, threshold, density, topk, signed, weights, rowvar)
+    return _context_for(backend, precision, constant).graph(x, threshold, density, topk, signed, weights, rowvar,
+                                                            method)
 
 
 def edges(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None, backend=None,
-          precision=None, constant=None):
+          precision=None, constant=None, method="pearson"):
     """graph(...) as an edge list (i, j, w): int64, int64, float32 arrays, i < j, sorted by (i, j).
 
     >>> import fastconn
@@ -224,11 +226,12 @@ def edges(x, threshold=None, density=None, topk=None, signed=False, weights="r",
     >>> i.size, bool((i < j).all())
     (47, True)
     """
-    return _context_for(backend, precision, constant).edges(x, threshold, density, topk, signed, weights, rowvar)
+    return _context_for(backend, precision, constant).edges(x, threshold, density, topk, signed, weights, rowvar,
+                                                            method)
 
 
 def network(x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None, backend=None,
-            precision=None, constant=None):
+            precision=None, constant=None, method="pearson"):
     """graph(...) as a fastconn.Graph, whose tocsr(), edges(), to_igraph(), to_networkx() copy it
     out and save(path) writes it (build once, read many ways).
 
@@ -237,11 +240,12 @@ def network(x, threshold=None, density=None, topk=None, signed=False, weights="r
     >>> fastconn.network(x, threshold=-0.2, signed=True, rowvar=False).n_nodes
     31
     """
-    return _context_for(backend, precision, constant).network(x, threshold, density, topk, signed, weights, rowvar)
+    return _context_for(backend, precision, constant).network(x, threshold, density, topk, signed, weights, rowvar,
+                                                              method)
 
 
 def degree(x, threshold=None, density=None, topk=None, signed=False, rowvar=None, backend=None, precision=None,
-           constant=None):
+           constant=None, method="pearson"):
     """(degree, strength) of every series of x under one rule of graph(): the int64 edge count
     and the float64 sum of edge weights (r with signed=True, else |r|). Threshold rules count
     without building a graph.
@@ -252,7 +256,7 @@ def degree(x, threshold=None, density=None, topk=None, signed=False, rowvar=None
     >>> k.dtype, s.dtype, bool((k >= 3).all())
     (dtype('int64'), dtype('float64'), True)
     """
-    return _context_for(backend, precision, constant).degree(x, threshold, density, topk, signed, rowvar)
+    return _context_for(backend, precision, constant).degree(x, threshold, density, topk, signed, rowvar, method)
 
 
 def ecm(x, rowvar=None, tolerance=None, method="pearson", eigenvalue=False, backend=None, precision=None,

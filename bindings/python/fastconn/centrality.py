@@ -4,7 +4,8 @@ ecm(x): fast eigenvector centrality of the correlation matrix (Wink et al. 2012,
 3dECM -fecm): the leading eigenvector of (R + 1) / 2 with unit L2 norm and entries >= 0, found
 without forming R (fc_pcc_ecm). eigenvector_centrality(graph): the leading eigenvector of a
 graph's adjacency, scaled so its largest entry is 1 (igraph's eigenvector_centrality(scale=True);
-fc_graph_eigenvector_centrality). method="spearman" on corrcoef / cross / pcc_triu / ecm ranks
+fc_graph_eigenvector_centrality). method="spearman" on corrcoef / cross / pcc_triu / ecm /
+graph / edges / network / degree ranks
 each series first (average ranks for ties, as scipy.stats.spearmanr): the results are Spearman's
 rho (fc_series_create_ranked_*). fisher_z(r): atanh(r), r = +-1 giving +-inf (fc_fisher_z_*).
 

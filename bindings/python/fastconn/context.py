@@ -318,38 +318,43 @@ class Context(DynamicMethods, ModuleMethods, CentralityMethods):
             capacity = (end - begin) * (n - 1) - (end * (end - 1) - begin * (begin - 1)) // 2
 
     # --- networks -------------------------------------------------------------------------------
-    def network(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None):
+    def network(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None,
+                method="pearson"):
         """The correlation network of x's series as a fastconn.Graph, built tile by tile without
         the N x N matrix. Exactly one rule: threshold=t (|r| >= t; r >= t with signed=True),
         density=d (the ceil(d * N(N-1)/2) pairs of largest |r|, ties to the smaller pair index
         in numpy.triu_indices order) or topk=k (each series' k largest |r|, ties to the smaller
         index, symmetrized by union). weights: "r", "abs" (|r|) or "binary" (1). Zero-variance
-        series get no edges."""
+        series get no edges. method="spearman": the network of Spearman's rho."""
+        check_method(method)
         rule, param = edge_rule(threshold, density, topk, signed)
         code = _lookup(GRAPH_WEIGHTS, weights, "weights")
         matrix = series_matrix(x, rowvar, "x")
         with self._lock:
-            handle = _fc.fc_pcc_graph(self._live(), self._upload(matrix), rule, param, code)
+            handle = _fc.fc_pcc_graph(self._live(), self._upload(matrix, method), rule, param, code)
         return Graph._adopt(handle)
 
-    def graph(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None):
+    def graph(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None,
+              method="pearson"):
         """network(...) as a symmetric scipy.sparse.csr_matrix (float32 data, int64 indices)."""
-        return self.network(x, threshold, density, topk, signed, weights, rowvar).tocsr()
+        return self.network(x, threshold, density, topk, signed, weights, rowvar, method).tocsr()
 
-    def edges(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None):
+    def edges(self, x, threshold=None, density=None, topk=None, signed=False, weights="r", rowvar=None,
+              method="pearson"):
         """network(...) as the edge list (i, j, w), i < j, sorted by (i, j)."""
-        return self.network(x, threshold, density, topk, signed, weights, rowvar).edges()
+        return self.network(x, threshold, density, topk, signed, weights, rowvar, method).edges()
 
-    def degree(self, x, threshold=None, density=None, topk=None, signed=False, rowvar=None):
+    def degree(self, x, threshold=None, density=None, topk=None, signed=False, rowvar=None, method="pearson"):
         """(degree, strength) of every series under the rule of network(): the int64 number of
         edges and the float64 sum of their weights (r with signed=True, else |r|). Threshold
-        rules never build a graph."""
+        rules never build a graph. method="spearman": of Spearman's rho."""
+        check_method(method)
         rule, param = edge_rule(threshold, density, topk, signed)
         matrix = series_matrix(x, rowvar, "x")
         degree = np.empty(matrix.shape[0], dtype=np.int64)
         strength = np.empty(matrix.shape[0], dtype=np.float64)
         with self._lock:
-            _fc.fc_pcc_degree(self._live(), self._upload(matrix), rule, param, degree, strength)
+            _fc.fc_pcc_degree(self._live(), self._upload(matrix, method), rule, param, degree, strength)
         return degree, strength
 
 

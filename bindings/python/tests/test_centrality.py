@@ -115,6 +115,12 @@ def test_spearman_matches_scipy_with_ties(precision, tol):
     assert np.abs(triu - expected[np.triu_indices(20, 1)]).max() < tol
     cross = fastconn.cross(x[:3], x, rowvar=True, method="spearman", precision=precision)
     assert np.abs(cross - expected[:3]).max() < tol
+    k, s = fastconn.degree(x, threshold=0.3, rowvar=True, method="spearman", precision=precision)
+    near = np.abs(np.abs(expected) - 0.3) < 1e-6
+    strong = (np.abs(expected) >= 0.3) & ~np.eye(20, dtype=bool)
+    assert np.array_equal(k, strong.sum(axis=1)) or near.any()
+    g = fastconn.graph(x, threshold=0.3, rowvar=True, method="spearman", precision=precision).toarray()
+    assert np.array_equal(g != 0, strong) or near.any()
     # Pearson stays Pearson
     assert np.abs(fastconn.corrcoef(x, rowvar=True, precision="fp64") - np.corrcoef(x)).max() < 1e-12
 
