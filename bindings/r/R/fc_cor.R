@@ -43,8 +43,10 @@ fc_cor <- function(x, y = NULL, backend = c("auto", "cpu", "cuda"),
 
 # The strict upper triangle as a "dist" object (values are correlations, not distances).
 fc_cor_dist <- function(x, backend = c("auto", "cpu", "cuda"),
-                        precision = c("fp32", "fp64", "tf32"), constant = c("na", "zero")) {
+                        precision = c("fp32", "fp64", "tf32"), constant = c("na", "zero"),
+                        method = c("pearson", "spearman")) {
   call <- sys.call()
+  method <- check_method(method, call)
   backend <- match.arg(backend)
   precision <- match.arg(precision)
   constant <- match.arg(constant)
@@ -52,7 +54,7 @@ fc_cor_dist <- function(x, backend = c("auto", "cpu", "cuda"),
 
   context <- new_context(backend, precision, constant, call)
   on.exit(release(context))
-  series <- new_series(context, x, "x", call)
+  series <- new_series(context, x, "x", call, method)
   on.exit(release(series), add = TRUE)
   # fastconn's row-ordered triangle (FC_TRIU_ROW) is exactly the storage order of "dist".
   d <- glue_call(call, C_fcr_pcc_triu, context, series)
@@ -60,7 +62,7 @@ fc_cor_dist <- function(x, backend = c("auto", "cpu", "cuda"),
   if (!is.null(colnames(x))) attr(d, "Labels") <- colnames(x)
   attr(d, "Diag") <- FALSE
   attr(d, "Upper") <- FALSE
-  attr(d, "method") <- "pearson"
+  attr(d, "method") <- method
   attr(d, "call") <- call
   class(d) <- "dist"
   if (constant == "na") warn_constant(series, x, "x", call)

@@ -2,8 +2,10 @@
 # library tile by tile (the N x N matrix never exists); as_igraph() hands it to igraph.
 
 fc_graph <- function(x, threshold = NULL, density = NULL, topk = NULL, signed = FALSE, weighted = TRUE,
-                     backend = c("auto", "cpu", "cuda"), precision = c("fp32", "fp64", "tf32")) {
+                     backend = c("auto", "cpu", "cuda"), precision = c("fp32", "fp64", "tf32"),
+                     method = c("pearson", "spearman")) {
   call <- sys.call()
+  method <- check_method(method, call)
   backend <- match.arg(backend)
   precision <- match.arg(precision)
   rule <- edge_rule(threshold, density, topk, signed, call)
@@ -12,7 +14,7 @@ fc_graph <- function(x, threshold = NULL, density = NULL, topk = NULL, signed = 
 
   context <- new_context(backend, precision, "na", call)
   on.exit(release(context))
-  series <- new_series(context, x, "x", call)
+  series <- new_series(context, x, "x", call, method)
   on.exit(release(series), add = TRUE)
   glue_call(call, C_fcr_pcc_graph, context, series, rule$code, rule$param, weights,
             list(colnames(x), colnames(x)))

@@ -86,6 +86,13 @@ test_that("fc_cor(method = 'spearman') is cor(method = 'spearman'), ties include
   expect_lte(max_abs_diff(fc_cor(x[, 1:3], x, method = "spearman", precision = "fp64"),
                           cor(x[, 1:3], x, method = "spearman")), tol_fp64)
   expect_lte(max_abs_diff(fc_cor(x, method = "pearson", precision = "fp64"), cor(x)), tol_fp64)
+  d <- fc_cor_dist(x, method = "spearman", precision = "fp64")
+  expect_identical(attr(d, "method"), "spearman")
+  expect_lte(max(abs(unclass(d) - ref[lower.tri(ref)])), tol_fp64)
+  strong <- abs(ref) >= 0.3 & row(ref) != col(ref)
+  expect_false(any(abs(abs(ref) - 0.3) < 1e-6))
+  expect_identical(fc_degree(x, threshold = 0.3, method = "spearman")$degree, unname(as.integer(rowSums(strong))))
+  expect_identical(unname(as.matrix(fc_graph(x, threshold = 0.3, method = "spearman")) != 0), unname(strong))
   expect_error(fc_cor(x, method = "kendall"), "'method' must be \"pearson\" or \"spearman\", not \"kendall\"")
 })
 
