@@ -508,7 +508,8 @@ FC_API fc_status fc_pcc_ecm(fc_context* ctx, const fc_series* series, double tol
  * FC_ERR_INVALID_ARG naming the edge) or 1 for every edge with weighted = 0; scaled so that its
  * largest entry is 1 (igraph's eigenvector_centrality(scale = TRUE)), entries >= 0. A graph
  * without edges gives 1 everywhere and lambda = 0 (as igraph does). On a disconnected graph the
- * answer lives on the component with the largest eigenvalue (0 elsewhere); when two components
+ * answer lives on the component with the largest eigenvalue (elsewhere 0 up to rounding: about
+ * 1e-16 relative, from the eigensolve's start vector); when two components
  * share it the eigenvector is not unique. centrality: N values (capacity >= N); eigenvalue may be
  * NULL; tolerance as for fc_pcc_ecm. Computed on the host (OpenMP), whatever the backend. */
 FC_API fc_status fc_graph_eigenvector_centrality(fc_context* ctx, const fc_graph* graph, int weighted,
