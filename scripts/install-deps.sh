@@ -12,6 +12,7 @@ test_packages=("${build_packages[@]}" libgtest-dev valgrind
   python3-leidenalg  # Leiden against leidenalg (bindings/python/tests/test_leiden.py, bench/modularity/peers.py)
   python3-nibabel  # the command-line program's tests (tests/cli)
   python3-distributed  # fastconn.cohort's tests: cohorts on a local Dask cluster (bindings/python)
+  python3-sklearn  # partial correlation against scikit-learn's LedoitWolf (tests/scripts/check_partial_sklearn.py, bench)
   r-base-dev r-cran-rcpp r-cran-testthat r-cran-matrix r-cran-igraph
   octave liboctave-dev
   clang libclang-rt-dev libomp-dev)  # the sanitizer builds and libFuzzer (scripts/sanitize.sh)

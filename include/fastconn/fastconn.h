@@ -537,6 +537,49 @@ FC_API fc_status fc_fisher_z_f32(float* values, int64_t count);
 FC_API fc_status fc_fisher_z_f64(double* values, int64_t count);
 
 /* ---------------------------------------------------------------------------------------------
+ * Partial correlation and precision.
+ *
+ * Of a series set's correlation matrix R (the empirical covariance, divisor n_time, of the series
+ * standardized with their population sd, as nilearn's ConnectivityMeasure(kind = "partial
+ * correlation") standardizes them): the shrunk matrix S = (1 - a) R + a mu I, mu = trace(R) / N
+ * (= 1), with a given intensity a in [0, 1] or Ledoit-Wolf's automatic one exactly as
+ * scikit-learn's ledoit_wolf_shrinkage computes it on the standardized data (Ledoit & Wolf 2004,
+ * J. Multivariate Anal. 88:365); its inverse P (the precision) by Cholesky (LAPACK dpotrf, dpotri);
+ * the partial correlation -P_ij / sqrt(P_ii P_jj), diagonal exactly 1. So sklearn's
+ * LedoitWolf().fit(X) (or ShrunkCovariance(shrinkage = a)) on the columns of X standardized with
+ * ddof = 0 gives the same covariance_, and its inverse the same precision.
+ * Computed on the host in float64 from the stored normalized rows (float in FP32/TF32 mode, double
+ * in FP64 mode: use an FP64 context for float64 accuracy; partial correlations amplify the rows'
+ * rounding by the conditioning of S), with BLAS/LAPACK on the context's threads. Only the CPU
+ * backend has it for now (a CUDA context gives FC_ERR_BACKEND_UNAVAILABLE; cuSOLVER is to come).
+ * A constant series gives FC_ERR_INVALID_ARG naming it (its precision row is undefined). N > T is
+ * fine with a > 0 (S is positive definite); a = 0 needs N <= T - 1 (R has rank <= T - 1), else
+ * FC_ERR_INVALID_ARG. On any error nothing is written.
+ * Dynamic partial correlation: call it on each window (fc_series_window): an untapered window gives
+ * sklearn's answer on the window's samples; a tapered one works on its weighted rows.
+ * ------------------------------------------------------------------------------------------- */
+
+/* The automatic intensity (Ledoit-Wolf) for the shrinkage argument. */
+#define FC_SHRINKAGE_LEDOIT_WOLF (-1.0)
+
+typedef enum fc_partial_output {
+  FC_PARTIAL_CORRELATION = 0, /* -P_ij / sqrt(P_ii P_jj), diagonal 1 */
+  FC_PARTIAL_PRECISION = 1    /* P, the inverse of the shrunk correlation matrix */
+} fc_partial_output;
+
+/* Dense N x N float64, row-major: element (i, j) at out[i * ld + j], ld >= N (entries j >= N of a
+ * row are not touched). shrinkage: in [0, 1], or FC_SHRINKAGE_LEDOIT_WOLF. output: an
+ * fc_partial_output value (passed as int, checked). shrinkage_used (may be NULL): the intensity
+ * applied (the automatic one, or shrinkage). */
+FC_API fc_status fc_partial_correlation(fc_context* ctx, const fc_series* series, double shrinkage, int output,
+                                        double* out, int64_t ld, double* shrinkage_used);
+
+/* The strict upper triangle of the same matrix, fc_triu_size(N) values (capacity >= that) in
+ * order (an fc_triu_order value, passed as int). */
+FC_API fc_status fc_partial_correlation_triu(fc_context* ctx, const fc_series* series, double shrinkage, int output,
+                                             int order, double* out, int64_t capacity, double* shrinkage_used);
+
+/* ---------------------------------------------------------------------------------------------
  * Modules: Newman's leading-eigenvector modularity (Newman 2006, PNAS 103:8577) on a graph.
  * Recursive bisection: each community g is split by the sign pattern of the leading eigenvector
  * of its generalized modularity matrix B^(g)_ij = B_ij - delta_ij sum_{l in g} B_il, with

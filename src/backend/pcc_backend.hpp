@@ -25,6 +25,13 @@ class PccBackend {
   // Copy `rows` normalized rows (row-major, contiguous, rows x t) into rows
   // [row_begin, row_begin + rows) of the storage.
   virtual void upload_rows(SeriesStorage& storage, int64_t row_begin, int64_t rows, const double* z) = 0;
+  // The stored normalized rows widened to float64, row-major n x t, into z (host memory), for the
+  // capabilities computed on the host (partial correlation). false: this backend has no such path
+  // yet (nothing written; the caller fails with a message naming the backend).
+  virtual bool rows_to_host(const SeriesView& s, double* z) const {
+    (void)s, (void)z;
+    return false;
+  }
 
   // The triangle's slice for "rows" [row_begin, row_end):
   //   FC_TRIU_ROW: every pair (i, j), j > i, for i in the range, ordered by i then j;

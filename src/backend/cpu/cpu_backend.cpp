@@ -35,6 +35,15 @@ class CpuBackend : public Backend {
     return s;
   }
 
+  bool rows_to_host(const SeriesView& s, double* z) const override {
+    const auto& rows = cpu_storage(s);
+    const size_t count = static_cast<size_t>(s.n * s.t);
+    if (s.precision == FC_PRECISION_FP64)
+      std::copy(rows.f64.data(), rows.f64.data() + count, z);
+    else
+      std::copy(rows.f32.data(), rows.f32.data() + count, z);
+    return true;
+  }
   void upload_rows(SeriesStorage& storage, int64_t row_begin, int64_t rows, const double* z) override {
     auto& s = static_cast<CpuSeries&>(storage);
     const int64_t begin = row_begin * s.t, count = rows * s.t;
