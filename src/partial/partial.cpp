@@ -100,7 +100,11 @@ double compute(const ContextState& ctx, const SeriesData& s, double shrinkage, i
   for (double& v : m) v *= (1.0 - used);
   for (int64_t i = 0; i < n; ++i) m[i * n + i] += used * mu;
 
-  // Cholesky and inverse; the symmetric row-major matrix is its own column-major transpose.
+  // Cholesky and inverse on one thread: OpenBLAS's threaded dpotrf was 10-40x slower than its
+  // one-thread run at N = 1000 on the shared 2-core machine (bench/RESULTS-partial.md), and one
+  // thread makes the bits independent of the thread count. The symmetric row-major matrix is its
+  // own column-major transpose.
+  const ThreadScope one_thread(1);
   const int ni = static_cast<int>(n);
   int info = 0;
   dpotrf_("L", &ni, m.data(), &ni, &info, 1);
