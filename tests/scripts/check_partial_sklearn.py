@@ -96,7 +96,8 @@ regions = np.loadtxt(os.path.join(root, "examples", "data", "fmri_timeseries.csv
 compare("regions", regions, -1.0)
 compare("regions a=0", regions, 0.0)
 compare("regions a=0.3", regions, 0.3)
-compare("regions first 40 samples (N > T)", regions[:40], -1.0)
+compare("regions first 25 samples (N > T)", regions[:25], -1.0)
+compare("regions first 25 samples (N > T) a=0.2", regions[:25], 0.2)
 rng = np.random.default_rng(34)
 for n, t in ((30, 200), (120, 80), (200, 50)):
     mix = rng.standard_normal((t, 5)) @ rng.standard_normal((5, n))
