@@ -551,8 +551,9 @@ FC_API fc_status fc_fisher_z_f64(double* values, int64_t count);
  * Computed on the host in float64 from the stored normalized rows (float in FP32/TF32 mode, double
  * in FP64 mode: use an FP64 context for float64 accuracy; partial correlations amplify the rows'
  * rounding by the conditioning of S): the product R through BLAS on the context's threads (same
- * bits run after run for one thread count), the Cholesky and its inverse on one thread. Only the
- * CPU backend has it for now (a CUDA context gives FC_ERR_BACKEND_UNAVAILABLE; cuSOLVER is to come).
+ * bits run after run for one thread count), the Cholesky and its inverse on one thread. A CUDA
+ * context copies its stored rows (the same values as the CPU backend's) to the host and computes
+ * the same way there (cuSOLVER is to come).
  * A constant series gives FC_ERR_INVALID_ARG naming it (its precision row is undefined). N > T is
  * fine with a > 0 (S is positive definite); a = 0 needs N <= T - 1 (R has rank <= T - 1), else
  * FC_ERR_INVALID_ARG. On any error nothing is written.

@@ -80,6 +80,8 @@ class CudaBackend : public Backend {
 
   void upload_rows(SeriesStorage& storage, int64_t row_begin, int64_t rows, const double* z) override;
 
+  bool rows_to_host(const SeriesView& s, double* z) const override;
+
   void triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
             const RunSettings& run) override;
 

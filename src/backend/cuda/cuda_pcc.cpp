@@ -6,6 +6,24 @@
 namespace fc {
 namespace cuda {
 
+// The stored rows copied to the host and widened: the same float or double rows as the CPU
+// backend stores (upload_rows narrows as it does), so host computations on them give its bits.
+bool CudaBackend::rows_to_host(const SeriesView& s, double* z) const {
+  DeviceScope scope(device_);
+  const CudaSeries& st = storage_of(s);
+  const size_t count = static_cast<size_t>(s.n) * static_cast<size_t>(s.t);
+  // A window's rows are written by a kernel on one of the backend's streams: wait for all of them.
+  FC_CUDA(cudaDeviceSynchronize());
+  if (st.f64) {
+    FC_CUDA(cudaMemcpy(z, st.rows.get<double>(), count * sizeof(double), cudaMemcpyDeviceToHost));
+  } else {
+    std::vector<float> narrow(count);
+    FC_CUDA(cudaMemcpy(narrow.data(), st.rows.get<float>(), count * sizeof(float), cudaMemcpyDeviceToHost));
+    std::copy(narrow.begin(), narrow.end(), z);
+  }
+  return true;
+}
+
 void CudaBackend::triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
                        const RunSettings& run) {
   DeviceScope scope(device_);
