@@ -193,6 +193,14 @@ static void series_calls(fc_context* ctx, const char* tag, const double* x, int6
     snprintf(name, sizeof name, "%s Spearman triu", tag); put(name, f, sizeof(float) * pairs);
     fc_series_destroy(ranked);
     free(c);
+    double used;
+    if (fc_partial_correlation(ctx, s, FC_SHRINKAGE_LEDOIT_WOLF, FC_PARTIAL_CORRELATION, d, n, &used) == FC_OK) {
+      snprintf(name, sizeof name, "%s partial correlation (LW %.6f)", tag, used);
+      put(name, d, sizeof(double) * n * n);
+    } else {
+      snprintf(name, sizeof name, "%s partial correlation refused", tag); /* a constant series */
+      printf("%-40s\n", name);
+    }
   }
   {
     fc_blocks* b;
