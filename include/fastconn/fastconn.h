@@ -710,6 +710,67 @@ FC_API fc_status fc_leiden_options_default(fc_leiden_options* options);
 FC_API fc_status fc_leiden(fc_context* ctx, const fc_graph* graph, const fc_leiden_options* options,
                            const int64_t* initial_labels, fc_modules** out);
 
+/* ---------------------------------------------------------------------------------------------
+ * Modules over time: multilayer modularity (Mucha, Richardson, Macon, Porter and Onnela 2010,
+ * Science 328:876) of a sequence of graphs on the same n nodes (for example the windows' graphs
+ * of an fc_dfc), each node coupled to itself across layers with weight omega:
+ *   Q = 1/(2 mu) sum_{ijsr} [(A_ijs - gamma_s k_is k_js / (2 m_s)) delta_sr + delta_ij C_jsr] delta(g_is, g_jr),
+ * C_jsr = omega between consecutive layers (FC_COUPLING_ORDINAL) or between every two layers
+ * (FC_COUPLING_CATEGORICAL); 2 mu = sum_s 2 m_s + sum_{j, s != r} C_jsr. Optimized over the
+ * supra-graph (n x n_layers nodes) by Louvain-style local moving and aggregation with a per-layer
+ * null model (Leiden's moves and aggregation without its refinement: a community is not
+ * guaranteed connected). Weights must be non-negative.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum fc_multilayer_coupling {
+  FC_COUPLING_ORDINAL = 0,    /* omega between layers s and s + 1 (a time series of windows) */
+  FC_COUPLING_CATEGORICAL = 1 /* omega between every two layers (unordered conditions) */
+} fc_multilayer_coupling;
+
+typedef struct fc_multilayer_options {
+  double resolution;      /* gamma >= 0 and finite of every layer (unless layer_resolutions); default 1 */
+  double omega;           /* coupling >= 0 and finite; default 1 */
+  uint64_t seed;          /* seeds the node orders (default 1) */
+  int64_t max_iterations; /* levels at most (0, the default: until a level moves no node; 1000 at most) */
+  int32_t coupling;       /* fc_multilayer_coupling (default FC_COUPLING_ORDINAL) */
+  int32_t reserved;       /* 0 */
+} fc_multilayer_options;
+
+typedef struct fc_multilayer fc_multilayer;
+
+/* Fill *options with the defaults above. */
+FC_API fc_status fc_multilayer_options_default(fc_multilayer_options* options);
+
+/* The multilayer modules of layers[0 .. n_layers) (n_layers >= 1, every layer the same node
+ * count: otherwise FC_ERR_INVALID_ARG names the layer and its count). layer_resolutions: n_layers
+ * values gamma_s >= 0, or NULL for options->resolution in every layer; options may be NULL
+ * (defaults). A layer without edges has no null term. Same input and seed: the same labels on
+ * every thread count and backend (host code). The progress callback is asked between levels. */
+FC_API fc_status fc_multilayer_modularity(fc_context* ctx, const fc_graph* const* layers, int64_t n_layers,
+                                          const double* layer_resolutions, const fc_multilayer_options* options,
+                                          fc_multilayer** out);
+
+/* n_nodes, n_layers, the number of communities over all layers, and Q; any may be NULL. */
+FC_API fc_status fc_multilayer_info(const fc_multilayer* multilayer, int64_t* n_nodes, int64_t* n_layers,
+                                    int64_t* n_communities, double* q);
+
+/* labels[s * n_nodes + i]: node i's community in layer s (layer-major), ids 0 .. n_communities - 1
+ * shared across layers (numbered by first appearance). capacity >= n_nodes * n_layers. */
+FC_API fc_status fc_multilayer_labels(const fc_multilayer* multilayer, int64_t* labels, int64_t capacity);
+
+/* flexibility[i]: the fraction of the n_layers - 1 consecutive layer pairs in which node i changes
+ * community (0 with one layer; Bassett et al. 2011, PNAS 108:7641). capacity >= n_nodes. */
+FC_API fc_status fc_multilayer_flexibility(const fc_multilayer* multilayer, double* flexibility, int64_t capacity);
+
+/* Module allegiance: allegiance[i * ld + j], the fraction of layers in which nodes i and j share
+ * a community (1 on the diagonal); ld >= n_nodes, capacity >= (n_nodes - 1) * ld + n_nodes.
+ * Dense: for region-level n. Errors leave the buffer untouched. */
+FC_API fc_status fc_multilayer_allegiance(const fc_multilayer* multilayer, double* allegiance, int64_t ld,
+                                          int64_t capacity);
+
+/* Accepts NULL. */
+FC_API void fc_multilayer_destroy(fc_multilayer* multilayer);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -8,6 +8,7 @@
 #include "dfc/dfc.hpp"
 #include "graph/graph.hpp"
 #include "modules/modularity.hpp"
+#include "modules/multilayer.hpp"
 #include "pcc/pcc.hpp"
 #include "pcc/series.hpp"
 
@@ -33,4 +34,8 @@ struct fc_graph {
 
 struct fc_modules {
   fc::Modules result;
+};
+
+struct fc_multilayer {
+  fc::Multilayer result;
 };

@@ -1,0 +1,335 @@
+// Multilayer modularity (multilayer.hpp): the supra-graph, Louvain-style moving with a per-layer
+// null model, aggregation through Leiden's, the direct Q, flexibility and allegiance.
+#include "modules/multilayer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+
+#include "base/error.hpp"
+#include "modules/leiden.hpp"
+
+namespace fc {
+
+namespace {
+
+constexpr int64_t kMaxLevels = 1000;
+
+// A level: Leiden's graph (edges; its kp, kn unused: zeros) and each node's degree per layer as a
+// sparse list (layer, degree) in ascending layer order.
+struct SupraLevel {
+  LeidenGraph g;
+  std::vector<int64_t> start;  // n + 1
+  std::vector<int64_t> layer;
+  std::vector<double> degree;
+};
+
+// Level 0: node (i, s) = s N + i; the layer's edges without self-loops, then the coupling edges.
+SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega, int coupling) {
+  const int64_t L = int64_t(layers.size()), N = layers[0]->n, n = L * N;
+  SupraLevel lv;
+  LeidenGraph& g = lv.g;
+  g.n = n;
+  g.offsets.assign(static_cast<size_t>(n + 1), 0);
+  lv.start.resize(static_cast<size_t>(n + 1));
+  lv.layer.resize(static_cast<size_t>(n));
+  lv.degree.resize(static_cast<size_t>(n));
+  const bool coupled = omega > 0 && L > 1;
+  for (int64_t s = 0; s < L; ++s) {
+    const GraphData& a = *layers[static_cast<size_t>(s)];
+    for (int64_t i = 0; i < N; ++i) {
+      const size_t v = static_cast<size_t>(s * N + i);
+      double k = 0;
+      for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
+        const double w = a.weights[static_cast<size_t>(e)];
+        k += w;
+        if (w == 0 || a.columns[static_cast<size_t>(e)] == i) continue;
+        g.columns.push_back(s * N + a.columns[static_cast<size_t>(e)]);
+        g.weights.push_back(w);
+      }
+      if (coupled)
+        for (int64_t r = 0; r < L; ++r) {
+          if (r == s || (coupling == FC_COUPLING_ORDINAL && std::llabs(r - s) != 1)) continue;
+          g.columns.push_back(r * N + i);
+          g.weights.push_back(omega);
+        }
+      g.offsets[v + 1] = int64_t(g.columns.size());
+      lv.start[v] = int64_t(v);
+      lv.layer[v] = s;
+      lv.degree[v] = k;
+    }
+  }
+  lv.start[static_cast<size_t>(n)] = n;
+  g.kp.assign(static_cast<size_t>(n), 0.0);
+  g.kn.assign(static_cast<size_t>(n), 0.0);
+  return lv;
+}
+
+// Fast local moving (Leiden's queue scheme, leiden_move_nodes) with the per-layer null model:
+// coefficient[l] = gamma_l / (2 m_l). Returns the number of moves.
+int64_t move_nodes(const SupraLevel& lv, const std::vector<double>& coefficient, double epsilon,
+                   std::vector<int64_t>& label, SplitMix64& rng) {
+  const LeidenGraph& g = lv.g;
+  const int64_t n = g.n, L = int64_t(coefficient.size());
+  // K[c * L + l]: community c's degree in layer l (absent: 0).
+  std::unordered_map<int64_t, double> K;
+  K.reserve(static_cast<size_t>(lv.layer.size()));
+  std::vector<int64_t> count(static_cast<size_t>(n), 0);
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t c = label[static_cast<size_t>(v)];
+    ++count[static_cast<size_t>(c)];
+    for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x)
+      K[c * L + lv.layer[static_cast<size_t>(x)]] += lv.degree[static_cast<size_t>(x)];
+  }
+  auto sum = [&](int64_t c, int64_t l) {
+    const auto it = K.find(c * L + l);
+    return it == K.end() ? 0.0 : it->second;
+  };
+  // null(v, c, a): sum_l coefficient_l k_vl (K_cl - K_al + k_vl); c < 0: an empty community.
+  auto null_term = [&](int64_t v, int64_t c, int64_t a) {
+    double t = 0;
+    for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x) {
+      const int64_t l = lv.layer[static_cast<size_t>(x)];
+      const double k = lv.degree[static_cast<size_t>(x)];
+      t += coefficient[static_cast<size_t>(l)] * k * ((c < 0 ? 0.0 : sum(c, l)) - sum(a, l) + k);
+    }
+    return t;
+  };
+  std::vector<int64_t> empty;
+  for (int64_t c = n - 1; c >= 0; --c)
+    if (count[static_cast<size_t>(c)] == 0) empty.push_back(c);
+
+  std::vector<int64_t> queue;
+  queue.reserve(static_cast<size_t>(n));
+  for (int64_t v = 0; v < n; ++v) queue.push_back(v);
+  for (int64_t i = n - 1; i > 0; --i)
+    std::swap(queue[static_cast<size_t>(i)], queue[static_cast<size_t>(rng.next() % uint64_t(i + 1))]);
+  std::vector<char> queued(static_cast<size_t>(n), 1);
+  int64_t head = 0, size = n;
+
+  CommunityWeights cw(n);
+  int64_t moves = 0;
+  while (size > 0) {
+    const int64_t v = queue[static_cast<size_t>(head)];
+    head = head + 1 == n ? 0 : head + 1;
+    --size;
+    queued[static_cast<size_t>(v)] = 0;
+    const size_t vs = static_cast<size_t>(v);
+    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e)
+      cw.add(label[static_cast<size_t>(g.columns[static_cast<size_t>(e)])], g.weights[static_cast<size_t>(e)]);
+    const int64_t a = label[vs];
+    const double w_own = cw.weight[static_cast<size_t>(a)];
+    int64_t best = a;
+    double best_gain = epsilon;
+    for (int64_t c : cw.touched) {
+      if (c == a) continue;
+      const double gain = cw.weight[static_cast<size_t>(c)] - w_own - null_term(v, c, a);
+      if (gain > best_gain) {
+        best_gain = gain;
+        best = c;
+      }
+    }
+    if (count[static_cast<size_t>(a)] > 1 && !empty.empty() && -w_own - null_term(v, -1, a) > best_gain)
+      best = empty.back();
+    cw.clear();
+    if (best == a) continue;
+    if (!empty.empty() && best == empty.back()) empty.pop_back();
+    for (int64_t x = lv.start[vs]; x < lv.start[vs + 1]; ++x) {
+      const int64_t l = lv.layer[static_cast<size_t>(x)];
+      K[a * L + l] -= lv.degree[static_cast<size_t>(x)];
+      K[best * L + l] += lv.degree[static_cast<size_t>(x)];
+    }
+    --count[static_cast<size_t>(a)];
+    ++count[static_cast<size_t>(best)];
+    if (count[static_cast<size_t>(a)] == 0) {
+      // An empty community starts again from exact zeros (it held v alone: v's layers).
+      for (int64_t x = lv.start[vs]; x < lv.start[vs + 1]; ++x) K.erase(a * L + lv.layer[static_cast<size_t>(x)]);
+      empty.push_back(a);
+    }
+    label[vs] = best;
+    ++moves;
+    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e) {
+      const int64_t u = g.columns[static_cast<size_t>(e)];
+      if (queued[static_cast<size_t>(u)] || label[static_cast<size_t>(u)] == best) continue;
+      queued[static_cast<size_t>(u)] = 1;
+      queue[static_cast<size_t>((head + size) % n)] = u;
+      ++size;
+    }
+  }
+  return moves;
+}
+
+// The level of k communities: Leiden's aggregate for the edges, the per-layer degrees summed.
+SupraLevel aggregate(const SupraLevel& lv, const std::vector<int64_t>& community, int64_t k, int64_t L, int threads) {
+  SupraLevel out;
+  out.g = leiden_aggregate(lv.g, community, k, threads);
+  std::vector<std::vector<int64_t>> members(static_cast<size_t>(k));
+  for (int64_t v = 0; v < lv.g.n; ++v) members[static_cast<size_t>(community[static_cast<size_t>(v)])].push_back(v);
+  std::vector<double> per_layer(static_cast<size_t>(L), 0.0);
+  std::vector<char> seen(static_cast<size_t>(L), 0);
+  std::vector<int64_t> touched;
+  out.start.assign(1, 0);
+  for (int64_t c = 0; c < k; ++c) {
+    for (int64_t v : members[static_cast<size_t>(c)])
+      for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x) {
+        const size_t l = static_cast<size_t>(lv.layer[static_cast<size_t>(x)]);
+        if (!seen[l]) {
+          seen[l] = 1;
+          touched.push_back(int64_t(l));
+        }
+        per_layer[l] += lv.degree[static_cast<size_t>(x)];
+      }
+    std::sort(touched.begin(), touched.end());
+    for (int64_t l : touched) {
+      out.layer.push_back(l);
+      out.degree.push_back(per_layer[static_cast<size_t>(l)]);
+      per_layer[static_cast<size_t>(l)] = 0;
+      seen[static_cast<size_t>(l)] = 0;
+    }
+    touched.clear();
+    out.start.push_back(int64_t(out.layer.size()));
+  }
+  return out;
+}
+
+std::vector<double> null_coefficients(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma) {
+  std::vector<double> c(layers.size(), 0.0);
+  for (size_t s = 0; s < layers.size(); ++s) {
+    double two_m = 0;
+    for (float w : layers[s]->weights) two_m += w;
+    c[s] = two_m > 0 ? gamma[s] / two_m : 0.0;
+  }
+  return c;
+}
+
+}  // namespace
+
+Multilayer find_multilayer(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma,
+                           const fc_multilayer_options& o, int threads, Progress& progress) {
+  const int64_t L = int64_t(layers.size()), N = layers[0]->n, n = L * N;
+  const std::vector<double> coefficient = null_coefficients(layers, gamma);
+  SupraLevel level = supra_graph(layers, o.omega, o.coupling);
+  double total = 0;
+  for (double w : level.g.weights) total += w;
+  const double epsilon = kMinGain * total / 2;
+  std::vector<int64_t> labels(static_cast<size_t>(n)), level_of(static_cast<size_t>(n));
+  std::iota(level_of.begin(), level_of.end(), int64_t(0));
+  SplitMix64 rng(o.seed);
+  for (int64_t depth = 0; depth < kMaxLevels && (o.max_iterations == 0 || depth < o.max_iterations); ++depth) {
+    std::vector<int64_t> p(static_cast<size_t>(level.g.n));
+    std::iota(p.begin(), p.end(), int64_t(0));
+    const int64_t moves = move_nodes(level, coefficient, epsilon, p, rng);
+    progress.advance(0);
+    const int64_t k = renumber_by_first_appearance(p);
+    for (int64_t& x : level_of) x = p[static_cast<size_t>(x)];
+    if (moves == 0 || k == level.g.n) break;
+    level = aggregate(level, p, k, L, threads);
+  }
+  Multilayer m;
+  m.n = N;
+  m.layers = L;
+  labels = level_of;
+  m.k = n > 0 ? renumber_by_first_appearance(labels) : 0;
+  m.q = multilayer_quality(layers, gamma, o.omega, o.coupling, labels.data());
+  m.labels = std::move(labels);
+  progress.advance(n);
+  return m;
+}
+
+double multilayer_quality(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma, double omega,
+                          int coupling, const int64_t* labels) {
+  const int64_t L = int64_t(layers.size()), N = layers[0]->n;
+  double inside = 0, null = 0, two_mu = 0;
+  std::unordered_map<int64_t, double> K;
+  for (int64_t s = 0; s < L; ++s) {
+    const GraphData& a = *layers[static_cast<size_t>(s)];
+    const int64_t* g = labels + s * N;
+    double two_m = 0;
+    K.clear();
+    for (int64_t i = 0; i < N; ++i)
+      for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
+        const double w = a.weights[static_cast<size_t>(e)];
+        two_m += w;
+        K[g[i]] += w;
+        if (g[a.columns[static_cast<size_t>(e)]] == g[i]) inside += w;
+      }
+    two_mu += two_m;
+    if (two_m > 0)
+      for (const auto& [c, k] : K) null += gamma[static_cast<size_t>(s)] * k * k / two_m;
+  }
+  double coupled = 0;
+  for (int64_t s = 0; s < L; ++s)
+    for (int64_t r = 0; r < L; ++r) {
+      if (r == s || (coupling == FC_COUPLING_ORDINAL && std::llabs(r - s) != 1)) continue;
+      two_mu += omega * double(N);
+      for (int64_t i = 0; i < N; ++i) coupled += omega * (labels[s * N + i] == labels[r * N + i]);
+    }
+  return two_mu > 0 ? (inside - null + coupled) / two_mu : 0.0;
+}
+
+void multilayer_flexibility(const Multilayer& m, double* out) {
+  for (int64_t i = 0; i < m.n; ++i) {
+    int64_t changes = 0;
+    for (int64_t s = 0; s + 1 < m.layers; ++s)
+      changes += m.labels[static_cast<size_t>(s * m.n + i)] != m.labels[static_cast<size_t>((s + 1) * m.n + i)];
+    out[i] = m.layers > 1 ? double(changes) / double(m.layers - 1) : 0.0;
+  }
+}
+
+void multilayer_allegiance(const Multilayer& m, double* out, int64_t ld) {
+  for (int64_t i = 0; i < m.n; ++i)
+    for (int64_t j = 0; j < m.n; ++j) out[i * ld + j] = 0;
+  for (int64_t s = 0; s < m.layers; ++s) {
+    const int64_t* g = m.labels.data() + s * m.n;
+    for (int64_t i = 0; i < m.n; ++i)
+      for (int64_t j = 0; j < m.n; ++j) out[i * ld + j] += g[i] == g[j];
+  }
+  const double scale = m.layers > 0 ? 1.0 / double(m.layers) : 0.0;
+  for (int64_t i = 0; i < m.n; ++i)
+    for (int64_t j = 0; j < m.n; ++j) out[i * ld + j] *= scale;
+}
+
+fc_multilayer_options default_multilayer_options() {
+  fc_multilayer_options o;
+  o.resolution = 1.0;
+  o.omega = 1.0;
+  o.seed = 1;
+  o.max_iterations = 0;
+  o.coupling = FC_COUPLING_ORDINAL;
+  o.reserved = 0;
+  return o;
+}
+
+void validate_multilayer_options(const fc_multilayer_options& o) {
+  if (!(o.resolution >= 0) || !std::isfinite(o.resolution))
+    fail(FC_ERR_INVALID_ARG, "options->resolution " + exact_text(o.resolution) + " is not a finite number >= 0");
+  if (!(o.omega >= 0) || !std::isfinite(o.omega))
+    fail(FC_ERR_INVALID_ARG, "options->omega " + exact_text(o.omega) + " is not a finite number >= 0");
+  if (o.max_iterations < 0)
+    fail(FC_ERR_INVALID_ARG, "options->max_iterations " + std::to_string(o.max_iterations) +
+                                 " is negative (0 = until a level moves no node)");
+  if (o.coupling != FC_COUPLING_ORDINAL && o.coupling != FC_COUPLING_CATEGORICAL)
+    fail(FC_ERR_INVALID_ARG, "options->coupling " + std::to_string(o.coupling) +
+                                 " is not FC_COUPLING_ORDINAL (0) or FC_COUPLING_CATEGORICAL (1)");
+}
+
+void check_multilayer_input(const std::vector<const GraphData*>& layers, const double* layer_resolutions) {
+  const int64_t n = layers[0]->n;
+  for (size_t s = 0; s < layers.size(); ++s) {
+    const GraphData& g = *layers[s];
+    if (g.n != n)
+      fail(FC_ERR_INVALID_ARG, "layers[" + std::to_string(s) + "] has " + std::to_string(g.n) +
+                                   " nodes, layers[0] has " + std::to_string(n) + "; every layer needs the same nodes");
+    for (size_t e = 0; e < g.weights.size(); ++e)
+      if (!(g.weights[e] >= 0))
+        fail(FC_ERR_INVALID_ARG, "layers[" + std::to_string(s) + "] has the negative weight " + exact_text(g.weights[e]) +
+                                     "; multilayer modularity takes non-negative weights");
+    if (layer_resolutions != nullptr && (!(layer_resolutions[s] >= 0) || !std::isfinite(layer_resolutions[s])))
+      fail(FC_ERR_INVALID_ARG, "layer_resolutions[" + std::to_string(s) + "] " + exact_text(layer_resolutions[s]) +
+                                   " is not a finite number >= 0");
+  }
+}
+
+}  // namespace fc

@@ -1,0 +1,159 @@
+/* Multilayer modularity from C99: every status path of fc_multilayer_modularity and its
+ * accessors, NULL handling, n_layers 0, layers of different node counts (named), bad options and
+ * per-layer resolutions (named with their value), short buffers and bad ld left untouched, the
+ * outputs untouched on error, and an answer derived by hand:
+ *   two layers, each two triangles {0,1,2}, {3,4,5} joined by the edge (2,3), ordinal omega = 1:
+ *   the triangles in both layers with the same ids; per layer W_in = 12, 2m = 14, K = 7, 7, so
+ *   W_in - (49 + 49) / 14 = 5; coupling 2 x omega x 6 = 12; 2 mu = 28 + 12:
+ *   Q = (10 + 12) / 40 = 0.55, flexibility 0, allegiance 1 inside a triangle, 0 across. */
+#include "check.h"
+
+typedef struct edge { int64_t i, j; float w; } edge;
+
+static fc_graph* make_graph(int64_t n, const edge* e, int64_t m) {
+  int64_t* offsets = (int64_t*)check_malloc(sizeof(int64_t) * (size_t)(n + 1));
+  int64_t* columns = (int64_t*)check_malloc(sizeof(int64_t) * (size_t)(2 * m + 1));
+  float* weights = (float*)check_malloc(sizeof(float) * (size_t)(2 * m + 1));
+  int64_t v, x, y, at = 0;
+  fc_graph* g = NULL;
+  offsets[0] = 0;
+  for (v = 0; v < n; ++v) {
+    for (y = 0; y < n; ++y)
+      for (x = 0; x < m; ++x)
+        if ((e[x].i == v && e[x].j == y) || (e[x].j == v && e[x].i == y)) {
+          columns[at] = y;
+          weights[at++] = e[x].w;
+        }
+    offsets[v + 1] = at;
+  }
+  REQUIRE_OK(fc_graph_create_csr(n, offsets, columns, weights, &g));
+  free(offsets);
+  free(columns);
+  free(weights);
+  return g;
+}
+
+#define CHECK_BAD_OPTION(o, field, value)                                                  \
+  do {                                                                                     \
+    fc_multilayer* m_ = (fc_multilayer*)&sentinel;                                         \
+    CHECK_STATUS(fc_multilayer_modularity(ctx, layers, 2, NULL, &(o), &m_), FC_ERR_INVALID_ARG); \
+    CHECK(m_ == (fc_multilayer*)&sentinel);                                                \
+    CHECK_ERROR_MENTIONS(field);                                                           \
+    CHECK_ERROR_MENTIONS(value);                                                           \
+  } while (0)
+
+int main(void) {
+  const edge two_triangles[] = {{0, 1, 1}, {0, 2, 1}, {1, 2, 1}, {3, 4, 1}, {3, 5, 1}, {4, 5, 1}, {2, 3, 1}};
+  const edge path[] = {{0, 1, 1}, {1, 2, 1}};
+  int sentinel = 0;
+  fc_context* ctx = NULL;
+  fc_graph* a = NULL;
+  fc_graph* b = NULL;
+  fc_graph* small = NULL;
+  const fc_graph* layers[2];
+  const fc_graph* mismatched[3];
+  fc_multilayer_options o, bad;
+  fc_multilayer* m = NULL;
+  int64_t n = -1, L = -1, k = -1, i, j;
+  double q = -1, flex[6], alleg[6 * 7], gammas[2];
+  int64_t labels[12];
+
+  REQUIRE_OK(fc_context_create(FC_BACKEND_CPU, -1, &ctx));
+  a = make_graph(6, two_triangles, 7);
+  b = make_graph(6, two_triangles, 7);
+  small = make_graph(3, path, 2);
+  layers[0] = a;
+  layers[1] = b;
+
+  /* options */
+  CHECK_STATUS(fc_multilayer_options_default(NULL), FC_ERR_NULL_ARG);
+  CHECK_OK(fc_multilayer_options_default(&o));
+  CHECK(o.resolution == 1 && o.omega == 1 && o.coupling == FC_COUPLING_ORDINAL && o.max_iterations == 0);
+
+  /* NULL arguments and n_layers 0: *out untouched */
+  m = (fc_multilayer*)&sentinel;
+  CHECK_STATUS(fc_multilayer_modularity(NULL, layers, 2, NULL, &o, &m), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_multilayer_modularity(ctx, NULL, 2, NULL, &o, &m), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_multilayer_modularity(ctx, layers, 2, NULL, &o, NULL), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_multilayer_modularity(ctx, layers, 0, NULL, &o, &m), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("n_layers 0");
+  CHECK_STATUS(fc_multilayer_modularity(ctx, layers, -3, NULL, &o, &m), FC_ERR_INVALID_ARG);
+  mismatched[0] = a;
+  mismatched[1] = NULL;
+  CHECK_STATUS(fc_multilayer_modularity(ctx, mismatched, 2, NULL, &o, &m), FC_ERR_NULL_ARG);
+  CHECK_ERROR_MENTIONS("layers[1]");
+  mismatched[1] = b;
+  mismatched[2] = small;
+  CHECK_STATUS(fc_multilayer_modularity(ctx, mismatched, 3, NULL, &o, &m), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("layers[2] has 3 nodes");
+  CHECK(m == (fc_multilayer*)&sentinel);
+
+  /* bad options, named with their value */
+  bad = o;
+  bad.omega = -0.5;
+  CHECK_BAD_OPTION(bad, "omega", "-0.5");
+  bad.omega = NAN;
+  CHECK_BAD_OPTION(bad, "omega", "nan");
+  bad = o;
+  bad.resolution = -1;
+  CHECK_BAD_OPTION(bad, "resolution", "-1");
+  bad = o;
+  bad.coupling = 7;
+  CHECK_BAD_OPTION(bad, "coupling", "7");
+  bad = o;
+  bad.max_iterations = -2;
+  CHECK_BAD_OPTION(bad, "max_iterations", "-2");
+  gammas[0] = 1;
+  gammas[1] = INFINITY;
+  m = (fc_multilayer*)&sentinel;
+  CHECK_STATUS(fc_multilayer_modularity(ctx, layers, 2, gammas, &o, &m), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("layer_resolutions[1]");
+  CHECK(m == (fc_multilayer*)&sentinel);
+
+  /* the answer derived by hand */
+  m = NULL;
+  REQUIRE_OK(fc_multilayer_modularity(ctx, layers, 2, NULL, NULL, &m));
+  CHECK_OK(fc_multilayer_info(m, &n, &L, &k, &q));
+  CHECK(n == 6 && L == 2 && k == 2);
+  CHECK(fabs(q - 0.55) < 1e-12);
+  CHECK_OK(fc_multilayer_info(m, NULL, NULL, NULL, NULL));
+  CHECK_OK(fc_multilayer_labels(m, labels, 12));
+  for (i = 0; i < 12; ++i) CHECK(labels[i] == ((i % 6) < 3 ? 0 : 1));
+  CHECK_OK(fc_multilayer_flexibility(m, flex, 6));
+  for (i = 0; i < 6; ++i) CHECK(flex[i] == 0);
+  CHECK_OK(fc_multilayer_allegiance(m, alleg, 7, 6 * 7 - 1));
+  for (i = 0; i < 6; ++i)
+    for (j = 0; j < 6; ++j) CHECK(alleg[i * 7 + j] == ((i < 3) == (j < 3) ? 1.0 : 0.0));
+
+  /* short buffers and bad ld: untouched */
+  for (i = 0; i < 12; ++i) labels[i] = -7;
+  CHECK_STATUS(fc_multilayer_labels(m, labels, 11), FC_ERR_BUFFER_TOO_SMALL);
+  for (i = 0; i < 12; ++i) CHECK(labels[i] == -7);
+  for (i = 0; i < 6; ++i) flex[i] = -7;
+  CHECK_STATUS(fc_multilayer_flexibility(m, flex, 5), FC_ERR_BUFFER_TOO_SMALL);
+  for (i = 0; i < 6; ++i) CHECK(flex[i] == -7);
+  for (i = 0; i < 42; ++i) alleg[i] = -7;
+  CHECK_STATUS(fc_multilayer_allegiance(m, alleg, 5, 42), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("ld 5");
+  CHECK_STATUS(fc_multilayer_allegiance(m, alleg, 7, 6 * 7 - 2), FC_ERR_BUFFER_TOO_SMALL);
+  for (i = 0; i < 42; ++i) CHECK(alleg[i] == -7);
+  CHECK_STATUS(fc_multilayer_labels(NULL, labels, 12), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_multilayer_labels(m, NULL, 12), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_multilayer_flexibility(m, NULL, 6), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_multilayer_allegiance(m, NULL, 6, 36), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_multilayer_info(NULL, &n, &L, &k, &q), FC_ERR_NULL_ARG);
+  fc_multilayer_destroy(m);
+  fc_multilayer_destroy(NULL);
+
+  /* one layer: flexibility 0 */
+  REQUIRE_OK(fc_multilayer_modularity(ctx, layers, 1, NULL, &o, &m));
+  CHECK_OK(fc_multilayer_flexibility(m, flex, 6));
+  for (i = 0; i < 6; ++i) CHECK(flex[i] == 0);
+  fc_multilayer_destroy(m);
+
+  fc_graph_destroy(a);
+  fc_graph_destroy(b);
+  fc_graph_destroy(small);
+  fc_context_destroy(ctx);
+  return check_report();
+}

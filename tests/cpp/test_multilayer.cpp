@@ -1,0 +1,224 @@
+// Multilayer modularity (fc_multilayer_modularity, modules/multilayer.hpp) through the public API:
+// Q of the returned labels equal to Mucha et al.'s formula computed here from dense matrices;
+// omega = 0 gives each layer its own optimum (planted partitions recovered, Q per layer at least
+// fc_leiden's); large omega gives one partition in every layer; flexibility and allegiance
+// against their definitions; the same labels for every thread count.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "fastconn/fastconn.h"
+#include "modularity_graphs.hpp"
+
+namespace {
+
+using modtest::Edge;
+using modtest::Graph;
+using modtest::planted;
+
+struct Result {
+  int64_t n = 0, layers = 0, k = 0;
+  double q = 0;
+  std::vector<int64_t> labels;
+  std::vector<double> flexibility, allegiance;
+};
+
+Result run(const std::vector<std::unique_ptr<Graph>>& gs, const fc_multilayer_options& o,
+           const double* gammas = nullptr, int threads = 0) {
+  fc_context* ctx = nullptr;
+  EXPECT_EQ(fc_context_create(FC_BACKEND_CPU, -1, &ctx), FC_OK);
+  EXPECT_EQ(fc_context_set_threads(ctx, threads), FC_OK);
+  std::vector<const fc_graph*> layers;
+  for (const auto& g : gs) layers.push_back(g->g);
+  fc_multilayer* m = nullptr;
+  Result r;
+  EXPECT_EQ(fc_multilayer_modularity(ctx, layers.data(), int64_t(layers.size()), gammas, &o, &m), FC_OK)
+      << fc_last_error();
+  EXPECT_EQ(fc_multilayer_info(m, &r.n, &r.layers, &r.k, &r.q), FC_OK);
+  r.labels.resize(size_t(r.n * r.layers));
+  r.flexibility.resize(size_t(r.n));
+  r.allegiance.resize(size_t(r.n * r.n));
+  EXPECT_EQ(fc_multilayer_labels(m, r.labels.data(), int64_t(r.labels.size())), FC_OK);
+  EXPECT_EQ(fc_multilayer_flexibility(m, r.flexibility.data(), r.n), FC_OK);
+  EXPECT_EQ(fc_multilayer_allegiance(m, r.allegiance.data(), r.n, r.n * r.n), FC_OK);
+  fc_multilayer_destroy(m);
+  fc_context_destroy(ctx);
+  return r;
+}
+
+fc_multilayer_options options(double omega, int coupling = FC_COUPLING_ORDINAL, uint64_t seed = 1) {
+  fc_multilayer_options o;
+  fc_multilayer_options_default(&o);
+  o.omega = omega;
+  o.coupling = coupling;
+  o.seed = seed;
+  return o;
+}
+
+// Mucha et al. 2010's Q, term by term over (i, j, s, r), from dense adjacency matrices.
+double mucha_q(const std::vector<std::unique_ptr<Graph>>& gs, const std::vector<int64_t>& g, double omega,
+               int coupling, const std::vector<double>& gamma) {
+  const size_t L = gs.size(), N = size_t(gs[0]->n);
+  std::vector<std::vector<double>> A(L, std::vector<double>(N * N, 0.0));
+  std::vector<std::vector<double>> k(L, std::vector<double>(N, 0.0));
+  std::vector<double> two_m(L, 0.0);
+  for (size_t s = 0; s < L; ++s) {
+    for (const Edge& e : gs[s]->edges) {
+      A[s][size_t(e.i) * N + size_t(e.j)] += double(float(e.w));
+      A[s][size_t(e.j) * N + size_t(e.i)] += double(float(e.w));
+    }
+    for (size_t i = 0; i < N; ++i)
+      for (size_t j = 0; j < N; ++j) k[s][i] += A[s][i * N + j];
+    for (size_t i = 0; i < N; ++i) two_m[s] += k[s][i];
+  }
+  auto C = [&](size_t s, size_t r) {
+    if (s == r) return 0.0;
+    if (coupling == FC_COUPLING_ORDINAL && s + 1 != r && r + 1 != s) return 0.0;
+    return omega;
+  };
+  double two_mu = 0, sum = 0;
+  for (size_t s = 0; s < L; ++s) two_mu += two_m[s];
+  for (size_t j = 0; j < N; ++j)
+    for (size_t s = 0; s < L; ++s)
+      for (size_t r = 0; r < L; ++r) two_mu += C(s, r);
+  for (size_t s = 0; s < L; ++s)
+    for (size_t r = 0; r < L; ++r)
+      for (size_t i = 0; i < N; ++i)
+        for (size_t j = 0; j < N; ++j) {
+          if (g[s * N + i] != g[r * N + j]) continue;
+          double b = 0;
+          if (s == r) b += A[s][i * N + j] - (two_m[s] > 0 ? gamma[s] * k[s][i] * k[s][j] / two_m[s] : 0.0);
+          if (i == j) b += C(s, r);
+          sum += b;
+        }
+  return sum / two_mu;
+}
+
+// Layers of planted partitions on the same nodes, each its own (shuffled) partition in truth[s].
+std::vector<std::unique_ptr<Graph>> planted_layers(int64_t layers, int64_t k, int64_t size, double p_in, double p_out,
+                                                   uint64_t seed, std::vector<std::vector<int64_t>>& truth) {
+  std::vector<std::unique_ptr<Graph>> gs;
+  truth.assign(size_t(layers), {});
+  for (int64_t s = 0; s < layers; ++s) {
+    std::vector<int64_t> t;
+    const Graph g = planted(k, size, p_in, p_out, seed + 7919 * uint64_t(s), t);
+    gs.push_back(std::make_unique<Graph>(g.n, g.edges));
+    truth[size_t(s)] = t;
+  }
+  return gs;
+}
+
+// Two label vectors are the same partition (equal up to renumbering).
+bool same_partition(const int64_t* a, const int64_t* b, int64_t n) {
+  std::map<int64_t, int64_t> ab, ba;
+  for (int64_t i = 0; i < n; ++i) {
+    if (ab.emplace(a[i], b[i]).first->second != b[i]) return false;
+    if (ba.emplace(b[i], a[i]).first->second != a[i]) return false;
+  }
+  return true;
+}
+
+// Random small layers: n nodes, each pair an edge with probability p, weights in (0, 1].
+std::vector<std::unique_ptr<Graph>> random_layers(int64_t layers, int64_t n, double p, uint64_t seed) {
+  fc::SplitMix64 rng(seed);
+  std::vector<std::unique_ptr<Graph>> gs;
+  for (int64_t s = 0; s < layers; ++s) {
+    std::vector<Edge> e;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j)
+        if (rng.uniform() < p) e.push_back({i, j, 0.05 + 0.95 * rng.uniform()});
+    gs.push_back(std::make_unique<Graph>(n, std::move(e)));
+  }
+  return gs;
+}
+
+TEST(Multilayer, QEqualsMuchaFormula) {
+  for (uint64_t seed : {1u, 2u, 3u})
+    for (int coupling : {FC_COUPLING_ORDINAL, FC_COUPLING_CATEGORICAL})
+      for (double omega : {0.0, 0.3, 1.0, 5.0}) {
+        const auto gs = random_layers(4, 12, 0.3, seed);
+        const Result r = run(gs, options(omega, coupling, seed));
+        const std::vector<double> gamma(gs.size(), 1.0);
+        EXPECT_NEAR(r.q, mucha_q(gs, r.labels, omega, coupling, gamma), 1e-9)
+            << "seed " << seed << " coupling " << coupling << " omega " << omega;
+        EXPECT_GT(r.q, 0);
+      }
+}
+
+TEST(Multilayer, PerLayerResolution) {
+  const auto gs = random_layers(3, 15, 0.3, 11);
+  const double gammas[3] = {0.5, 1.0, 2.0};
+  const Result r = run(gs, options(0.5), gammas);
+  EXPECT_NEAR(r.q, mucha_q(gs, r.labels, 0.5, FC_COUPLING_ORDINAL, {0.5, 1.0, 2.0}), 1e-9);
+}
+
+TEST(Multilayer, OmegaZeroGivesEachLayersOwnOptimum) {
+  std::vector<std::vector<int64_t>> truth;
+  const auto gs = planted_layers(3, 4, 20, 0.5, 0.02, 5, truth);
+  const Result r = run(gs, options(0.0));
+  fc_leiden_options lo;
+  fc_leiden_options_default(&lo);
+  fc_context* ctx = nullptr;
+  ASSERT_EQ(fc_context_create(FC_BACKEND_CPU, -1, &ctx), FC_OK);
+  for (size_t s = 0; s < gs.size(); ++s) {
+    const int64_t* ls = r.labels.data() + s * size_t(r.n);
+    EXPECT_TRUE(same_partition(ls, truth[s].data(), r.n)) << "layer " << s;
+    fc_modules* m = nullptr;
+    ASSERT_EQ(fc_leiden(ctx, gs[s]->g, &lo, nullptr, &m), FC_OK);
+    double q_leiden = 0, q_layer = 0;
+    fc_modules_info(m, nullptr, nullptr, &q_leiden, nullptr);
+    fc_modules_destroy(m);
+    ASSERT_EQ(fc_modularity_score(gs[s]->g, ls, 1.0, &q_layer), FC_OK);
+    EXPECT_GE(q_layer, q_leiden - 1e-9) << "layer " << s;
+  }
+  fc_context_destroy(ctx);
+}
+
+TEST(Multilayer, LargeOmegaGivesOnePartition) {
+  for (int coupling : {FC_COUPLING_ORDINAL, FC_COUPLING_CATEGORICAL}) {
+    std::vector<std::vector<int64_t>> truth;
+    const auto gs = planted_layers(4, 3, 15, 0.5, 0.05, 9, truth);
+    const Result r = run(gs, options(100.0, coupling));
+    for (double f : r.flexibility) EXPECT_EQ(f, 0.0);
+    for (int64_t s = 1; s < r.layers; ++s)
+      for (int64_t i = 0; i < r.n; ++i) EXPECT_EQ(r.labels[size_t(s * r.n + i)], r.labels[size_t(i)]);
+  }
+}
+
+TEST(Multilayer, FlexibilityAndAllegianceFromLabels) {
+  std::vector<std::vector<int64_t>> truth;
+  const auto gs = planted_layers(6, 3, 10, 0.6, 0.1, 21, truth);
+  const Result r = run(gs, options(0.2));
+  const size_t N = size_t(r.n), L = size_t(r.layers);
+  bool some_flexible = false;
+  for (size_t i = 0; i < N; ++i) {
+    int changes = 0;
+    for (size_t s = 0; s + 1 < L; ++s) changes += r.labels[s * N + i] != r.labels[(s + 1) * N + i];
+    EXPECT_DOUBLE_EQ(r.flexibility[i], double(changes) / double(L - 1)) << "node " << i;
+    some_flexible |= changes > 0;
+    for (size_t j = 0; j < N; ++j) {
+      int shared = 0;
+      for (size_t s = 0; s < L; ++s) shared += r.labels[s * N + i] == r.labels[s * N + j];
+      EXPECT_DOUBLE_EQ(r.allegiance[i * N + j], double(shared) / double(L)) << i << " " << j;
+    }
+  }
+  EXPECT_TRUE(some_flexible);  // the layers' partitions differ: a check that can fail
+}
+
+TEST(Multilayer, SameLabelsForEveryThreadCount) {
+  std::vector<std::vector<int64_t>> truth;
+  const auto gs = planted_layers(5, 4, 25, 0.4, 0.05, 33, truth);
+  const Result one = run(gs, options(0.5), nullptr, 1);
+  for (int threads : {2, 4}) {
+    const Result r = run(gs, options(0.5), nullptr, threads);
+    EXPECT_EQ(r.labels, one.labels) << threads << " threads";
+    EXPECT_EQ(r.q, one.q);
+  }
+  const Result again = run(gs, options(0.5), nullptr, 1);
+  EXPECT_EQ(again.labels, one.labels);
+}
+
+}  // namespace
