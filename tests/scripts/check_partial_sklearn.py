@@ -4,18 +4,18 @@ Through ctypes on the built library: for the bundled region series (examples/dat
 and synthetic data, N < T and N > T, the automatic Ledoit-Wolf intensity and given ones, fastconn's
 shrinkage, precision and partial correlation agree to 1e-6 with sklearn's LedoitWolf /
 ShrunkCovariance on the series standardized with ddof = 0, np.linalg.inv and -P_ij / sqrt(P_ii P_jj).
-Usage: check_partial_sklearn.py LIBFASTCONN REPO_ROOT. Exit 77 (skipped) without sklearn.
+Usage: check_partial_sklearn.py LIBFASTCONN REPO_ROOT. Exit 77 (skipped) without numpy or sklearn
+(the GPU machine's /usr/bin/python3 has neither; the test command installs both).
 """
 import ctypes
 import os
 import sys
 
-import numpy as np
-
 try:
+    import numpy as np
     from sklearn.covariance import LedoitWolf, ShrunkCovariance
-except ImportError:
-    print("check_partial_sklearn: scikit-learn missing (Debian: python3-sklearn), skipped")
+except ImportError as missing:
+    print(f"check_partial_sklearn: {missing.name} missing (Debian: python3-numpy, python3-sklearn), skipped")
     sys.exit(77)
 
 lib = ctypes.CDLL(sys.argv[1])
