@@ -1,6 +1,9 @@
 // Argument checks shared by the extern "C" entry points.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include "base/error.hpp"
 #include "api/handles.hpp"
 #include "pcc/series.hpp"
@@ -12,6 +15,13 @@ inline void require_pair(const fc_context* ctx, const fc_series* series, const c
   require_not_null(ctx, "ctx");
   require_not_null(series, name);
   require_same_backend(*ctx->state, *series->data, name);
+}
+
+// A caller's buffer of `capacity` elements must hold `needed` of them (`what` names them).
+inline void require_capacity(int64_t capacity, int64_t needed, const char* what) {
+  if (capacity < needed)
+    fail(FC_ERR_BUFFER_TOO_SMALL, "capacity " + std::to_string(capacity) + " is smaller than the " +
+                                      std::to_string(needed) + " " + what);
 }
 
 }  // namespace fc

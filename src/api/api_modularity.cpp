@@ -2,19 +2,10 @@
 // copy-out accessors, and the modularity Q of any partition.
 #include <string>
 
+#include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/handles.hpp"
 #include "modules/modularity.hpp"
-
-namespace {
-
-void require_capacity(int64_t capacity, int64_t needed, const char* what) {
-  if (capacity < needed)
-    fc::fail(FC_ERR_BUFFER_TOO_SMALL, "capacity " + std::to_string(capacity) + " is smaller than the " +
-                                          std::to_string(needed) + " " + what);
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -70,7 +61,7 @@ FC_API fc_status fc_modules_labels(const fc_modules* modules, int64_t* labels, i
     fc::require_not_null(modules, "modules");
     fc::require_not_null(labels, "labels");
     const fc::Modules& r = modules->result;
-    require_capacity(capacity, r.n, "nodes");
+    fc::require_capacity(capacity, r.n, "nodes");
     for (int64_t i = 0; i < r.n; ++i) labels[i] = r.labels[static_cast<size_t>(i)];
     return FC_OK;
   });
@@ -82,7 +73,7 @@ FC_API fc_status fc_modules_splits(const fc_modules* modules, int64_t* parent, i
   return fc::api_guard(__func__, [&] {
     fc::require_not_null(modules, "modules");
     const auto& splits = modules->result.splits;
-    require_capacity(capacity, int64_t(splits.size()), "splits");
+    fc::require_capacity(capacity, int64_t(splits.size()), "splits");
     for (size_t x = 0; x < splits.size(); ++x) {
       if (parent != nullptr) parent[x] = splits[x].parent;
       if (child_a != nullptr) child_a[x] = splits[x].child_a;

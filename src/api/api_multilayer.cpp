@@ -4,19 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "api/api_checks.hpp"
 #include "api/api_guard.hpp"
 #include "api/handles.hpp"
 #include "modules/multilayer.hpp"
-
-namespace {
-
-void require_capacity(int64_t capacity, int64_t needed, const char* what) {
-  if (capacity < needed)
-    fc::fail(FC_ERR_BUFFER_TOO_SMALL, "capacity " + std::to_string(capacity) + " is smaller than the " +
-                                          std::to_string(needed) + " " + what);
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -75,7 +66,7 @@ FC_API fc_status fc_multilayer_labels(const fc_multilayer* multilayer, int64_t* 
     fc::require_not_null(multilayer, "multilayer");
     fc::require_not_null(labels, "labels");
     const fc::Multilayer& r = multilayer->result;
-    require_capacity(capacity, r.n * r.layers, "labels (n_nodes x n_layers)");
+    fc::require_capacity(capacity, r.n * r.layers, "labels (n_nodes x n_layers)");
     for (size_t x = 0; x < r.labels.size(); ++x) labels[x] = r.labels[x];
     return FC_OK;
   });
@@ -85,7 +76,7 @@ FC_API fc_status fc_multilayer_flexibility(const fc_multilayer* multilayer, doub
   return fc::api_guard(__func__, [&] {
     fc::require_not_null(multilayer, "multilayer");
     fc::require_not_null(flexibility, "flexibility");
-    require_capacity(capacity, multilayer->result.n, "nodes");
+    fc::require_capacity(capacity, multilayer->result.n, "nodes");
     fc::multilayer_flexibility(multilayer->result, flexibility);
     return FC_OK;
   });
@@ -98,7 +89,7 @@ FC_API fc_status fc_multilayer_allegiance(const fc_multilayer* multilayer, doubl
     fc::require_not_null(allegiance, "allegiance");
     const int64_t n = multilayer->result.n;
     if (ld < n) fc::fail(FC_ERR_INVALID_ARG, "ld " + std::to_string(ld) + " is smaller than n_nodes " + std::to_string(n));
-    require_capacity(capacity, n == 0 ? 0 : (n - 1) * ld + n, "entries ((n_nodes - 1) x ld + n_nodes)");
+    fc::require_capacity(capacity, n == 0 ? 0 : (n - 1) * ld + n, "entries ((n_nodes - 1) x ld + n_nodes)");
     fc::multilayer_allegiance(multilayer->result, allegiance, ld);
     return FC_OK;
   });
