@@ -32,7 +32,7 @@ cxx=${CXX_SANITIZE:-clang++}
 export OPENBLAS_NUM_THREADS=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/tsan.supp}
 # clang 14's TSan (and sometimes ASan) cannot map its shadow memory under the address-space
 # randomization of recent kernels ("unexpected memory mapping"): run without it when we can.
 norandom=()
