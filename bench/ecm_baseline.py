@@ -18,7 +18,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from machine import cpu_model  # noqa: E402 (bench/machine.py)
+from machine import cpu_model, median_time, openblas_core  # noqa: E402 (bench/machine.py)
 
 import numpy as np
 import scipy
@@ -37,32 +37,6 @@ def normalized(x):
     z = x - x.mean(axis=1, keepdims=True)
     norm = np.sqrt((z * z).sum(axis=1, keepdims=True))
     return z / np.where(norm == 0, 1, norm)
-
-
-def best_of(reps, f):
-    times, result = [], None
-    for _ in range(reps):
-        a = time.perf_counter()
-        result = f()
-        times.append(time.perf_counter() - a)
-    return sorted(times)[len(times) // 2], result
-
-
-
-def openblas_core():
-    try:
-        import ctypes
-        import numpy.core._multiarray_umath as m  # noqa: F401
-        for name in ("libopenblas.so.0", "libopenblasp-r0.3.21.so"):
-            try:
-                lib = ctypes.CDLL(name)
-                lib.openblas_get_corename.restype = ctypes.c_char_p
-                return lib.openblas_get_corename().decode()
-            except OSError:
-                continue
-    except Exception:
-        pass
-    return "unknown"
 
 
 def main():
@@ -95,7 +69,7 @@ def main():
         w, v = np.linalg.eigh((r + 1) / 2)
         e = v[:, -1]
         return np.abs(e) if e.sum() >= 0 else np.abs(-e)
-    dense_s, dense_v = best_of(max(1, min(3, a.reps)), dense)
+    dense_s, dense_v = median_time(max(1, min(3, a.reps)), dense)
     dense_diff = np.max(np.abs(dense_v - ours_small)) / np.max(np.abs(dense_v))
 
     # (b) matrix-free with scipy's ARPACK on all N.
@@ -106,7 +80,7 @@ def main():
         w, v = sla.eigsh(op, k=1, which="LA", tol=1e-10, v0=np.ones(a.n))
         e = v[:, 0]
         return e if e.sum() >= 0 else -e
-    eigsh_s, eigsh_v = best_of(a.reps, eigsh)
+    eigsh_s, eigsh_v = median_time(a.reps, eigsh)
     eigsh_diff = np.max(np.abs(eigsh_v - ours)) / np.max(np.abs(eigsh_v))
 
     load_after = open("/proc/loadavg").read().split()[:3]

@@ -32,21 +32,10 @@ if os.environ.get("OMP_NUM_THREADS") != str(args.threads):
     os.execv(sys.executable, [sys.executable] + sys.argv)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from machine import cpu_model  # noqa: E402 (bench/machine.py)
+from machine import cpu_model, median_time, openblas_core  # noqa: E402 (bench/machine.py)
 import numpy as np  # noqa: E402
 import sklearn  # noqa: E402
 from sklearn.covariance import LedoitWolf  # noqa: E402
-
-
-def openblas_core():
-    for name in ("libopenblas.so.0",):
-        try:
-            lib = ctypes.CDLL(name)
-            lib.openblas_get_corename.restype = ctypes.c_char_p
-            return lib.openblas_get_corename().decode()
-        except (OSError, AttributeError):
-            continue
-    return "unknown"
 
 
 P = ctypes.c_void_p
@@ -61,15 +50,6 @@ lib.fc_series_destroy.argtypes = [P]
 lib.fc_partial_correlation.argtypes = [P, P, ctypes.c_double, ctypes.c_int, P, ctypes.c_int64,
                                        ctypes.POINTER(ctypes.c_double)]
 lib.fc_last_error.restype = ctypes.c_char_p
-
-
-def median_time(reps, f):
-    times, result = [], None
-    for _ in range(reps):
-        a = time.perf_counter()
-        result = f()
-        times.append(time.perf_counter() - a)
-    return sorted(times)[len(times) // 2], result
 
 
 rng = np.random.default_rng(1)
