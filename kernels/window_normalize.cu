@@ -4,7 +4,10 @@
 // along it read coalesced and a warp-level reduction needs no shared memory or second pass.
 // Each lane sums its samples in index order, then a xor butterfly adds the 32 partial sums in a
 // fixed tree; lanes i and i^m add the same two values (a + b == b + a exactly), so every lane
-// ends with the same bits and the result never depends on timing.
+// ends with the same bits and the result never depends on timing. Every operation is spelled out
+// (__fma_rn, __dadd_rn, ...: nothing left to nvcc's contraction), because the CPU backend
+// (cpu_window.cpp, window_rows) repeats this very order and rounding on the host so that both
+// backends normalize a window to the same bits.
 #include "kernels/window_normalize.cuh"
 
 #include <algorithm>
@@ -19,7 +22,7 @@ constexpr int kRowsPerBlock = kThreads / kWarp;
 constexpr unsigned kAllLanes = 0xffffffffu;
 
 __device__ __forceinline__ double warp_sum(double v) {
-  for (int mask = kWarp / 2; mask > 0; mask /= 2) v += __shfl_xor_sync(kAllLanes, v, mask);
+  for (int mask = kWarp / 2; mask > 0; mask /= 2) v = __dadd_rn(v, __shfl_xor_sync(kAllLanes, v, mask));
   return v;
 }
 
@@ -50,8 +53,8 @@ __global__ void __launch_bounds__(kThreads) window_normalize_kernel(const T* __r
       const T v = y[k];
       const double w = weights != nullptr ? weights[k] : 1.0;
       equal = equal && v == first;
-      sum_w += w;
-      sum_wy += w * static_cast<double>(v);
+      sum_w = __dadd_rn(sum_w, w);
+      sum_wy = __fma_rn(w, static_cast<double>(v), sum_wy);
     }
     equal = __all_sync(kAllLanes, equal);
     double ss = 0.0;
@@ -59,11 +62,11 @@ __global__ void __launch_bounds__(kThreads) window_normalize_kernel(const T* __r
     if (!equal) {
       sum_w = warp_sum(sum_w);
       sum_wy = warp_sum(sum_wy);
-      mean = sum_wy / sum_w;
+      mean = __ddiv_rn(sum_wy, sum_w);
       for (int64_t k = lane; k < length; k += kWarp) {
         const double w = weights != nullptr ? weights[k] : 1.0;
-        const double d = sqrt(w) * (static_cast<double>(y[k]) - mean);
-        ss += d * d;
+        const double d = __dmul_rn(__dsqrt_rn(w), __dsub_rn(static_cast<double>(y[k]), mean));
+        ss = __fma_rn(d, d, ss);
       }
       ss = warp_sum(ss);
     }
@@ -74,10 +77,10 @@ __global__ void __launch_bounds__(kThreads) window_normalize_kernel(const T* __r
       if (lane == 0) constant[row] = 1;
       continue;
     }
-    const double norm = sqrt(ss);
+    const double norm = __dsqrt_rn(ss);
     for (int64_t k = lane; k < length; k += kWarp) {
       const double w = weights != nullptr ? weights[k] : 1.0;
-      z[k] = static_cast<T>(sqrt(w) * (static_cast<double>(y[k]) - mean) / norm);
+      z[k] = static_cast<T>(__ddiv_rn(__dmul_rn(__dsqrt_rn(w), __dsub_rn(static_cast<double>(y[k]), mean)), norm));
     }
     if (lane == 0) constant[row] = 0;
   }

@@ -23,7 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${FASTCONN_GPU_BUILD_DIR:-$root/build-gpu}
 out=${OUT:-$build/gpu-check-out}
-steps=${GPU_CHECK_STEPS:-build gpu-tests sanitizer all-tests bench graph-bench dfc-bench cli-bench modularity-bench}
+steps=${GPU_CHECK_STEPS:-build gpu-tests digests sanitizer all-tests bench graph-bench dfc-bench cli-bench modularity-bench}
 jobs=$(nproc 2>/dev/null || echo 4)
 mkdir -p "$out"
 summary=()
@@ -85,6 +85,25 @@ if has_step gpu-tests; then
   grep -E "tests passed|tests failed|Total Test time" "$out/ctest-gpu.log" | tail -2
   grep -E "^\s+[0-9]+ - .*(Failed|Timeout|Exception)" "$out/ctest-gpu.log" | head -20
   note "GPU tests: $(grep -E '[0-9]+% tests passed' "$out/ctest-gpu.log" | tail -1) ($(( $(date +%s) - start )) s, $(grep -c '\*\*\*Skipped' "$out/ctest-gpu.log") skipped)"
+fi
+
+# Issue 30: every public call's outputs digested on a CPU and a CUDA context (scripts/output_digest.c,
+# built as tests/c's c_output_digest), listed line by line where they differ. The correlation
+# calls must agree bit for bit in FP32/FP64; what may differ is listed with the reason in the header.
+if has_step digests; then
+  digest=$build/tests/c/c_output_digest
+  csv=$root/examples/data/fmri_timeseries.csv
+  if "$digest" cpu "$csv" >"$out/digest-cpu.txt" 2>"$out/digest-cpu.err" &&
+     "$digest" cuda "$csv" >"$out/digest-cuda.txt" 2>"$out/digest-cuda.err"; then
+    total=$(wc -l <"$out/digest-cpu.txt")
+    # line by line (names hold '|', so no field splitting): the CPU's line where the two differ
+    differ=$(diff --old-line-format='%L' --new-line-format='' --unchanged-line-format='' \
+             "$out/digest-cpu.txt" "$out/digest-cuda.txt" | tee "$out/digest-differ.txt" | wc -l)
+    note "CPU vs CUDA digests: $((total - differ)) of $total identical ($(head -1 "$out/digest-cpu.err"))"
+    cut -c1-110 "$out/digest-differ.txt" | head -40
+  else
+    note "CPU vs CUDA digests: FAILED"; tail -5 "$out"/digest-*.err; status=1
+  fi
 fi
 
 if has_step sanitizer; then

@@ -4,7 +4,11 @@
  * backends (the CPU and CUDA contexts). Build it against each library and diff the outputs;
  * scripts/compare-builds.sh does that for two build folders.
  *
- *   output_digest cpu|cuda [fmri_timeseries.csv]
+ *   output_digest cpu|cuda [fmri_timeseries.csv [series]]
+ *
+ * With "series" as the third argument only the calls on series run (not the modules of the
+ * planted graph, whose input no pair kernel touches), on N = 509 synthetic series (prime, past
+ * one 480-column tile): tests/c's c_isa_paths runs it so once per ISA path, the portable one too.
  *
  * Data: the bundled region series when a CSV path is given (31 x 250), and a synthetic set of
  * N = 1009 (prime) series of T = 165 with shared slow oscillations, noise from a fixed LCG, one
@@ -292,6 +296,7 @@ static void series_calls(fc_context* ctx, const char* tag, const double* x, int6
 int main(int argc, char** argv) {
   const fc_backend backend = argc > 1 && strcmp(argv[1], "cuda") == 0 ? FC_BACKEND_CUDA : FC_BACKEND_CPU;
   fc_context* ctx;
+  fprintf(stderr, "%s\n", fc_cpu_info());  /* which CPU path made these digests (not a digest) */
   check(fc_context_create(backend, -1, &ctx), "fc_context_create");
   if (argc > 2) {
     int64_t n, t;
@@ -300,7 +305,8 @@ int main(int argc, char** argv) {
     series_calls(ctx, "regions fp32", x, n, t, 1, n);
     free(x);
   }
-  const int64_t n = 1009, t = 165;
+  const int series_only = argc > 3 && strcmp(argv[3], "series") == 0;
+  const int64_t n = series_only ? 509 : 1009, t = 165;
   double* x = synthetic(n, t);
   series_calls(ctx, "synthetic fp32", x, n, t, t, 1);
   check(fc_context_set_precision(ctx, FC_PRECISION_FP64), "fp64");
@@ -310,6 +316,10 @@ int main(int argc, char** argv) {
   series_calls(ctx, "synthetic fp32 4MiB", x, n, t, t, 1);
   check(fc_context_set_memory_limit(ctx, 0), "limit");
   free(x);
+  if (series_only) {
+    fc_context_destroy(ctx);
+    return 0;
+  }
   fc_graph* g = planted(3000, 10);
   modules_digest("planted 3000/10 modules", ctx, g, 1);
   modules_digest("planted 3000/10 modules refine=0", ctx, g, 0);

@@ -115,6 +115,24 @@ FC_API const char* fc_last_error(void);
 /* 1 if the library was built with the CUDA backend, else 0 (a device may still be absent). */
 FC_API int fc_has_cuda(void);
 
+/* What the CPU backend runs on this machine, as one static line of text (never NULL), e.g.
+ *   "pair kernels: avx512 (this CPU: avx512); BLAS: OpenBLAS 0.3.21, core Cooperlake (eigensolves,
+ *    partial correlation and low rank only)"
+ * The pair kernels compute every product of the correlation calls (triangle, dense, cross,
+ * blocks, graphs, degree, windows): fastconn's own register-blocked kernels for AVX-512F,
+ * AVX2+FMA or portable C++, chosen from the CPU's features at first use. Each pair's r is one
+ * fused multiply-add chain over the time points in order, exactly as the CUDA backend's kernel
+ * computes it, so in FP32 and FP64 modes a pair has one answer, the same bits on every entry
+ * point, memory limit, thread count, ISA path, machine and backend (TF32 is the exception: its
+ * products are the tensor cores'). FASTCONN_CPU_ISA=portable|avx2|avx512 in the environment
+ * (read once) asks for a path; one the CPU lacks falls back to the best it has. The BLAS part
+ * names the library's kernel when it is OpenBLAS (which, on CPUs it does not know, may run slow
+ * generic kernels; OPENBLAS_CORETYPE overrides it) and "BLAS: linked CBLAS" otherwise.
+ *
+ *   printf("%s\n", fc_cpu_info());
+ */
+FC_API const char* fc_cpu_info(void);
+
 /* ---------------------------------------------------------------------------------------------
  * Context.
  * ------------------------------------------------------------------------------------------- */

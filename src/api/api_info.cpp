@@ -3,6 +3,7 @@
 
 #include "api/api_guard.hpp"
 #include "backend/backend.hpp"
+#include "backend/cpu/cpu_info.hpp"
 #include "fastconn/fastconn.h"
 
 namespace fc {
@@ -42,5 +43,10 @@ FC_API const char* fc_status_string(fc_status status) {
 FC_API const char* fc_last_error(void) { return fc::last_error_text.c_str(); }
 
 FC_API int fc_has_cuda(void) { return fc::cuda_backend_compiled() ? 1 : 0; }
+
+FC_API const char* fc_cpu_info(void) {
+  static const std::string text = fc::cpu::cpu_info();  // thread-safe, made once
+  return text.c_str();
+}
 
 }  // extern "C"

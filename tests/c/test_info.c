@@ -101,7 +101,21 @@ static void test_has_cuda(void) {
   fc_context_destroy(ctx);
 }
 
+/* fc_cpu_info: one static line naming the pair-kernel path and the BLAS; under
+ * FASTCONN_CPU_ISA=portable (the c_info_portable run) the path is the portable one. */
+static void test_cpu_info(void) {
+  const char* info = fc_cpu_info();
+  const char* forced = getenv("FASTCONN_CPU_ISA");
+  CHECK(info != NULL);
+  CHECK(strncmp(info, "pair kernels: ", 14) == 0);
+  CHECK(strstr(info, "(this CPU: ") != NULL);
+  CHECK(strstr(info, "BLAS: ") != NULL);
+  CHECK(fc_cpu_info() == info); /* static: the same text every call */
+  if (forced != NULL && strcmp(forced, "portable") == 0) CHECK(strncmp(info, "pair kernels: portable (", 24) == 0);
+}
+
 int main(void) {
+  test_cpu_info();
   test_version();
   test_status_strings();
   test_destroy_null();

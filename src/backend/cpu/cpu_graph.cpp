@@ -43,7 +43,7 @@ void for_each_triangle_tile(const SeriesView& s, int threads, const RunSettings&
     const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
     const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols);
     C* tile = tiles[static_cast<size_t>(slot)].data();
-    gemm_nt(g_end - g_row, c1 - c0, t, z + g_row * t, z + c0 * t, tile, c1 - c0);
+    pair_products(g_end - g_row, c1 - c0, t, z + g_row * t, z + c0 * t, tile, c1 - c0);
     visit(slot, g, k, std::min(g_end, n - 1), c0, c1, static_cast<const C*>(tile));
   };
   auto units = [&](int64_t r0, int64_t r1) { return row_start(n, r1) - row_start(n, r0); };
@@ -352,12 +352,9 @@ class RowHeap {
   int64_t size_ = 0;
 };
 
-// Row tile g of the full matrix from the triangle grid's own tiles, so that r(i, j) is the value
-// of fc_pcc_triu's pair (min, max): columns >= g*R come from the tiles (g, k); columns of an
-// earlier row tile g' from the transposed part of tile (g', (g - g') / 2), the one tile of row
-// tile g' whose 2R-wide column range holds row tile g (kTileCols = 2 kTileRows).
-static_assert(kTileCols == 2 * kTileRows, "top_k's transposed tiles assume column tiles two row tiles wide");
-
+// Row tile g of the full matrix: columns >= g*R from the triangle grid's tiles (g, k), columns of
+// an earlier row tile g' from the products of row tile g with the series of tile g' (the same
+// bits as the triangle's pair (min, max): pair_kernels.hpp).
 template <class C>
 void top_k_typed(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) {
   const int64_t n = s.n, t = s.t;
@@ -379,14 +376,14 @@ void top_k_typed(const SeriesView& s, int64_t k, int64_t* columns, float* values
     };
     auto product = [&](int64_t tile_row, int64_t c0, int64_t c1) {
       const int64_t r0 = tile_row * kTileRows, r1 = grid.rows_end(tile_row);
-      gemm_nt(r1 - r0, c1 - c0, t, z + r0 * t, z + c0 * t, tile, c1 - c0);
+      pair_products(r1 - r0, c1 - c0, t, z + r0 * t, z + c0 * t, tile, c1 - c0);
     };
-    for (int64_t gp = 0; gp < g; ++gp) {  // earlier row tiles: r(i, j) = tile(g', .)[j][i]
-      const int64_t c0 = gp * kTileRows + (g - gp) / 2 * kTileCols, c1 = std::min(n, c0 + kTileCols), ld = c1 - c0;
-      product(gp, c0, c1);
-      for (int64_t j = gp * kTileRows; j < grid.rows_end(gp); ++j) {
-        const C* src = tile + (j - gp * kTileRows) * ld;
-        for (int64_t i = g_row; i < g_end; ++i) offer(i, j, r_of(src[i - c0]));
+    for (int64_t gp = 0; gp < g; ++gp) {  // earlier row tiles
+      const int64_t c0 = gp * kTileRows, c1 = grid.rows_end(gp), ld = c1 - c0;
+      product(g, c0, c1);
+      for (int64_t i = g_row; i < g_end; ++i) {
+        const C* src = tile + (i - g_row) * ld;
+        for (int64_t j = c0; j < c1; ++j) offer(i, j, r_of(src[j - c0]));
       }
     }
     for (int64_t kk = 0; kk < grid.column_tiles(g); ++kk) {  // this row tile's triangle tiles

@@ -124,10 +124,10 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
   const O fill = policy_value<O>(run.constant_policy);
   const bool row_order = order == FC_TRIU_ROW;
   const int64_t band = band_rows(n, sizeof(C), run, n);
-  // Work of the rows asked for: their pairs times t (column order computes each twice over).
+  // Work of the rows asked for: their pairs times t.
   const int64_t pairs = row_order ? row_start(n, row_end) - row_start(n, row_begin) : col_start(row_end) - col_start(row_begin);
-  const int64_t work = pairs > std::numeric_limits<int64_t>::max() / std::max<int64_t>(1, 2 * t) ? std::numeric_limits<int64_t>::max()
-                                                                            : pairs * t * (row_order ? 1 : 2);
+  const int64_t work = pairs > std::numeric_limits<int64_t>::max() / std::max<int64_t>(1, t) ? std::numeric_limits<int64_t>::max()
+                                                                        : pairs * t;
   const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run, work);
   auto tiles = thread_tiles<C>(threads, n, n);
   const int64_t base = row_order ? row_start(n, row_begin) : col_start(row_begin);
@@ -139,7 +139,7 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
     if (row_order) {
       // Rows i of this tile that were asked for keep their columns j > i.
       const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), ld = c1 - c0;
-      gemm_nt(g_end - g_row, ld, t, z + g_row * t, z + c0 * t, tile, ld);
+      pair_products(g_end - g_row, ld, t, z + g_row * t, z + c0 * t, tile, ld);
       for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
         const int64_t j0 = std::max(c0, r + 1);
         if (j0 >= c1) continue;
@@ -147,19 +147,15 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
                            constant[r] != 0, constant + j0, any_constant, fill);
       }
     } else {
-      // Series i of row tile k (GEMM rows) against the series j of tile g (GEMM columns), as row
-      // order computes them (TriuGrid); each j asked for keeps the i < j of its tile column.
-      // The very call of row order (its column tile holding tile g), of which the columns of
-      // tile g are used: twice the GEMM work of row order, for the same bits.
-      const int64_t i0 = k * kTileRows, i1 = std::min(n, i0 + kTileRows);
-      const int64_t c0 = i0 + (g_row - i0) / kTileCols * kTileCols, c1 = std::min(n, c0 + kTileCols), ld = c1 - c0;
-      gemm_nt(i1 - i0, ld, t, z + i0 * t, z + c0 * t, tile, ld);
-      C column[kTileRows];
+      // Series j of row tile g (the products' rows) against the series i of row tile k <= g (their
+      // columns): each j asked for keeps the i < j of the tile, a contiguous run of its row.
+      const int64_t i0 = k * kTileRows, i1 = grid.rows_end(k), ld = i1 - i0;
+      pair_products(g_end - g_row, ld, t, z + g_row * t, z + i0 * t, tile, ld);
       for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
         const int64_t len = std::min(i1, r) - i0;
         if (len <= 0) continue;
-        for (int64_t i = 0; i < len; ++i) column[i] = tile[i * ld + (r - c0)];
-        write_triangle_run(column, out + (col_start(r) - base) + i0, len, constant[r] != 0, constant + i0, any_constant, fill);
+        write_triangle_run(tile + (r - g_row) * ld, out + (col_start(r) - base) + i0, len, constant[r] != 0, constant + i0,
+                           any_constant, fill);
       }
     }
     end_streaming();
@@ -221,7 +217,7 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
       const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
       const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), w = c1 - c0;
       C* tile = tiles[static_cast<size_t>(slot)].data();
-      gemm_nt(g_end - g_row, w, t, za + g_row * t, za + c0 * t, tile, w);
+      pair_products(g_end - g_row, w, t, za + g_row * t, za + c0 * t, tile, w);
       for (int64_t i = g_row; i < g_end; ++i) {
         O* row = out + i * ld;
         const int64_t j0 = std::max(c0, i + 1);
@@ -241,7 +237,7 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
       // In place: the GEMM writes the output rows (ld must fit CBLAS's int), then they are clamped.
       if (r0 == g_row && r1 == g_end && ld <= std::numeric_limits<int>::max()) {
         float* dst = out + (g_row - a_begin) * ld + c0;
-        gemm_nt(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, dst, ld);
+        pair_products(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, dst, ld);
         for (int64_t i = r0; i < r1; ++i) {
           float* row = dst + (i - g_row) * ld;
           finish_run(row, row, width, ca[i] != 0, cb + c0, any_constant, fill);
@@ -251,7 +247,7 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
       }
     }
     C* tile = tiles[static_cast<size_t>(slot)].data();
-    gemm_nt(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, tile, width);
+    pair_products(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, tile, width);
     for (int64_t i = r0; i < r1; ++i) {
       O* row = out + (i - a_begin) * ld + c0;
       finish_run(tile + (i - g_row) * width, row, width, ca[i] != 0, cb + c0, any_constant, fill);

@@ -1,10 +1,10 @@
-// What every CPU backend operation shares: the storage of normalized rows, the fixed GEMM grid
-// with its per-thread tiles, and the loop that runs the grid's items on OpenMP threads while the
-// calling thread reports progress. cpu_backend.cpp (triangle, cross products) and cpu_graph.cpp
-// (networks) both compute through these, so a pair's r is the same bits in every operation.
+// What every CPU backend operation shares: the storage of normalized rows, the grid of product
+// tiles with its per-thread tiles, and the loop that runs the grid's items on OpenMP threads while
+// the calling thread reports progress. cpu_pcc.cpp (triangle, cross products) and cpu_graph.cpp
+// (networks) compute every product through pair_kernels.hpp, one fma chain per pair, so a pair's
+// r is the same bits in every operation, and the CUDA backend's.
 #pragma once
 
-#include <cblas.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/cpu/pair_kernels.hpp"
 #include "base/error.hpp"
 #include "base/parallel_errors.hpp"
 #include "base/parallel_team.hpp"
@@ -40,14 +41,6 @@ template <>
 inline const float* rows_of<float>(const SeriesView& s) { return cpu_storage(s).f32.data(); }
 template <>
 inline const double* rows_of<double>(const SeriesView& s) { return cpu_storage(s).f64.data(); }
-
-// out (m x n, row-major, ldc) = A (m x k) * B (n x k)^T
-inline void gemm_nt(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c, int64_t ldc) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, 1.0f, a, (int)k, b, (int)k, 0.0f, c, (int)ldc);
-}
-inline void gemm_nt(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c, int64_t ldc) {
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, 1.0, a, (int)k, b, (int)k, 0.0, c, (int)ldc);
-}
 
 // Sets the OpenMP thread count (which OpenBLAS's OpenMP build also follows) for one call.
 class ThreadScope {
@@ -81,17 +74,14 @@ inline int64_t band_rows(int64_t columns, int64_t value_size, const RunSettings&
   return plan_tile_rows(columns * value_size, budget_of(run), 256, "PCC of " + std::to_string(n) + " series");
 }
 
-// The GEMM grid. Every product is one call of kTileRows x kTileCols (clipped only at N) at
-// positions fixed by N alone: never by the memory limit, the thread count or the requested row
-// range. BLAS libraries pick different kernels by shape (OpenBLAS 0.3.21 sends these calls to a
-// "small matrix" kernel that sums in another order when M*N <= 1200, see its
-// kernel/x86_64/sgemm_small_kernel_permit_skylakex.c; its DGEMM and its threaded splits differ
-// at edges too), so a value is bit-identical under every limit, block size and thread count
-// only if the call that computes it is. Each thread
-// runs its own single-threaded GEMM (OpenBLAS's OpenMP build does so inside a parallel region)
-// into a private tile that stays in its L2 cache, and copies it straight into the output.
-constexpr int64_t kTileRows = 256;
-constexpr int64_t kTileCols = 512;
+// The product grid: row tiles of kTileRows series against column tiles of kTileCols, at
+// positions fixed by N alone. Since every product is one fma chain (pair_kernels.hpp), a value no
+// longer depends on the tile that computes it; the grid fixes the work items, the progress steps
+// and the scratch per thread (a tile stays in the thread's L2 cache and is copied straight into
+// the output). Both are multiples of the pair kernels' panel widths (48, 24, 12, 4 columns; 8 and
+// 4 rows), so no panel is cut at a tile's edge.
+constexpr int64_t kTileRows = 240;
+constexpr int64_t kTileCols = 480;
 
 // Threads for a grid of `work` multiply-adds: parallel_team's share of the work (so a small call
 // runs on the calling thread alone and wakes no team), and no more than may hold a tile at once
@@ -188,16 +178,8 @@ std::vector<std::vector<C>> thread_tiles(int threads, int64_t rows, int64_t cols
 }
 
 // Row order: row tile g (series [g*R, g*R + R)) against columns from its diagonal g*R onwards,
-// kTileCols at a time. Column order: series j of row tile g against i in [0, end of the tile).
-// Both fixed by N, so each pair's product comes from the same call whatever is requested.
-//
-// Column order computes each pair (i, j), i < j, as row order does: i in the GEMM's rows, j in
-// its columns, so that both orders (and every network primitive) give the same bits. BLAS kernels
-// are not symmetric: OpenBLAS's Haswell SGEMM kernel (OPENBLAS_CORETYPE=Haswell, as on the CI
-// machines) gives C[i][j] != C[j][i] for a third of the pairs of one call. Its item (g, k) is the
-// row tile k of i against the columns j of tile g: the same call as row order's tile of i
-// restricted to those columns (whole 256-column groups of it, at the same offsets modulo the
-// kernels' unrolling, ending at N where it ends), and the values are written transposed.
+// kTileCols at a time. Column order: series j of row tile g against the i of row tile k, k <= g
+// (one item per k). A pair's value is the same bits in both (pair_kernels.hpp).
 struct TriuGrid {
   int64_t n;
   fc_triu_order order;
@@ -208,7 +190,6 @@ struct TriuGrid {
     return order == FC_TRIU_ROW ? ceil_div(cols_end(g) - cols_begin(g), kTileCols) : g + 1;
   }
 };
-static_assert(kTileCols % kTileRows == 0, "column order takes whole row-tile-wide groups of a row-order tile");
 
 // CBLAS takes int dimensions; tiles never pass N columns or T, but N itself must fit.
 inline void check_int_range(const SeriesView& s) {

@@ -3,6 +3,9 @@
 // never depend on the thread count.
 #include "backend/cpu/cpu_window.hpp"
 
+#include <cblas.h>
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -30,6 +33,22 @@ int64_t work_of(int64_t a, int64_t b, int64_t c) {
   return abc;
 }
 
+// The CUDA backend's order of a window's sums (kernels/window_normalize.cu: one warp a row): 32
+// lanes, lane l adding samples l, l + 32, ... in order, then a xor butterfly over the lanes (mask
+// 16, 8, 4, 2, 1: each lane adds its partner's sum). Computed here in the same order with the
+// same roundings (fma where the kernel has __fma_rn), so a window's normalized rows, and with
+// them every product, are the same bits on both backends.
+constexpr int kLanes = 32;
+
+double lanes_total(double (&lane)[kLanes]) {
+  for (int mask = kLanes / 2; mask > 0; mask /= 2) {
+    double next[kLanes];
+    for (int l = 0; l < kLanes; ++l) next[l] = lane[l] + lane[l ^ mask];
+    std::copy(next, next + kLanes, lane);
+  }
+  return lane[0];
+}
+
 template <class C>
 void window_rows(const SeriesView& s, int64_t begin, int64_t length, const double* weights, uint8_t* constant, C* out,
                  const RunSettings& run) {
@@ -45,18 +64,32 @@ void window_rows(const SeriesView& s, int64_t begin, int64_t length, const doubl
     C* y = out + r * length;
     bool all_equal = true;
     for (int64_t k = 1; k < length && all_equal; ++k) all_equal = x[k] == x[0];
-    // Weighted mean: sum(w x) / sum(w), w = 1 without a taper (then the plain mean of the upload).
-    double sum = 0.0, weight = 0.0;
-    for (int64_t k = 0; k < length; ++k) {
-      const double w = weights != nullptr ? weights[k] : 1.0;
-      sum += w * static_cast<double>(x[k]);
-      weight += w;
-    }
-    const double mean = sum / weight;
-    double ss = 0.0;
-    for (int64_t k = 0; k < length; ++k) {
-      const double d = sw[k] * (static_cast<double>(x[k]) - mean);
-      ss += d * d;
+    double ss = 0.0, mean = 0.0;
+    if (!all_equal) {
+      // Weighted mean: sum(w x) / sum(w), w = 1 without a taper.
+      double lane_w[kLanes], lane_wx[kLanes];
+      for (int l = 0; l < kLanes; ++l) {
+        double sum_w = 0.0, sum_wx = 0.0;
+        for (int64_t k = l; k < length; k += kLanes) {
+          const double w = weights != nullptr ? weights[k] : 1.0;
+          sum_w += w;
+          sum_wx = std::fma(w, static_cast<double>(x[k]), sum_wx);
+        }
+        lane_w[l] = sum_w;
+        lane_wx[l] = sum_wx;
+      }
+      const double total_w = lanes_total(lane_w);
+      mean = lanes_total(lane_wx) / total_w;
+      double lane_ss[kLanes];
+      for (int l = 0; l < kLanes; ++l) {
+        double sum = 0.0;
+        for (int64_t k = l; k < length; k += kLanes) {
+          const double d = sw[k] * (static_cast<double>(x[k]) - mean);
+          sum = std::fma(d, d, sum);
+        }
+        lane_ss[l] = sum;
+      }
+      ss = lanes_total(lane_ss);
     }
     // Exact equality as stored, like the upload's test: a computed mean of equal values may
     // differ from them in the last bit and leave garbage deviations.
@@ -66,8 +99,8 @@ void window_rows(const SeriesView& s, int64_t begin, int64_t length, const doubl
       continue;
     }
     constant[r] = 0;
-    const double inv = 1.0 / std::sqrt(ss);
-    for (int64_t k = 0; k < length; ++k) y[k] = static_cast<C>(sw[k] * (static_cast<double>(x[k]) - mean) * inv);
+    const double norm = std::sqrt(ss);
+    for (int64_t k = 0; k < length; ++k) y[k] = static_cast<C>(sw[k] * (static_cast<double>(x[k]) - mean) / norm);
   }
 }
 

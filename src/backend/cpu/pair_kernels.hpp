@@ -1,0 +1,61 @@
+// The CPU backend's own products <z_p, z_q> of normalized rows, replacing BLAS's SGEMM/DGEMM for
+// every PCC-family call (triangle, dense, cross, blocks, graphs, degree, windows).
+//
+// Why not BLAS: a BLAS library picks its kernel, and with it the order of each dot product's
+// sums, from the machine it runs on (OpenBLAS 0.3.21 runs its SSE3 kernels on CPUs it does not
+// know, 5x below the FMA units' rate) and from the call's shape. Here every product is one fused
+// multiply-add chain over k = 0, 1, ..., t - 1 starting from +0, exactly as the CUDA backend's
+// pair kernel (kernels/pair_tile.cuh) computes it, including that kernel's zero padding of k to a
+// multiple of 8 (one more fma(0, 0, acc) = acc + 0, which turns a -0 into +0). fma(a, b, c) is
+// correctly rounded and fma(a, b, c) == fma(b, a, c), so a pair's value is the same bits on every
+// ISA path, thread count, tile, call and backend: one answer per pair.
+//
+// Paths: AVX-512F, AVX2+FMA and a portable one (std::fma), chosen at run time from the CPU's
+// features (cpuid, never its model name). FASTCONN_CPU_ISA=portable|avx2|avx512 in the environment
+// asks for a path; a path the CPU lacks falls back to the best one it has (cpu_isa() tells).
+#pragma once
+
+#include <cstdint>
+
+namespace fc {
+namespace cpu {
+
+enum class CpuIsa { kPortable = 0, kAvx2 = 1, kAvx512 = 2 };
+
+// The path in use (read once: the environment at first use, the CPU's features).
+CpuIsa cpu_isa();
+// "portable", "avx2" or "avx512".
+const char* isa_name(CpuIsa isa);
+// The best path this CPU supports, and the one a FASTCONN_CPU_ISA value asks for (nullptr or an
+// unknown name: none asked), clamped to the best: what cpu_isa() is made of, for tests.
+CpuIsa best_isa();
+CpuIsa isa_for(const char* requested);
+
+// c[i * ldc + j] = <a_i, b_j> for i < m, j < n: rows a_i = a + i * t and b_j = b + j * t
+// (row-major, t values each). Single-threaded, on the calling thread; the path `isa` (default:
+// cpu_isa()). Nothing else of c is written.
+void pair_products(int64_t m, int64_t n, int64_t t, const float* a, const float* b, float* c, int64_t ldc);
+void pair_products(int64_t m, int64_t n, int64_t t, const double* a, const double* b, double* c, int64_t ldc);
+void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const float* a, const float* b, float* c, int64_t ldc);
+void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const double* a, const double* b, double* c, int64_t ldc);
+
+// One register block of a path: c (rows x cols of an mr x nr block, ldc) = the products of rows
+// a + i * lda (kc values each, read in place) and the packed panel bp (kc x nr, k-major: b's
+// columns side by side), continuing the chains already in c when `load` is set; `pad_zero` adds
+// the +0 of the CUDA kernel's zero padding at the end.
+template <class T>
+struct MicroKernel {
+  int mr = 0, nr = 0;
+  void (*run)(int64_t kc, const T* a, int64_t lda, const T* bp, T* c, int64_t ldc, int rows, int cols, bool load,
+              bool pad_zero) = nullptr;
+};
+
+MicroKernel<float> portable_kernel_f32();
+MicroKernel<double> portable_kernel_f64();
+MicroKernel<float> avx2_kernel_f32();
+MicroKernel<double> avx2_kernel_f64();
+MicroKernel<float> avx512_kernel_f32();
+MicroKernel<double> avx512_kernel_f64();
+
+}  // namespace cpu
+}  // namespace fc

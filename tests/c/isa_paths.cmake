@@ -1,0 +1,35 @@
+# cmake -DDIGEST=<output_digest> -DDATA=<csv> -P isa_paths.cmake
+# Runs the digest of every public call once per CPU pair-kernel path (FASTCONN_CPU_ISA) and fails
+# unless every path gives the same digests. Each run also prints fc_cpu_info (its first line, on
+# stderr), which must name the path asked for or, where the CPU lacks it, one below it.
+set(reference "")
+foreach(isa portable avx2 avx512)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env FASTCONN_CPU_ISA=${isa} ${DIGEST} cpu ${DATA} series
+                  OUTPUT_VARIABLE digests ERROR_VARIABLE info RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "output_digest under FASTCONN_CPU_ISA=${isa} failed (${status}):\n${info}")
+  endif()
+  string(REGEX MATCH "pair kernels: ([a-z0-9]+)" _ "${info}")
+  set(used ${CMAKE_MATCH_1})
+  message(STATUS "FASTCONN_CPU_ISA=${isa}: ran ${used}")
+  if(isa STREQUAL "portable" AND NOT used STREQUAL "portable")
+    message(FATAL_ERROR "FASTCONN_CPU_ISA=portable ran '${used}'")
+  endif()
+  if(used STREQUAL "avx512" AND NOT isa STREQUAL "avx512")
+    message(FATAL_ERROR "FASTCONN_CPU_ISA=${isa} ran avx512")
+  endif()
+  if(reference STREQUAL "")
+    set(reference "${digests}")
+    string(REGEX MATCHALL "\n" lines "${digests}")
+    list(LENGTH lines count)
+    message(STATUS "${count} digests")
+    if(count LESS 50)
+      message(FATAL_ERROR "output_digest printed only ${count} lines:\n${digests}")
+    endif()
+  elseif(NOT digests STREQUAL reference)
+    file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/isa_portable.txt "${reference}")
+    file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/isa_${isa}.txt "${digests}")
+    message(FATAL_ERROR "the ${used} path's outputs differ from the portable path's "
+                        "(diff ${CMAKE_CURRENT_BINARY_DIR}/isa_portable.txt ${CMAKE_CURRENT_BINARY_DIR}/isa_${isa}.txt)")
+  endif()
+endforeach()
