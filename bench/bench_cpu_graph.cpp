@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   int64_t n = 20000, t = 165;
   int reps = 5, threads = 0;
   double density = 0.01;
+  double sgemm_reference = 0.0;  // a faster SGEMM measured elsewhere in the run (forced OpenBLAS kernel)
   std::string markdown;
   for (int a = 1; a + 1 < argc; a += 2) {
     const std::string k = argv[a];
@@ -52,8 +53,9 @@ int main(int argc, char** argv) {
     else if (k == "--threads") threads = std::atoi(argv[a + 1]);
     else if (k == "--density") density = std::atof(argv[a + 1]);
     else if (k == "--markdown") markdown = argv[a + 1];
+    else if (k == "--sgemm-reference") sgemm_reference = std::atof(argv[a + 1]);
     else {
-      std::fprintf(stderr, "usage: bench_cpu_graph [--n N] [--t T] [--reps R] [--threads P] [--density D] [--markdown FILE]\n");
+      std::fprintf(stderr, "usage: bench_cpu_graph [--n N] [--t T] [--reps R] [--threads P] [--density D] [--markdown FILE] [--sgemm-reference GFLOPS]\n");
       return 2;
     }
   }
@@ -123,18 +125,19 @@ int main(int argc, char** argv) {
   for (int64_t d : degree) degree_sum += d;
   const bool consistent = degree_sum == 2 * graph_edges;
   const std::string load_after = slurp("/proc/loadavg");
-  const double sbest = std::max(m[0].gflops(), m[1].gflops());
+  const double sbest = std::max({m[0].gflops(), m[1].gflops(), sgemm_reference});
   const double achieved_density = double(graph_edges) / (double(n) * double(n - 1) / 2.0);
 
   std::ostringstream md;
-  char line[512];
+  char line[1024];
   md << "## Networks without the matrix: N = " << n << " series x T = " << t << " samples (CPU)\n\n"
      << "Written by `bench_cpu_graph --markdown` (one run; medians of " << reps << " rounds after a warm-up). "
-     << "Rates count the triangle's useful work, N(N-1)·T flops, against the fastest SGEMM of the same BLAS "
-     << "measured in the same run.\n\n";
-  std::snprintf(line, sizeof line, "| | |\n|---|---|\n| threads | %d |\n| BLAS | %s |\n| load average before | %s |\n| load average after | %s |\n"
+     << "Rates count the triangle's useful work, N(N-1)·T flops, against the fastest SGEMM measured in the same run "
+     << "(the rows below, or " << sgemm_reference << " GFLOP/s of OpenBLAS with its kernel forced to the CPU's ISA, "
+     << "measured by bench/run_cpu_bench.sh just before).\n\n";
+  std::snprintf(line, sizeof line, "| | |\n|---|---|\n| threads | %d |\n| CPU kernels | %s |\n| BLAS | %s |\n| load average before | %s |\n| load average after | %s |\n"
                 "| threshold t (abs(r) >= t) | %.6f, the smallest abs(r) of the %g density graph |\n| edges at t | %lld (density %.4f %%) |\n\n",
-                threads, openblas_get_config ? openblas_get_config() : "unknown CBLAS", load_before.c_str(), load_after.c_str(),
+                threads, fc_cpu_info(), openblas_get_config ? openblas_get_config() : "unknown CBLAS", load_before.c_str(), load_after.c_str(),
                 threshold, density, (long long)graph_edges, 100.0 * achieved_density);
   md << line << "| measured | median time [s] | GFLOP/s | of fastest SGEMM |\n|---|---:|---:|---:|\n";
   for (const Measurement& x : m) {
@@ -148,6 +151,10 @@ int main(int argc, char** argv) {
   std::snprintf(line, sizeof line, "- Issue 4's CPU bar (>= 60 %% of the SGEMM rate): graph %.0f %%, degree %.0f %%: %s.\n",
                 100.0 * m[2].gflops() / sbest, 100.0 * m[3].gflops() / sbest,
                 m[2].gflops() >= 0.6 * sbest && m[3].gflops() >= 0.6 * sbest ? "met" : "NOT met");
+  md << line;
+  std::snprintf(line, sizeof line, "- Issue 30's CPU bar (>= 75 %% of the fastest SGEMM): graph %.0f %%, degree %.0f %%: %s.\n",
+                100.0 * m[2].gflops() / sbest, 100.0 * m[3].gflops() / sbest,
+                m[2].gflops() >= 0.75 * sbest && m[3].gflops() >= 0.75 * sbest ? "met" : "NOT met");
   md << line;
   md << "- Degrees of fc_pcc_degree sum to twice the graph's edges: " << (consistent ? "yes" : "NO")
      << "; reruns give the same edge count and bit-identical strength: " << (stable ? "yes" : "NO") << ".\n"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# CPU benchmark of fastconn's all-pairs PCC, its floors (GEMM rate of the same BLAS, memory) and
-# np.corrcoef on the same data, all in one run; writes the table to bench/RESULTS.md.
+# CPU benchmark of fastconn's all-pairs PCC, networks and degree, their floors (the GEMM rate of
+# OpenBLAS as it detects the CPU and again with its kernel forced to the CPU's ISA, memory) and
+# np.corrcoef on the same data, all in one run; writes the tables to bench/RESULTS.md.
 #
 #   bash bench/run_cpu_bench.sh [--n N] [--t T] [--reps R] [--numpy-reps R] [--threads P] [--out FILE]
 #
@@ -36,7 +37,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DFASTCONN_CUDA=OFF \
         -DFASTCONN_BUILD_TESTS=OFF -DFASTCONN_BUILD_BENCH=ON >/dev/null
 fi
-cmake --build "$build" -j"$(nproc)" --target bench_cpu_pcc >/dev/null
+cmake --build "$build" -j"$(nproc)" --target bench_cpu_pcc bench_cpu_graph >/dev/null
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -46,6 +47,13 @@ export OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads
 load_before=$(cat /proc/loadavg)
 echo "load average before: $load_before"
 status=0
+# OpenBLAS may not know the CPU and run slow generic kernels (Debian's 0.3.21 runs Prescott's SSE3
+# ones on some new Xeons): measure its floors again with the kernel named for the CPU's ISA, so
+# that every ratio is to the faster of the two.
+if grep -qw avx512f /proc/cpuinfo; then forced=SkylakeX; elif grep -qw avx2 /proc/cpuinfo; then forced=Haswell; else forced=Prescott; fi
+OPENBLAS_CORETYPE=$forced "$build/bench/bench_cpu_pcc" --n "$n" --t "$t" --reps "$reps" --threads "$threads" \
+    --floors-only 1 --out "$tmp/forced.txt" >/dev/null || { echo "run_cpu_bench.sh: floors with OPENBLAS_CORETYPE=$forced failed" >&2; exit 1; }
+echo "OPENBLAS_CORETYPE=$forced floors: $(grep -E '^(sgemm|dgemm)_reference_gflops' "$tmp/forced.txt" | tr '\n' ' ')"
 "$build/bench/bench_cpu_pcc" --n "$n" --t "$t" --reps "$reps" --threads "$threads" --out "$tmp/fastconn.txt" \
     --data-out "$tmp/data.f32" --sample-out "$tmp/samples.bin" || status=$?
 [ -s "$tmp/fastconn.txt" ] || { echo "run_cpu_bench.sh: bench_cpu_pcc failed (status $status)" >&2; exit 1; }
@@ -53,10 +61,14 @@ echo
 "$python" "$here/numpy_baseline.py" --data "$tmp/data.f32" --n "$n" --t "$t" --samples "$tmp/samples.bin" \
     --reps "$numpy_reps" --out "$tmp/numpy.txt" || status=$?
 [ -s "$tmp/numpy.txt" ] || { echo "run_cpu_bench.sh: numpy_baseline.py failed" >&2; exit 1; }
+sgemm_best=$("$python" -c "import sys; print(max(float(l.split('=')[1]) for f in sys.argv[1:] for l in open(f) if l.startswith('sgemm_reference_gflops=')))" "$tmp/fastconn.txt" "$tmp/forced.txt")
+"$build/bench/bench_cpu_graph" --n "$n" --t "$t" --reps "$reps" --threads "$threads" --sgemm-reference "$sgemm_best" \
+    --markdown "$tmp/graph.md" || status=$?
 load_after=$(cat /proc/loadavg)
 echo "load average after: $load_after"
 
 "$python" "$here/write_cpu_results.py" --fastconn "$tmp/fastconn.txt" --numpy "$tmp/numpy.txt" \
+    --forced "$tmp/forced.txt" --forced-core "$forced" --graph "$tmp/graph.md" \
     --load-before "$load_before" --load-after "$load_after" --out "$out"
 echo "wrote $out"
 # Non-zero when a check failed (FP32 vs FP64 or numpy beyond 1e-5, or reruns not bit-identical).

@@ -48,6 +48,9 @@ def main():
     p.add_argument("--numpy", required=True, help="key=value results of numpy_baseline.py")
     p.add_argument("--load-before", required=True, help="/proc/loadavg before the run")
     p.add_argument("--load-after", required=True, help="/proc/loadavg after the run")
+    p.add_argument("--forced", help="key=value floors of bench_cpu_pcc --floors-only under OPENBLAS_CORETYPE")
+    p.add_argument("--forced-core", default="", help="the OPENBLAS_CORETYPE of --forced")
+    p.add_argument("--graph", help="bench_cpu_graph's markdown section of the same run")
     p.add_argument("--out", required=True)
     a = p.parse_args()
     f = read_kv(a.fastconn)
@@ -56,8 +59,10 @@ def main():
 
     n, t = int(f["n"]), int(f["t"])
     flops = n * (n - 1) * t  # N(N-1)/2 pairs, 2T flops each
-    sgemm = float(f["sgemm_reference_gflops"])
-    dgemm = float(f["dgemm_reference_gflops"])
+    forced = read_kv(a.forced) if a.forced else {}
+    # The fastest GEMM of the run: OpenBLAS as it detected the CPU, or with its kernel forced.
+    sgemm = max(float(x["sgemm_reference_gflops"]) for x in (f, forced) if x)
+    dgemm = max(float(x["dgemm_reference_gflops"]) for x in (f, forced) if x)
     numpy_s = float(np_["numpy_corrcoef_s"])
     end_to_end = float(f["series_create_f32_s"]) + float(f["pcc_f32_row_s"])
 
@@ -88,7 +93,11 @@ def main():
     w("| load average (1, 5, 15 min) | before %s; after %s |" % (" ".join(a.load_before.split()[:3]),
                                                                " ".join(a.load_after.split()[:3])))
     w("| fastconn | %s |" % git_revision(root))
-    w("| BLAS (fastconn) | %s |" % f["blas"])
+    w("| CPU kernels (`fc_cpu_info`) | %s |" % f["cpu_kernels"])
+    w("| BLAS (fastconn; GEMM floors) | %s |" % f["blas"])
+    if forced:
+        w("| BLAS forced | the same library with `OPENBLAS_CORETYPE=%s` (the CPU's ISA), floors measured again |"
+          % a.forced_core)
     w("| numpy | %s on %s |" % (np_["numpy_version"], np_["numpy_blas"]))
     w("")
     w("GFLOP/s count the useful work of the triangle, N(N-1)·T flops (2T per pair), for every PCC row,")
@@ -105,6 +114,8 @@ def main():
           sgemm))
     s, g = pcc("pcc_f64_row")
     w(row("fastconn `fc_pcc_triu_f64`, FP64 mode (float64 products and output)", s, g, dgemm))
+    s, g = pcc("pcc_f64_col")
+    w(row("fastconn `fc_pcc_triu_f64`, FP64 mode, column order", s, g, dgemm))
     w(row("`np.corrcoef` (float64, full N x N matrix)", numpy_s, flops / numpy_s / 1e9))
     for key, label in (("sgemm_panel", "SGEMM %s, one call (BLAS's own threads)" % f["sgemm_panel_shape"]),
                        ("sgemm_square", "SGEMM %s, full square into pre-touched scratch" % f["sgemm_square_shape"]),
@@ -113,14 +124,16 @@ def main():
                        ("dgemm_panel", "DGEMM %s, one call (BLAS's own threads)" % f["sgemm_panel_shape"]),
                        ("dgemm_tiles", "DGEMM %s as 256 x 512 tiles, one per thread" % f["sgemm_panel_shape"])):
         ref = sgemm if key.startswith("s") else dgemm
-        w(row(label, float(f[key + "_s"]), float(f[key + "_gflops"]), ref, vs_numpy=False))
+        w(row(label + " [OpenBLAS as detected]", float(f[key + "_s"]), float(f[key + "_gflops"]), ref, vs_numpy=False))
+        if forced:
+            w(row(label + " [OPENBLAS_CORETYPE=%s]" % a.forced_core, float(forced[key + "_s"]),
+                  float(forced[key + "_gflops"]), ref, vs_numpy=False))
     tri_gb = int(f["triangle_bytes"]) / 1e9
     w("| write floor: memset of the pre-touched %.2f GB FP32 triangle (%.1f GB/s) | %.4f | | | |"
       % (tri_gb, tri_gb / float(f["write_floor_s"]), float(f["write_floor_s"])))
     w("| first touch of the same buffer (page faults; once) (%.1f GB/s) | %.4f | | | |"
       % (tri_gb / float(f["first_touch_s"]), float(f["first_touch_s"])))
     w("")
-    frac = float(f["pcc_f32_row_fraction_of_sgemm"])
     speedup = numpy_s / float(f["pcc_f32_row_s"])
     w("## Checks in the same run")
     w("")
@@ -130,15 +143,25 @@ def main():
       % (np_["numpy_check_pairs"], np_["numpy_check_max_abs"],
          "within 1e-5" if np_["numpy_check_ok"] == "yes" else "**beyond 1e-5**"))
     w("- FP32 reruns bit-identical over %s runs: %s." % (f["pcc_f32_runs_compared"], f["pcc_f32_bit_identical_reruns"]))
+    frac = float(f["pcc_f32_row_gflops"]) / sgemm
     w("- Issue 2's bar: PCC at %.0f %% of the fastest SGEMM (needs >= 70 %%): %s; %.1fx faster than np.corrcoef: %s."
       % (100 * frac, "met" if frac >= 0.70 else "**not met**", speedup, "met" if speedup > 1 else "**not met**"))
+    col = float(f["pcc_f32_col_gflops"]) / sgemm
+    f64 = min(float(f["pcc_f64_row_gflops"]), float(f["pcc_f64_col_gflops"])) / dgemm
+    ok = frac >= 0.85 and col >= 0.85 and f64 >= 0.85 and speedup >= 15
+    w("- Issue 30's bar (own pair kernels, `%s`): FP32 row order %.0f %%, column order %.0f %% of the fastest SGEMM, "
+      "FP64 (slower order) %.0f %% of the fastest DGEMM (each needs >= 85 %%); %.1fx np.corrcoef (needs >= 15x): %s."
+      % (f["cpu_kernels"].split(" (")[0], 100 * frac, 100 * col, 100 * f64, speedup, "met" if ok else "**not met**"))
     w("")
     w("Data: %d seeded synthetic series (6 smooth latent signals mixed by 100 contiguous parcels, AR(1) noise," % n)
     w("BOLD-like baselines), the same bytes for fastconn and numpy. Reproduce: `bash bench/run_cpu_bench.sh`.")
     # Sections other benchmarks append (e.g. "## Networks ..." from bench_cpu_graph) are kept:
     # this script owns only the PCC part, which ends where the next such section starts.
     kept = ""
-    if os.path.exists(a.out):
+    if a.graph:
+        with open(a.graph) as g:
+            kept = "\n" + g.read()
+    elif os.path.exists(a.out):
         with open(a.out) as f:
             old = f.read()
         start = old.find("\n## Networks")

@@ -35,6 +35,7 @@ function fastconn()
 %   Library
 %     fcVersion         the library's version
 %     fcHasCuda         CUDA built in, and a GPU usable now
+%     fcCpuInfo         the CPU backend's pair-kernel path and BLAS kernel
 %
 %   All of them call the MEX gateway fastconn_mex (fastconn_mex.c, fastconn_mex_api.c, ...; the
 %   README says how to build it). Example:

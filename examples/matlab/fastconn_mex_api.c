@@ -229,6 +229,8 @@ int api_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const 
     fc_version(&v[0], &v[1], &v[2]);
     n_out = 3;
     for (k = 0; k < 3; ++k) out[k] = mxCreateDoubleScalar(v[k]);
+  } else if (strcmp(command, "cpu_info") == 0) {
+    out[0] = mxCreateString(fc_cpu_info());
   } else if (strcmp(command, "has_cuda") == 0) {
     const int built = fc_has_cuda() != 0;
     int usable = 0;

@@ -47,6 +47,7 @@ def test_degree_automask_threshold(tmp_path, scan, voxels):
                                         "--weighted-output", str(weighted)]
     version = run("--version").stdout.split()[1]
     assert meta["fastconn_version"] == version
+    assert meta["cpu_kernels"].startswith("pair kernels: ")
     assert meta["backend"] == "cpu"
     assert meta["n_voxels"] == 1800 and meta["n_time"] == 40
     assert meta["mask"]["source"] == "automatic"

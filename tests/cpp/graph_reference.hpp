@@ -50,6 +50,18 @@ inline Csr copy_out(const fc_graph* g) {
   return c;
 }
 
+// fc_pcc_degree's two outputs, starting at values no degree or strength can be.
+struct DegreeOut {
+  std::vector<int64_t> degree;
+  std::vector<double> strength;
+};
+inline DegreeOut pcc_degree(const Context& ctx, const Series& s, fc_edge_rule rule, double param) {
+  const int64_t n = s.n_series();
+  DegreeOut o{std::vector<int64_t>(static_cast<size_t>(n), -1), std::vector<double>(static_cast<size_t>(n), -1.0)};
+  check(fc_pcc_degree(ctx.get(), s.get(), rule, param, o.degree.data(), o.strength.data()), "fc_pcc_degree");
+  return o;
+}
+
 inline Csr pcc_graph(const Context& ctx, const Series& s, fc_edge_rule rule, double param, int weights) {
   fc_graph* g = nullptr;
   check(fc_pcc_graph(ctx.get(), s.get(), rule, param, weights, &g), "fc_pcc_graph");

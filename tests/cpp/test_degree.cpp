@@ -26,16 +26,6 @@ Dataset data_with_constants(int64_t n, int64_t t) {
   return d;
 }
 
-struct DegreeOut {
-  std::vector<int64_t> degree;
-  std::vector<double> strength;
-};
-DegreeOut pcc_degree(const Context& ctx, const Series& s, fc_edge_rule rule, double param) {
-  const int64_t n = s.n_series();
-  DegreeOut o{std::vector<int64_t>(static_cast<size_t>(n), -1), std::vector<double>(static_cast<size_t>(n), -1.0)};
-  check(fc_pcc_degree(ctx.get(), s.get(), rule, param, o.degree.data(), o.strength.data()), "fc_pcc_degree");
-  return o;
-}
 
 struct R {
   fc_edge_rule rule;

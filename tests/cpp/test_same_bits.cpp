@@ -44,19 +44,7 @@ template <class T>
   return r;
 }
 
-struct Degree {
-  std::vector<int64_t> degree;
-  std::vector<double> strength;
-};
-
-Degree pcc_degree(const Context& ctx, const Series& s, fc_edge_rule rule, double param) {
-  const int64_t n = s.n_series();
-  Degree d{std::vector<int64_t>(size_t(n), -1), std::vector<double>(size_t(n), -1.0)};
-  check(fc_pcc_degree(ctx.get(), s.get(), rule, param, d.degree.data(), d.strength.data()), "fc_pcc_degree");
-  return d;
-}
-
-::testing::AssertionResult same_degree(const Degree& a, const Degree& b) {
+::testing::AssertionResult same_degree(const DegreeOut& a, const DegreeOut& b) {
   auto r = same_bits(a.degree, b.degree, "degree");
   if (!r) return r;
   for (size_t i = 0; i < a.strength.size(); ++i)
@@ -104,7 +92,9 @@ class SameBits : public BackendTest {
       EXPECT_TRUE(same_bits(pcc_triu(dev, a, order), pcc_triu(host, a_cpu, order), "fc_pcc_triu"));
       EXPECT_TRUE(same_bits(pcc_triu_f64(dev, a, order), pcc_triu_f64(host, a_cpu, order), "fc_pcc_triu_f64"));
     }
-    if (n <= 4096) EXPECT_TRUE(same_bits(pcc_dense(dev, a, n + 3), pcc_dense(host, a_cpu, n + 3), "fc_pcc_dense"));
+    if (n <= 4096) {
+      EXPECT_TRUE(same_bits(pcc_dense(dev, a, n + 3), pcc_dense(host, a_cpu, n + 3), "fc_pcc_dense"));
+    }
     {
       const Dataset part = subset(d, 0, std::min<int64_t>(n, 37));
       const Series b = make_series(dev, part), b_cpu = make_series(host, part);

@@ -136,6 +136,8 @@ function check_library()
   expect(~isempty(regexp(v, '^\d+\.\d+\.\d+$', 'once')), sprintf('fcVersion is major.minor.patch (%s)', v));
   [built, usable] = fcHasCuda();
   expect(islogical(built) && islogical(usable) && (built || ~usable), 'fcHasCuda: two logicals, usable only if built');
+  info = fcCpuInfo();
+  expect(ischar(info) && ~isempty(regexp(info, '^pair kernels: (avx512|avx2|portable) .*BLAS: ', 'once')), 'fcCpuInfo: the pair-kernel path and the BLAS');
 end
 
 % Every function has help text with an example, and the examples run.

@@ -29,6 +29,7 @@ int print_version() {
   std::printf("fastconn %d.%d.%d (library %d.%d.%d, CUDA backend %s)\n", FASTCONN_VERSION_MAJOR,
               FASTCONN_VERSION_MINOR, FASTCONN_VERSION_PATCH, major, minor, patch,
               fc_has_cuda() ? "built in" : "not built in");
+  std::printf("CPU: %s\n", fc_cpu_info());
   return fcli::kExitOk;
 }
 

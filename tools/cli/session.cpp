@@ -134,6 +134,7 @@ Session::Session(int argc, char** argv, const Args& args) : progress_(args.has("
   sidecar_.set("command_line_text", joined);
   sidecar_.set("fastconn_version", version_text());
   sidecar_.set("cuda_built_in", fc_has_cuda() != 0);
+  sidecar_.set("cpu_kernels", std::string(fc_cpu_info()));  // the CPU path and BLAS kernel that ran
   sidecar_.member("parameters");
 }
 

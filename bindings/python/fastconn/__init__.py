@@ -32,7 +32,7 @@ Results are float32, or float64 with precision="fp64" (or dtype=np.float64 where
 takes dtype): the dtype of the returned array says which. Series with zero variance correlate as
 NaN (constant="nan", with one ConstantSeriesWarning per call naming their indices) or 0
 (constant="zero"). The sample data is in fastconn.data; the library's version and backends:
-version(), has_cuda(), cuda_available(), backend_name(). Cohorts of subjects on Dask
+version(), has_cuda(), cuda_available(), cpu_info(), backend_name(). Cohorts of subjects on Dask
 distributed, resumable: fastconn.cohort.run_cohort.
 
 The low-level module fastconn._fastconn is the SWIG wrapping of include/fastconn/fastconn.h.
@@ -55,7 +55,7 @@ from .notices import ConstantSeriesWarning, RowvarWarning
 from .triangle import triu_offset, triu_pair, triu_size
 
 __all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "blocks", "graph", "edges", "degree",
-           "network", "backend_name", "has_cuda", "cuda_available", "version", "default_context", "FastconnError",
+           "network", "backend_name", "has_cuda", "cuda_available", "cpu_info", "version", "default_context", "FastconnError",
            "InvalidArgumentError", "OutOfMemoryError", "BackendUnavailableError", "AbortedError", "RowvarWarning",
            "ConstantSeriesWarning", "__version__", "data",
            # graphs: files and other libraries; the triangle's index arithmetic
@@ -323,6 +323,18 @@ def __getattr__(name):
         import importlib
         return importlib.import_module(".cohort", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def cpu_info():
+    """What the CPU backend runs on this machine, one line (fc_cpu_info): the pair-kernel path
+    (avx512, avx2 or portable; FASTCONN_CPU_ISA in the environment, read once, asks for a lower
+    one) and the BLAS kernel OpenBLAS picked for the parts that still use it.
+
+    >>> import fastconn
+    >>> fastconn.cpu_info().startswith("pair kernels: ")
+    True
+    """
+    return _fastconn.fc_cpu_info()
 
 
 def version():

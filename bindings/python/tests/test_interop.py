@@ -117,6 +117,8 @@ def test_version_and_cuda():
     assert fastconn.__version__ == "%d.%d.%d" % version
     assert isinstance(fastconn.has_cuda(), bool) and isinstance(fastconn.cuda_available(), bool)
     assert fastconn.cuda_available() <= fastconn.has_cuda()
+    info = fastconn.cpu_info()
+    assert info.startswith("pair kernels: ") and "BLAS: " in info and info == fastconn.cpu_info()
     assert fastconn.cuda_available() == (fastconn.backend_name() == "cuda")
 
 

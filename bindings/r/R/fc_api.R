@@ -31,6 +31,8 @@ fc_has_cuda <- function() .Call(C_fcr_cuda_status)[1L]
 
 fc_cuda_available <- function() .Call(C_fcr_cuda_status)[2L]
 
+fc_cpu_info <- function() .Call(C_fcr_cpu_info)
+
 fc_backend <- function(backend = c("auto", "cpu", "cuda")) {
   call <- sys.call()
   backend <- match.arg(backend)

@@ -24,6 +24,13 @@ SEXP fcr_version() {
   END_RCPP
 }
 
+// fc_cpu_info: the CPU backend's pair-kernel path and BLAS kernel, one line.
+SEXP fcr_cpu_info() {
+  BEGIN_RCPP
+  return Rcpp::wrap(std::string(fc_cpu_info()));
+  END_RCPP
+}
+
 // c(built_in, usable): CUDA compiled into the library, and a context on it can be created now.
 SEXP fcr_cuda_status() {
   BEGIN_RCPP

@@ -628,6 +628,7 @@ SEXP fcr_modularity_score(SEXP p, SEXP i, SEXP x, SEXP labels, SEXP resolution) 
 // fastconn_api.cpp
 SEXP fcr_version();
 SEXP fcr_cuda_status();
+SEXP fcr_cpu_info();
 SEXP fcr_context_configure(SEXP, SEXP, SEXP);
 SEXP fcr_context_backend(SEXP);
 SEXP fcr_pcc_triu_order(SEXP, SEXP, SEXP);
@@ -667,6 +668,7 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_modularity_score", (DL_FUNC)&fcr_modularity_score, 5},
     {"fcr_version", (DL_FUNC)&fcr_version, 0},
     {"fcr_cuda_status", (DL_FUNC)&fcr_cuda_status, 0},
+    {"fcr_cpu_info", (DL_FUNC)&fcr_cpu_info, 0},
     {"fcr_context_configure", (DL_FUNC)&fcr_context_configure, 3},
     {"fcr_context_backend", (DL_FUNC)&fcr_context_backend, 1},
     {"fcr_pcc_triu_order", (DL_FUNC)&fcr_pcc_triu_order, 3},

@@ -1,6 +1,6 @@
 // The CPU backend's network primitives: thresholded edges, degree and strength, the |r|
 // histogram of the density rule and the k strongest partners per series. Each computes the very
-// GEMM calls of fc_pcc_triu's row-order grid (cpu_tiles.hpp), so every decision is made on the
+// products of fc_pcc_triu's row-order grid (cpu_tiles.hpp), so every decision is made on the
 // r that fc_pcc_triu writes, bit for bit, and reduces each tile while it sits in the thread's
 // cache: nothing of N x N size is ever held.
 #include <cmath>
@@ -38,12 +38,13 @@ void for_each_triangle_tile(const SeriesView& s, int threads, const RunSettings&
   const C* z = rows_of<C>(s);
   const int64_t band = band_rows(n, sizeof(C), run, n);
   auto tiles = thread_tiles<C>(threads, n, n);
+  const PackedRows<C> packed = packed_rows<C>(s, run);
   const TriuGrid grid{n, FC_TRIU_ROW};
   auto item = [&](int slot, int64_t g, int64_t k) {
     const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
     const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols);
     C* tile = tiles[static_cast<size_t>(slot)].data();
-    pair_products(g_end - g_row, c1 - c0, t, z + g_row * t, z + c0 * t, tile, c1 - c0);
+    pair_products(g_end - g_row, c1 - c0, t, z + g_row * t, z + c0 * t, packed, c0, tile, c1 - c0);
     visit(slot, g, k, std::min(g_end, n - 1), c0, c1, static_cast<const C*>(tile));
   };
   auto units = [&](int64_t r0, int64_t r1) { return row_start(n, r1) - row_start(n, r0); };
@@ -363,6 +364,7 @@ void top_k_typed(const SeriesView& s, int64_t k, int64_t* columns, float* values
   const int threads = grid_threads<C>(s, 0, run);
   auto tiles = thread_tiles<C>(threads, n, n);
   std::vector<std::vector<RowHeap>> heaps(static_cast<size_t>(threads), std::vector<RowHeap>(kTileRows));
+  const PackedRows<C> packed = packed_rows<C>(s, run);
   const TriuGrid grid{n, FC_TRIU_ROW};
   const int64_t band = band_rows(n, sizeof(C), run, n);
 
@@ -376,7 +378,7 @@ void top_k_typed(const SeriesView& s, int64_t k, int64_t* columns, float* values
     };
     auto product = [&](int64_t tile_row, int64_t c0, int64_t c1) {
       const int64_t r0 = tile_row * kTileRows, r1 = grid.rows_end(tile_row);
-      pair_products(r1 - r0, c1 - c0, t, z + r0 * t, z + c0 * t, tile, c1 - c0);
+      pair_products(r1 - r0, c1 - c0, t, z + r0 * t, z + c0 * t, packed, c0, tile, c1 - c0);
     };
     for (int64_t gp = 0; gp < g; ++gp) {  // earlier row tiles
       const int64_t c0 = gp * kTileRows, c1 = grid.rows_end(gp), ld = c1 - c0;

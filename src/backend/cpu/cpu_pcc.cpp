@@ -1,5 +1,5 @@
 // The CPU backend's PCC capability (backend/pcc_backend.hpp): the ordered triangle and cross
-// blocks through the fixed GEMM grid of cpu_tiles.hpp, each tile's values going straight from the
+// blocks through the product grid of cpu_tiles.hpp, each tile's values going straight from the
 // thread's cache-resident tile into the caller's output.
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -39,7 +39,7 @@ inline void finish_run(const C* src, O* dst, int64_t len, bool row_constant, con
 #ifdef FASTCONN_STREAMING_STORES
 // The triangle is written once and never read back here: with non-temporal stores a line goes
 // to memory without first being read for ownership, which halves the traffic of the largest
-// cost after the GEMM (measured: 64-byte stores save ~12 % of the CPU time of the 20,000 x 165
+// cost after the products (measured: 64-byte stores save ~12 % of the CPU time of the 20,000 x 165
 // triangle; 16- and 32-byte ones lose, so only AVX-512 streams). min(1, v) and max(-1, v) in
 // this operand order return v for NaN, like clamp_unit, so the values are the same bits as
 // finish_run's.
@@ -130,6 +130,7 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
                                                                         : pairs * t;
   const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run, work);
   auto tiles = thread_tiles<C>(threads, n, n);
+  const PackedRows<C> packed = packed_rows<C>(s, run);
   const int64_t base = row_order ? row_start(n, row_begin) : col_start(row_begin);
   const TriuGrid grid{n, order};
 
@@ -139,7 +140,7 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
     if (row_order) {
       // Rows i of this tile that were asked for keep their columns j > i.
       const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), ld = c1 - c0;
-      pair_products(g_end - g_row, ld, t, z + g_row * t, z + c0 * t, tile, ld);
+      pair_products(g_end - g_row, ld, t, z + g_row * t, z + c0 * t, packed, c0, tile, ld);
       for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
         const int64_t j0 = std::max(c0, r + 1);
         if (j0 >= c1) continue;
@@ -150,7 +151,7 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
       // Series j of row tile g (the products' rows) against the series i of row tile k <= g (their
       // columns): each j asked for keeps the i < j of the tile, a contiguous run of its row.
       const int64_t i0 = k * kTileRows, i1 = grid.rows_end(k), ld = i1 - i0;
-      pair_products(g_end - g_row, ld, t, z + g_row * t, z + i0 * t, tile, ld);
+      pair_products(g_end - g_row, ld, t, z + g_row * t, z + i0 * t, packed, i0, tile, ld);
       for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
         const int64_t len = std::min(i1, r) - i0;
         if (len <= 0) continue;
@@ -183,7 +184,7 @@ void mirror_lower(O* out, int64_t n, int64_t ld, int threads) {
 
 // Rows [a_begin, a_end) of a against every series of b, on the same fixed grid (row tiles of a,
 // column tiles of b from 0). A float tile lying wholly inside the requested rows is written by
-// the GEMM straight into `out`; otherwise it goes through the thread's tile.
+// the products straight into `out`; otherwise it goes through the thread's tile.
 // C: the storage's type; O: the output's (float, or double for the _f64 calls).
 template <class C, class O>
 void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, O* out,
@@ -203,21 +204,21 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
                                        : rows * nb * t);
   const int threads = active_threads(kTileRows * kTileCols * int64_t(sizeof(C)), run, work);
   auto tiles = thread_tiles<C>(threads, a.n, nb);
+  const PackedRows<C> packed = packed_rows<C>(same_set ? a : b, run);
 
   auto units = [&](int64_t r0, int64_t r1) { return (r1 - r0) * nb; };
   BandReporter<decltype(units)> reporter(*run.progress, a_begin, a_end, band, units);
   if (same_set) {
     // r(s, s): the upper triangle from row order's calls (TriuGrid), so that it is the triangle's
-    // bits, then mirrored. BLAS kernels are not symmetric (OpenBLAS's Haswell SGEMM gives C[i][j]
-    // != C[j][i] for many pairs of one call): computing the lower half too would make the matrix
-    // asymmetric. Half the GEMM work of the full product, plus the mirroring copy.
+    // bits, then mirrored: half the products of the full matrix, plus the mirroring copy (the
+    // products are symmetric, pair_kernels.hpp, so computing the lower half would give the same).
     if (a_begin != 0 || a_end != a.n) fail(FC_ERR_INTERNAL, "a same-set product is computed whole");
     const TriuGrid grid{a.n, FC_TRIU_ROW};
     auto upper = [&](int slot, int64_t g, int64_t k) {
       const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
       const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), w = c1 - c0;
       C* tile = tiles[static_cast<size_t>(slot)].data();
-      pair_products(g_end - g_row, w, t, za + g_row * t, za + c0 * t, tile, w);
+      pair_products(g_end - g_row, w, t, za + g_row * t, za + c0 * t, packed, c0, tile, w);
       for (int64_t i = g_row; i < g_end; ++i) {
         O* row = out + i * ld;
         const int64_t j0 = std::max(c0, i + 1);
@@ -234,10 +235,10 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
     const int64_t c0 = k * kTileCols, c1 = std::min(nb, c0 + kTileCols), width = c1 - c0;
     const int64_t r0 = std::max(g_row, a_begin), r1 = std::min(g_end, a_end);
     if constexpr (std::is_same<C, float>::value && std::is_same<O, float>::value) {
-      // In place: the GEMM writes the output rows (ld must fit CBLAS's int), then they are clamped.
-      if (r0 == g_row && r1 == g_end && ld <= std::numeric_limits<int>::max()) {
+      // In place: the products write the output rows, then they are clamped.
+      if (r0 == g_row && r1 == g_end) {
         float* dst = out + (g_row - a_begin) * ld + c0;
-        pair_products(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, dst, ld);
+        pair_products(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, packed, c0, dst, ld);
         for (int64_t i = r0; i < r1; ++i) {
           float* row = dst + (i - g_row) * ld;
           finish_run(row, row, width, ca[i] != 0, cb + c0, any_constant, fill);
@@ -247,7 +248,7 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
       }
     }
     C* tile = tiles[static_cast<size_t>(slot)].data();
-    pair_products(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, tile, width);
+    pair_products(g_end - g_row, width, t, za + g_row * t, zb + c0 * t, packed, c0, tile, width);
     for (int64_t i = r0; i < r1; ++i) {
       O* row = out + (i - a_begin) * ld + c0;
       finish_run(tile + (i - g_row) * width, row, width, ca[i] != 0, cb + c0, any_constant, fill);

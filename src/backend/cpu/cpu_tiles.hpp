@@ -83,6 +83,16 @@ inline int64_t band_rows(int64_t columns, int64_t value_size, const RunSettings&
 constexpr int64_t kTileRows = 240;
 constexpr int64_t kTileCols = 480;
 
+// The columns' side of a call's products packed once (pair_kernels.hpp's PackedRows), unless the
+// copy would take more than a quarter of the memory budget: then every product packs its own
+// (slower, the same bits).
+template <class C>
+PackedRows<C> packed_rows(const SeriesView& s, const RunSettings& run) {
+  const int64_t bytes = (s.n + 63) / 64 * 64 * s.t * int64_t(sizeof(C));
+  if (bytes > budget_of(run) / 4) return {};
+  return PackedRows<C>(cpu_isa(), rows_of<C>(s), s.n, s.t, run.threads);
+}
+
 // Threads for a grid of `work` multiply-adds: parallel_team's share of the work (so a small call
 // runs on the calling thread alone and wakes no team), and no more than may hold a tile at once
 // within the budget. One tile is always allowed: a budget of one row of work is accepted (the
@@ -145,8 +155,7 @@ void run_tiles(int64_t row_begin, int64_t row_end, int threads, ColumnTiles colu
   const int team = static_cast<int>(std::clamp<int64_t>(items, 1, std::max(1, threads)));
 #pragma omp parallel num_threads(team) if (team > 1)
   {
-    // Single-threaded GEMMs even in a team of one (where OpenBLAS would otherwise thread the
-    // call and, splitting it differently, change which kernel computes a value).
+    // Nothing an item calls starts threads of its own (an item is one thread's work).
     omp_set_num_threads(1);
     const int slot = omp_get_thread_num();
     int64_t g = g0;  // items rise in every thread, so its row tile only moves forward
@@ -168,9 +177,9 @@ void run_tiles(int64_t row_begin, int64_t row_end, int threads, ColumnTiles colu
   reporter.report_upto(row_end);
 }
 
-// Per-thread GEMM tiles, allocated before the parallel region (which must not throw): room for
+// Per-thread product tiles, allocated before the parallel region (which must not throw): room for
 // one call of at most min(rows, kTileRows) x min(cols, kTileCols) (rows, cols: the series of the
-// GEMM's two sides), so that a small call neither allocates nor zeroes a whole tile.
+// products' two sides), so that a small call neither allocates nor zeroes a whole tile.
 template <class C>
 std::vector<std::vector<C>> thread_tiles(int threads, int64_t rows, int64_t cols) {
   const int64_t size = std::min(rows, kTileRows) * std::min(cols, kTileCols);
@@ -191,10 +200,11 @@ struct TriuGrid {
   }
 };
 
-// CBLAS takes int dimensions; tiles never pass N columns or T, but N itself must fit.
+// Dimensions past int: refused (the low-rank calls' CBLAS takes int dimensions; the pair
+// kernels take any, but a series set that large cannot be stored anyway).
 inline void check_int_range(const SeriesView& s) {
   if (s.n > std::numeric_limits<int>::max() || s.t > std::numeric_limits<int>::max())
-    fail(FC_ERR_INVALID_ARG, "the CPU backend's BLAS takes 32-bit dimensions; " + std::to_string(s.n) + " x " +
+    fail(FC_ERR_INVALID_ARG, "the CPU backend takes 32-bit dimensions; " + std::to_string(s.n) + " x " +
                                  std::to_string(s.t) + " series exceed them");
 }
 

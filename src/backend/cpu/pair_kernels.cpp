@@ -1,12 +1,15 @@
-// The driver of the CPU pair products (pair_kernels.hpp): packs the two operands into k-major
-// panels of the path's register block and runs its kernel over them, k in chunks (a chunk's
-// partial sums wait in c, exact, and the next chunk continues each chain where it stopped).
+// The driver of the CPU pair products (pair_kernels.hpp): b's rows in k-major panels of the
+// path's register block (packed once per call, PackedRows, or here per product), a's rows read in
+// place, the path's kernel run over them, k in chunks (a chunk's partial sums wait in c, exact,
+// and the next chunk continues each chain where it stopped).
 #include "backend/cpu/pair_kernels.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "base/parallel_team.hpp"
 
 namespace fc {
 namespace cpu {
@@ -27,12 +30,14 @@ void pack(const T* x, int64_t t, int64_t r0, int64_t rows, int64_t k0, int64_t k
   for (int64_t p = 0; p < panels; ++p) {
     T* dst = out + p * kc * w;
     const int64_t live = std::min<int64_t>(w, rows - p * w);
-    const T* src = x + (r0 + p * w) * t + k0;
-    // k outer: the panel is written in order, its w rows read as w sequential streams.
-    for (int64_t k = 0; k < kc; ++k) {
-      for (int64_t i = 0; i < live; ++i) dst[k * w + i] = src[i * t + k];
-      for (int64_t i = live; i < w; ++i) dst[k * w + i] = T(0);
+    // Row by row: each row is read once, in order (from memory: the prefetchers follow one
+    // stream), and scattered into the panel, which stays in L1/L2.
+    for (int64_t i = 0; i < live; ++i) {
+      const T* src = x + (r0 + p * w + i) * t + k0;
+      for (int64_t k = 0; k < kc; ++k) dst[k * w + i] = src[k];
     }
+    for (int64_t i = live; i < w; ++i)
+      for (int64_t k = 0; k < kc; ++k) dst[k * w + i] = T(0);
   }
 }
 
@@ -48,30 +53,42 @@ MicroKernel<double> kernel_for<double>(CpuIsa isa) {
 }
 
 template <class T>
-void products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const T* a, const T* b, T* c, int64_t ldc) {
+void products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const T* a, const T* b, const PackedRows<T>* packed, int64_t b_row,
+              T* c, int64_t ldc) {
   if (m <= 0 || n <= 0) return;
   const MicroKernel<T> kernel = kernel_for<T>(isa);
   const int mr = kernel.mr, nr = kernel.nr;
+  // b's panels as packed for the whole call, when they are this path's and b's rows start a panel.
+  const bool prepacked = packed != nullptr && !packed->empty() && packed->isa() == isa && b_row % nr == 0;
   const int64_t max_kc = std::max<int64_t>(8, kMaxChunkBytes / (mr * int64_t(sizeof(T))));
   const int64_t chunks = std::max<int64_t>(1, (t + max_kc - 1) / max_kc);
   const int64_t kc_max = (t + chunks - 1) / chunks;  // chunks of equal size, the last may be shorter
   const bool pad = t % kPadK != 0;
   // Per-thread panels, grown once: the callers run one product per thread at a time.
   thread_local std::vector<T> panels;
-  const size_t size = static_cast<size_t>((std::min(n, kColBlock) + nr - 1) / nr * nr * kc_max);
+  const size_t size = prepacked ? 0 : static_cast<size_t>((std::min(n, kColBlock) + nr - 1) / nr * nr * kc_max);
   if (panels.size() < size) panels.resize(size);
   for (int64_t j0 = 0; j0 < n; j0 += kColBlock) {
     const int64_t nc = std::min(kColBlock, n - j0);
     for (int64_t k0 = 0; k0 < t; k0 += kc_max) {
       const int64_t kc = std::min(kc_max, t - k0);
       const bool load = k0 > 0, pad_zero = pad && k0 + kc == t;
-      pack(b, t, j0, nc, k0, kc, nr, panels.data());
+      // Panel jp of this block and chunk: at base + jp * stride, k-major from k0.
+      const T* base;
+      int64_t stride;
+      if (prepacked) {
+        base = packed->panel(b_row + j0) + k0 * nr;
+        stride = t * nr;
+      } else {
+        pack(b, t, j0, nc, k0, kc, nr, panels.data());
+        base = panels.data();
+        stride = kc * nr;
+      }
       for (int64_t i0 = 0; i0 < m; i0 += mr) {
         const int rows = static_cast<int>(std::min<int64_t>(mr, m - i0));
         for (int64_t jp = 0; jp * nr < nc; ++jp) {
           const int cols = static_cast<int>(std::min<int64_t>(nr, nc - jp * nr));
-          kernel.run(kc, a + i0 * t + k0, t, panels.data() + jp * kc * nr, c + i0 * ldc + j0 + jp * nr, ldc, rows, cols, load,
-                     pad_zero);
+          kernel.run(kc, a + i0 * t + k0, t, base + jp * stride, c + i0 * ldc + j0 + jp * nr, ldc, rows, cols, load, pad_zero);
         }
       }
     }
@@ -115,17 +132,32 @@ const char* isa_name(CpuIsa isa) {
   return "portable";
 }
 
+template <class T>
+PackedRows<T>::PackedRows(CpuIsa isa, const T* x, int64_t n, int64_t t, int threads) : isa_(isa), t_(t) {
+  width_ = kernel_for<T>(isa).nr;
+  const int64_t count = (n + width_ - 1) / width_;
+  panels_.resize(static_cast<size_t>(count * width_ * t));
+  const int team = parallel_team(n * t, threads, count);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int64_t p = 0; p < count; ++p) pack(x, t, p * width_, std::min<int64_t>(width_, n - p * width_), 0, t, width_,
+                                           panels_.data() + p * width_ * t);
+}
+template class PackedRows<float>;
+template class PackedRows<double>;
+
 void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const float* a, const float* b, float* c, int64_t ldc) {
-  products(isa, m, n, t, a, b, c, ldc);
+  products<float>(isa, m, n, t, a, b, nullptr, 0, c, ldc);
 }
 void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const double* a, const double* b, double* c, int64_t ldc) {
-  products(isa, m, n, t, a, b, c, ldc);
+  products<double>(isa, m, n, t, a, b, nullptr, 0, c, ldc);
 }
-void pair_products(int64_t m, int64_t n, int64_t t, const float* a, const float* b, float* c, int64_t ldc) {
-  products(cpu_isa(), m, n, t, a, b, c, ldc);
+void pair_products(int64_t m, int64_t n, int64_t t, const float* a, const float* b, const PackedRows<float>& packed,
+                   int64_t b_row, float* c, int64_t ldc) {
+  products(cpu_isa(), m, n, t, a, b, &packed, b_row, c, ldc);
 }
-void pair_products(int64_t m, int64_t n, int64_t t, const double* a, const double* b, double* c, int64_t ldc) {
-  products(cpu_isa(), m, n, t, a, b, c, ldc);
+void pair_products(int64_t m, int64_t n, int64_t t, const double* a, const double* b, const PackedRows<double>& packed,
+                   int64_t b_row, double* c, int64_t ldc) {
+  products(cpu_isa(), m, n, t, a, b, &packed, b_row, c, ldc);
 }
 
 }  // namespace cpu

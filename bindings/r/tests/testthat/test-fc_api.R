@@ -43,6 +43,7 @@ test_that("version, CUDA build and backend", {
   expect_type(fc_has_cuda(), "logical")
   expect_type(fc_cuda_available(), "logical")
   if (!fc_has_cuda()) expect_false(fc_cuda_available())
+  expect_match(fc_cpu_info(), "^pair kernels: (avx512|avx2|portable) .*BLAS: ")
   expect_identical(fc_backend("cpu"), "cpu")
   expect_identical(fc_backend(), if (fc_cuda_available()) "cuda" else "cpu")
 })
