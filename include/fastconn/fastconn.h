@@ -534,6 +534,49 @@ FC_API fc_status fc_graph_eigenvector_centrality(fc_context* ctx, const fc_graph
                                                  double tolerance, double* centrality, int64_t capacity,
                                                  double* eigenvalue);
 
+/* Thresholded ECM (Lohmann et al. 2010, AFNI's 3dECM full/sparse ECM; C-PAC's eigenvector
+ * centrality at a threshold or a sparsity): the leading eigenvector of the thresholded correlation
+ * matrix A, A_ij = the weight of edge (i, j) of the network fc_pcc_graph(ctx, series, rule, param,
+ * weights) builds (FC_GRAPH_BINARY: 1 for every edge, C-PAC's "binarized"; FC_GRAPH_WEIGHTED: r,
+ * which needs r >= 0 on every edge, e.g. FC_EDGE_THRESHOLD at param >= 0, else FC_ERR_INVALID_ARG
+ * naming the edge; FC_GRAPH_WEIGHTED_ABS: |r|), 0 elsewhere and on the diagonal; every rule of
+ * fc_edge_rule with its param (a NaN threshold or a density outside [0, 1] is refused as by
+ * fc_pcc_graph). It is built and then solved as fc_graph_eigenvector_centrality solves a graph, so
+ * the network is built on the context's backend (on the GPU for a CUDA context) and the
+ * eigensolve runs on the host.
+ * centrality (N values, capacity >= N): unit L2 norm and entries >= 0, as fc_pcc_ecm (AFNI's
+ * scaling; fc_graph_eigenvector_centrality of the same graph is this vector divided by its largest
+ * entry, but for series without edges). eigenvalue (may be NULL): lambda. tolerance: as for
+ * fc_pcc_ecm. Series without edges (constant ones among them: they never get edges) get exactly
+ * 0; a network without edges gives
+ * 1/sqrt(N) everywhere and lambda = 0; on a disconnected network the answer lives on the component
+ * with the largest eigenvalue (0 elsewhere up to rounding).
+ * Memory: that of the graph (about density x N^2 stored entries of 12 bytes: 2 x edges in CSR),
+ * freed before the call returns; the context's memory limit applies to the building as for
+ * fc_pcc_graph (the graph itself is not counted in it). The progress callback sees the graph's
+ * build, then the eigensolve's products (as fc_pcc_graph, then as fc_pcc_ecm). On any error
+ * nothing is written.
+ *
+ *   double c[31], lambda;
+ *   fc_pcc_ecm_thresholded(ctx, s, FC_EDGE_DENSITY, 0.1, FC_GRAPH_BINARY, 0, c, 31, &lambda);
+ */
+FC_API fc_status fc_pcc_ecm_thresholded(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param,
+                                        int weights, double tolerance, double* centrality, int64_t capacity,
+                                        double* eigenvalue);
+
+/* Time-resolved fast ECM: centrality[k * N + s] is fc_pcc_ecm's centrality of series s in window k
+ * (W x N, window-major, capacity >= W * N), eigenvalue[k] its eigenvalue (W values; may be NULL).
+ * Window arguments as fc_dfc_degree (see the all-windows calls); each window is the series
+ * fc_series_window gives, solved as fc_pcc_ecm solves it, so the values are the same bits as
+ * fc_pcc_ecm on that window. Constant series follow the constant policy per window (a series
+ * constant in window k gets NaN there under FC_CONSTANT_NAN). tolerance: as for fc_pcc_ecm. The
+ * window spec, tolerance and capacity are checked before any window is computed (then nothing is
+ * written); windows are written in order, so an eigensolve that fails in window k (FC_ERR_INTERNAL)
+ * leaves windows < k written. Progress: W * fc_triu_size(N) units, each window's share as its
+ * products go. O(N T) memory per window, never N^2. */
+FC_API fc_status fc_dfc_ecm(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
+                            double sigma, double tolerance, double* centrality, int64_t capacity, double* eigenvalue);
+
 /* A series set whose correlations are Spearman's rho: arguments as fc_series_create_f32/_f64; each
  * series is replaced by its ranks 1..T (equal values, compared exactly, share their average rank)
  * and then normalized and stored as usual. A series of equal values is constant as before. Windows

@@ -1,6 +1,6 @@
 // extern "C" entry points for dynamic connectivity over all windows: the full-array triangles,
 // the pull iterator (triangles in row blocks, graphs) and its callback twin built on it, degree,
-// summaries and low-rank factors.
+// fast ECM, summaries and low-rank factors.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -138,6 +138,16 @@ FC_API fc_status fc_dfc_degree(fc_context* ctx, const fc_series* series, int64_t
     const fc::WindowSpec spec = checked_spec(ctx, series, length, step, taper, sigma);
     const fc::ContextUse use(*ctx->state);
     fc::dfc_degree(*ctx->state, series->data, spec, rule, param, degree, strength);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_dfc_ecm(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper, double sigma,
+                            double tolerance, double* centrality, int64_t capacity, double* eigenvalue) {
+  return fc::api_guard(__func__, [&] {
+    const fc::WindowSpec spec = checked_spec(ctx, series, length, step, taper, sigma);
+    const fc::ContextUse use(*ctx->state);
+    fc::dfc_ecm(*ctx->state, series->data, spec, tolerance, centrality, capacity, eigenvalue);
     return FC_OK;
   });
 }

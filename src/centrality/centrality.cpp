@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,15 +17,6 @@
 
 namespace fc {
 namespace {
-
-double resolve_tolerance(double tolerance) {
-  if (tolerance == 0) return kCentralityDefaultTolerance;
-  if (!(tolerance >= kCentralityMinTolerance && tolerance <= kCentralityMaxTolerance))
-    fail(FC_ERR_INVALID_ARG, "tolerance is " + exact_text(tolerance) + "; expected 0 (the default, " +
-                                 exact_text(kCentralityDefaultTolerance) + ") or a value in [" +
-                                 exact_text(kCentralityMinTolerance) + ", " + exact_text(kCentralityMaxTolerance) + "]");
-  return tolerance;
-}
 
 void require_capacity(const double* centrality, int64_t capacity, int64_t n) {
   require_not_null(centrality, "centrality");
@@ -55,9 +47,18 @@ EigenResult solve(int64_t n, const SymmetricOperator& op, double tolerance, int 
 
 }  // namespace
 
+double centrality_tolerance(double tolerance) {
+  if (tolerance == 0) return kCentralityDefaultTolerance;
+  if (!(tolerance >= kCentralityMinTolerance && tolerance <= kCentralityMaxTolerance))
+    fail(FC_ERR_INVALID_ARG, "tolerance is " + exact_text(tolerance) + "; expected 0 (the default, " +
+                                 exact_text(kCentralityDefaultTolerance) + ") or a value in [" +
+                                 exact_text(kCentralityMinTolerance) + ", " + exact_text(kCentralityMaxTolerance) + "]");
+  return tolerance;
+}
+
 void fast_ecm(const ContextState& ctx, const SeriesData& s, double tolerance, double* centrality, int64_t capacity,
               double* eigenvalue) {
-  tolerance = resolve_tolerance(tolerance);
+  tolerance = centrality_tolerance(tolerance);
   require_capacity(centrality, capacity, s.n);
   const int64_t n = s.n;
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -94,7 +95,7 @@ void graph_eigenvector_centrality(const ContextState& ctx, const GraphData& g, i
                                   double* centrality, int64_t capacity, double* eigenvalue) {
   if (weighted != 0 && weighted != 1)
     fail(FC_ERR_INVALID_ARG, "weighted is " + std::to_string(weighted) + "; expected 0 (every edge 1) or 1 (the weights)");
-  tolerance = resolve_tolerance(tolerance);
+  tolerance = centrality_tolerance(tolerance);
   require_capacity(centrality, capacity, g.n);
   const int64_t n = g.n;
   const bool use_weights = weighted == 1 && !g.weights.empty();
@@ -130,6 +131,28 @@ void graph_eigenvector_centrality(const ContextState& ctx, const GraphData& g, i
   const double top = *std::max_element(r.vector.begin(), r.vector.end());
   for (int64_t i = 0; i < n; ++i) centrality[i] = r.vector[i] / top;
   if (eigenvalue != nullptr) *eigenvalue = r.value;
+}
+
+void thresholded_ecm(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int weights,
+                     double tolerance, double* centrality, int64_t capacity, double* eigenvalue) {
+  // Checked before the graph is built, so that a bad argument costs nothing.
+  centrality_tolerance(tolerance);
+  require_capacity(centrality, capacity, s.n);
+  const std::shared_ptr<GraphData> g = pcc_graph(ctx, s, rule, param, weights);
+  // Into a scratch vector: the caller's buffer is written only once the answer is complete.
+  std::vector<double> c(static_cast<size_t>(s.n));
+  double lambda = 0;
+  graph_eigenvector_centrality(ctx, *g, weights == FC_GRAPH_BINARY ? 0 : 1, tolerance, c.data(), s.n, &lambda);
+  // A node without edges has 0 in the leading eigenvector of a graph with edges; the eigensolve
+  // leaves it its start vector's share (about 1e-16), which a map should not show.
+  if (g->n_edges > 0)
+    for (int64_t i = 0; i < s.n; ++i)
+      if (g->offsets[i + 1] == g->offsets[i]) c[i] = 0;
+  double norm = 0;
+  for (double v : c) norm += v * v;
+  norm = std::sqrt(norm);
+  for (int64_t i = 0; i < s.n; ++i) centrality[i] = c[i] / norm;
+  if (eigenvalue != nullptr) *eigenvalue = lambda;
 }
 
 }  // namespace fc

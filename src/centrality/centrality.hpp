@@ -18,6 +18,9 @@ constexpr double kCentralityMaxTolerance = 0.1;
 // Products an eigensolve may take; the progress callback counts products against it.
 constexpr int64_t kCentralityMaxProducts = 10000;
 
+// The tolerance a caller passed (0: the default), or FC_ERR_INVALID_ARG naming it.
+double centrality_tolerance(double tolerance);
+
 // fc_pcc_ecm: validates tolerance and capacity, then writes s.n values (header's contract).
 void fast_ecm(const ContextState& ctx, const SeriesData& s, double tolerance, double* centrality, int64_t capacity,
               double* eigenvalue);
@@ -25,5 +28,10 @@ void fast_ecm(const ContextState& ctx, const SeriesData& s, double tolerance, do
 // fc_graph_eigenvector_centrality.
 void graph_eigenvector_centrality(const ContextState& ctx, const GraphData& g, int weighted, double tolerance,
                                   double* centrality, int64_t capacity, double* eigenvalue);
+
+// fc_pcc_ecm_thresholded: the graph of pcc_graph (graph/graph.hpp) under (rule, param, weights),
+// solved by graph_eigenvector_centrality, rescaled to unit L2 norm.
+void thresholded_ecm(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int weights,
+                     double tolerance, double* centrality, int64_t capacity, double* eigenvalue);
 
 }  // namespace fc

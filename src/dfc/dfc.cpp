@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "centrality/centrality.hpp"
 #include "dfc/lowrank.hpp"
 #include "base/parallel_errors.hpp"
 #include "base/parallel_team.hpp"
@@ -137,6 +138,21 @@ void dfc_degree(const ContextState& ctx, const std::shared_ptr<const SeriesData>
     const ContextState wctx = window_context(ctx, map, k, spec.count, triu_count(n));
     const auto w = create_window_series(ctx, s, spec.begin(k), spec.length, spec.taper, spec.sigma);
     pcc_degree(wctx, *w, rule, param, degree != nullptr ? degree + k * n : nullptr, strength != nullptr ? strength + k * n : nullptr);
+  }
+}
+
+void dfc_ecm(const ContextState& ctx, const std::shared_ptr<const SeriesData>& s, const WindowSpec& spec,
+             double tolerance, double* centrality, int64_t capacity, double* eigenvalue) {
+  // Everything a window could refuse is checked first, so a bad argument writes nothing.
+  centrality_tolerance(tolerance);
+  require_not_null(centrality, "centrality");
+  const int64_t n = s->n;
+  require_capacity(capacity, checked_product(spec.count, n, "windows x series"), "values of windows x series");
+  WindowProgress map;
+  for (int64_t k = 0; k < spec.count; ++k) {
+    const ContextState wctx = window_context(ctx, map, k, spec.count, triu_count(n));
+    const auto w = create_window_series(ctx, s, spec.begin(k), spec.length, spec.taper, spec.sigma);
+    fast_ecm(wctx, *w, tolerance, centrality + k * n, n, eigenvalue != nullptr ? eigenvalue + k : nullptr);
   }
 }
 

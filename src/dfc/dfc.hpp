@@ -1,8 +1,8 @@
 // Dynamic connectivity: every window of a series at once. Enum parameters are taken by reference
 // until validated (base/error.hpp, raw_enum). Each window is a series of its own
 // (pcc/window.hpp), so the per-window work is the static machinery (pcc/pcc.hpp, graph.hpp,
-// lowrank.hpp); this file adds the loop over windows, one progress count over the whole job
-// (pairs x windows: W * fc_triu_size(N) units), the iterator, and the summaries.
+// lowrank.hpp, centrality.hpp); this file adds the loop over windows, one progress count over the
+// whole job (pairs x windows: W * fc_triu_size(N) units), the iterator, and the summaries.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,11 @@ void dfc_triu(const ContextState& ctx, const std::shared_ptr<const SeriesData>& 
 // fc_dfc_degree: W x N each, window-major; either may be null.
 void dfc_degree(const ContextState& ctx, const std::shared_ptr<const SeriesData>& s, const WindowSpec& spec,
                 const fc_edge_rule& rule, double param, int64_t* degree, double* strength);
+
+// fc_dfc_ecm: centrality W x N, window-major (capacity values); eigenvalue W values or null. Each
+// window is fast_ecm (centrality/centrality.hpp) of the window's series.
+void dfc_ecm(const ContextState& ctx, const std::shared_ptr<const SeriesData>& s, const WindowSpec& spec,
+             double tolerance, double* centrality, int64_t capacity, double* eigenvalue);
 
 // fc_dfc_summary: Welford over windows in float64, windows computed in row blocks within the
 // memory limit; mean and sd (P values each, in `order`) may be null.
