@@ -645,6 +645,7 @@ static fc_status fcpy_dfc_lowrank(fc_context* ctx, const fc_series* series, int6
 %ignore fc_dfc_foreach_triu;
 
 %include "centrality.i"
+%include "partial.i"
 
 %include "fastconn/fastconn_export.h"
 %include "fastconn/fastconn_version.h"

@@ -31,6 +31,7 @@ function fastconn()
 %     fcEcm             fast eigenvector centrality of the correlation matrix (no N x N matrix)
 %     fcEigenCentrality eigenvector centrality of a network
 %     fcFisherZ         Fisher's z, atanh(r)
+%     fcPartialCorrelation  partial correlation or precision, Ledoit-Wolf shrinkage
 %     (Spearman's rho: 'Method', 'spearman' in fcCorr, fcCorrTriu, fcGraph, fcDegree, fcEcm)
 %   Library
 %     fcVersion         the library's version

@@ -48,7 +48,8 @@
  *   Q = fastconn_mex('modularity_score', G, labels [, resolution])
  *                                       Q of any partition (labels: N integers >= 0)
  *
- * Centrality and Fisher z (fastconn_mex_centrality.c): 'ecm', 'eigen_centrality', 'fisher_z'.
+ * Centrality, Fisher z and partial correlation (fastconn_mex_centrality.c): 'ecm', 'ecm_thresholded',
+ * 'eigen_centrality', 'fisher_z', 'partial'.
  * The rest of the C API (fastconn_mex_api.c):
  *   R = fastconn_mex('window', X, start, width [, taper])
  *                                       N x N correlations of rows start..start+width-1 (tapered)
@@ -70,7 +71,8 @@
  *         constant  'nan' (default: a constant series correlates as NaN, with a warning
  *                   fastconn:constant naming its columns, once per call) | 'zero'
  *         order     'triu' only: 'row' (default, squareform) | 'col' (R(triu(true(N), 1)))
- *         weights   'graph' and 'dfc_graphs' only: 'r' (default) | 'abs' (|r|) | 'binary' (every edge 1)
+ *         weights   'graph', 'dfc_graphs' and 'ecm_thresholded' only: 'r' (default; 'binary' for
+ *                   'ecm_thresholded') | 'abs' (|r|) | 'binary' (every edge 1)
  *         method    'pearson' (default) | 'spearman': every command on X (and Y) gives Spearman's rho
  *                   (columns ranked first, ties sharing their average rank); windows of ranks of
  *                   the whole series (fastconn.h: not Spearman's rho of the window's values)
@@ -546,7 +548,7 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   else usage_error(&call, "unknown command '%s' (known: 'cor', 'triu', 'cross', 'graph', 'degree', 'dfc', 'dfc_degree', "
                           "'dfc_graphs', 'dfc_summary', 'lowrank', 'dfc_lowrank', 'modularity', 'modularity_score', "
                           "'window', 'dfc_begin', 'dfc_next', 'dfc_end', 'graph_save', 'graph_load', 'triu_index', "
-                          "'triu_pair', 'version', 'has_cuda', 'ecm', 'eigen_centrality', 'fisher_z')", command);
+                          "'triu_pair', 'version', 'has_cuda', 'ecm', 'ecm_thresholded', 'eigen_centrality', 'fisher_z', 'partial')", command);
   if (nrhs < 1 + n_args || nrhs > 2 + n_args)
     usage_error(&call, "'%s' takes %d argument(s)%s and an optional options struct, not %d arguments", command, n_args,
                 n_args > n_data ? " (X, rule, p)" : "", nrhs - 1);

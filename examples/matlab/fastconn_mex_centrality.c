@@ -7,6 +7,11 @@
  *                 constant column gets NaN (with the fastconn:constant warning) and is left out,
  *                 or, with opts.constant 'zero', stays in with r = 0. opts.method 'spearman':
  *                 of Spearman's rho.
+ *   [c, lambda] = fastconn_mex('ecm_thresholded', X, rule, p [, tolerance] [, opts])
+ *                 thresholded ECM (Lohmann et al. 2010): the leading eigenvector of the network
+ *                 'graph' builds under (rule, p) ('abs', 'signed', 'density', 'topk'), with
+ *                 opts.weights 'binary' (the default here), 'abs' or 'r'; unit norm, entries >= 0;
+ *                 series without edges (constant ones among them) get 0 (fc_pcc_ecm_thresholded).
  *   [c, lambda] = fastconn_mex('eigen_centrality', G [, weighted [, tolerance]] [, opts])
  *                 eigenvector centrality of the network G (as 'modularity' takes it; weights
  *                 >= 0 when weighted, true by default; else every edge counts 1), scaled to a
@@ -16,7 +21,12 @@
  *                 atanh(R) of a real double or single array (its class and shape kept): r = +-1
  *                 gives +-Inf, NaN stays NaN; a value outside [-1, 1] is an error naming it
  *                 (fc_fisher_z_f64 / _f32, on a copy).
- * c and lambda are double (the library computes them in float64). */
+ *   [P, a] = fastconn_mex('partial', X [, shrinkage [, output]] [, opts])
+ *                 the N x N partial correlation (output 'partial', the default) or precision
+ *                 ('precision') of the columns of X, with Ledoit-Wolf shrinkage (shrinkage [] or
+ *                 'ledoit-wolf', the default) or a given intensity in [0, 1]; a: the intensity
+ *                 applied (fc_partial_correlation). A constant column is an error naming it.
+ * c, lambda, P and a are double (the library computes them in float64). */
 #include <string.h>
 
 #include "fastconn_mex.h"
@@ -51,6 +61,39 @@ static void ecm(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], call
     check(status, call, "computing the ECM");
   }
   warn_constant(call->x, "of X", &opt, call);
+  release_call(call);
+  plhs[0] = c;
+  if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(lambda);
+}
+
+static void ecm_thresholded(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], call_state* call) {
+  double tolerance = 0, lambda = 0, param = 0;
+  int64_t n;
+  options opt;
+  fc_context* ctx;
+  fc_edge_rule rule;
+  mxArray* c;
+  int a = 4;
+  if (nrhs < 4) usage_error(call, "usage: [c, lambda] = fastconn_mex('ecm_thresholded', X, rule, p [, tolerance] [, opts])");
+  require_matrix(prhs[1], "X", call);
+  rule = parse_rule(prhs[2], prhs[3], &param, call);
+  if (a < nrhs && !mxIsStruct(prhs[a])) tolerance = tolerance_arg(prhs[a++], call);
+  if (a < nrhs - 1 || (a == nrhs - 1 && !mxIsStruct(prhs[a])))
+    usage_error(call, "'ecm_thresholded': argument %d is not understood (after X, rule, p and the tolerance comes only "
+                      "an options struct)", a);
+  opt = parse_options(a == nrhs - 1 ? prhs[a] : NULL, call);
+  if (opt.order_given) usage_error(call, "options.order does not apply to 'ecm_thresholded'");
+  if (!opt.weights_given) opt.weights = FC_GRAPH_BINARY;
+  ctx = context_for(&opt, call);
+  call->x = upload(ctx, prhs[1], "X", &opt, call);
+  n = (int64_t)mxGetN(prhs[1]);
+  c = mxCreateDoubleMatrix((mwSize)n, 1, mxREAL);
+  {
+    const fc_status status = fc_pcc_ecm_thresholded(ctx, call->x, rule, param, opt.weights, tolerance, mxGetPr(c), n,
+                                                    &lambda);
+    if (status >= 100) mxDestroyArray(c);
+    check(status, call, "computing the thresholded ECM");
+  }
   release_call(call);
   plhs[0] = c;
   if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(lambda);
@@ -106,14 +149,64 @@ static void fisher_z(mxArray* plhs[], int nrhs, const mxArray* prhs[], call_stat
   plhs[0] = z;
 }
 
+/* [] or 'ledoit-wolf': FC_SHRINKAGE_LEDOIT_WOLF; else a scalar (fastconn checks [0, 1]). */
+static double shrinkage_arg(const mxArray* a, call_state* call) {
+  char text[32];
+  if (mxIsEmpty(a)) return FC_SHRINKAGE_LEDOIT_WOLF;
+  if (!mxIsChar(a)) return real_arg(a, "shrinkage", call);
+  lowercase_copy(text, sizeof(text), a);
+  if (strcmp(text, "ledoit-wolf") != 0) usage_error(call, "shrinkage must be 'ledoit-wolf' or a number in [0, 1], not '%s'", text);
+  return FC_SHRINKAGE_LEDOIT_WOLF;
+}
+
+static void partial(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], call_state* call) {
+  double shrinkage = FC_SHRINKAGE_LEDOIT_WOLF, used = 0;
+  int output = FC_PARTIAL_CORRELATION, a = 2;
+  int64_t n;
+  options opt;
+  fc_context* ctx;
+  mxArray* p;
+  if (nrhs < 2) usage_error(call, "usage: [P, a] = fastconn_mex('partial', X [, shrinkage [, output]] [, opts])");
+  require_matrix(prhs[1], "X", call);
+  if (a < nrhs && !mxIsStruct(prhs[a])) shrinkage = shrinkage_arg(prhs[a++], call);
+  if (a < nrhs && !mxIsStruct(prhs[a])) {
+    char text[32];
+    lowercase_copy(text, sizeof(text), prhs[a++]);
+    if (strcmp(text, "precision") == 0) output = FC_PARTIAL_PRECISION;
+    else if (strcmp(text, "partial") != 0) usage_error(call, "output must be 'partial' or 'precision', not '%s'", text);
+  }
+  if (a < nrhs - 1 || (a == nrhs - 1 && !mxIsStruct(prhs[a])))
+    usage_error(call, "'partial': argument %d is not understood (after X, shrinkage and output comes only an options "
+                      "struct)", a);
+  opt = parse_options(a == nrhs - 1 ? prhs[a] : NULL, call);
+  if (opt.weights_given || opt.order_given || opt.spearman)
+    usage_error(call, "options.weights, options.order and options.method do not apply to 'partial'");
+  ctx = context_for(&opt, call);
+  call->x = upload(ctx, prhs[1], "X", &opt, call);
+  n = (int64_t)mxGetN(prhs[1]);
+  p = mxCreateDoubleMatrix((mwSize)n, (mwSize)n, mxREAL);
+  {
+    /* The matrix is symmetric: fastconn's row-major layout is MATLAB's column-major one. */
+    const fc_status status = fc_partial_correlation(ctx, call->x, shrinkage, output, mxGetPr(p), n, &used);
+    if (status >= 100) mxDestroyArray(p);
+    check(status, call, "computing the partial correlation [fastconn counts series from 0: series k is X(:, k+1)]");
+  }
+  release_call(call);
+  plhs[0] = p;
+  if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(used);
+}
+
 int centrality_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   call_state call = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   const int is_ecm = strcmp(command, "ecm") == 0, is_eigen = strcmp(command, "eigen_centrality") == 0,
-            is_fisher = strcmp(command, "fisher_z") == 0;
-  if (!(is_ecm || is_eigen || is_fisher)) return 0;
+            is_fisher = strcmp(command, "fisher_z") == 0, is_partial = strcmp(command, "partial") == 0,
+            is_thresholded = strcmp(command, "ecm_thresholded") == 0;
+  if (!(is_ecm || is_eigen || is_fisher || is_partial || is_thresholded)) return 0;
   if (nlhs > (is_fisher ? 1 : 2)) usage_error(&call, "'%s' returns %d output(s), not %d", command, is_fisher ? 1 : 2, nlhs);
   if (is_ecm) ecm(nlhs, plhs, nrhs, prhs, &call);
   else if (is_eigen) eigen_centrality(nlhs, plhs, nrhs, prhs, &call);
+  else if (is_partial) partial(nlhs, plhs, nrhs, prhs, &call);
+  else if (is_thresholded) ecm_thresholded(nlhs, plhs, nrhs, prhs, &call);
   else fisher_z(plhs, nrhs, prhs, &call);
   return 1;
 }

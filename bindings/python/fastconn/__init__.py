@@ -46,10 +46,11 @@ from . import _fastconn, data
 from ._fastconn import (AbortedError, BackendUnavailableError, FastconnError, InvalidArgumentError,
                         OutOfMemoryError)
 from .context import BlockInfo, Context, entered_context
-from .dynamic import (SlidingWindow, dfc_degree, dfc_graphs, dfc_lowrank, dfc_networks, dfc_summary, dfc_triu, lowrank,
-                      sliding_windows, window, window_starts)
+from .dynamic import (SlidingWindow, dfc_degree, dfc_ecm, dfc_graphs, dfc_lowrank, dfc_networks, dfc_summary, dfc_triu,
+                      lowrank, sliding_windows, window, window_starts)
 from .modules import Modules, leiden, modularity, modularity_score
 from .centrality import eigenvector_centrality, fisher_z
+from .partial import partial_correlation
 from .network import Graph, load_graph, save_graph, to_igraph, to_networkx
 from .notices import ConstantSeriesWarning, RowvarWarning
 from .triangle import triu_offset, triu_pair, triu_size
@@ -65,7 +66,9 @@ __all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "bl
            "dfc_degree", "dfc_summary", "lowrank", "dfc_lowrank", "Modules", "modularity", "modularity_score",
            "leiden",
            # centrality, rank correlation, Fisher z (fastconn.centrality)
-           "ecm", "eigenvector_centrality", "spearman", "fisher_z"]
+           "ecm", "eigenvector_centrality", "spearman", "fisher_z", "dfc_ecm",
+           # partial correlation and precision (fastconn.partial)
+           "partial_correlation"]
 
 __version__ = "%d.%d.%d" % tuple(_fastconn.fc_version())
 
@@ -259,28 +262,41 @@ def degree(x, threshold=None, density=None, topk=None, signed=False, rowvar=None
     return _context_for(backend, precision, constant).degree(x, threshold, density, topk, signed, rowvar, method)
 
 
-def ecm(x, rowvar=None, tolerance=None, method="pearson", eigenvalue=False, backend=None, precision=None,
-        constant=None):
-    """Fast eigenvector centrality (fast ECM; Wink et al. 2012, AFNI's 3dECM -fecm) of x's series:
-    the leading eigenvector of (R + 1) / 2, R = corrcoef(x), as float64 with unit L2 norm and
-    entries >= 0, computed without forming R (O(N T) per product); with eigenvalue=True,
-    (centrality, lambda). tolerance: the residual test ||B c - lambda c|| <= tolerance * lambda,
-    None for fastconn's 1e-10, else in [1e-13, 0.1]. method="spearman": of Spearman's rho.
+def ecm(x, rowvar=None, tolerance=None, method="pearson", eigenvalue=False, threshold=None, density=None, topk=None,
+        signed=False, weights="binary", backend=None, precision=None, constant=None):
+    """Eigenvector centrality of the correlation matrix of x's series, float64 with unit L2 norm
+    and entries >= 0 (AFNI's 3dECM scaling); with eigenvalue=True, (centrality, lambda).
+
+    Without an edge rule: the fast ECM (Wink et al. 2012, AFNI's 3dECM -fecm), the leading
+    eigenvector of (R + 1) / 2, R = corrcoef(x), computed without forming R (O(N T) per product).
     Zero-variance series get NaN and are left out of the matrix with constant="nan" (one
     ConstantSeriesWarning naming them), or stay in it with r = 0 with constant="zero" (AFNI's
-    answer). precision="fp64" stores the normalized rows in float64 (relative error <= 1e-6).
+    answer).
+    With threshold= / density= / topk= (and signed=, as network() takes them): the thresholded
+    ECM (Lohmann et al. 2010; C-PAC's eigenvector centrality), the leading eigenvector of the
+    network's adjacency, weights="binary" (every edge 1), "abs" (|r|) or "r" (r: every edge needs
+    r >= 0, e.g. threshold=t >= 0 with signed=True). The network is built as network() builds it
+    (on the GPU for a CUDA context) and freed after: it takes the graph's memory (about density
+    x N^2 entries of 12 bytes). Series without edges (zero-variance ones among them) get 0.
+    tolerance: the residual test ||B c - lambda c|| <= tolerance * lambda, None for fastconn's
+    1e-10, else in [1e-13, 0.1]. method="spearman": of Spearman's rho. precision="fp64" stores
+    the normalized rows in float64 (relative error <= 1e-6).
 
     >>> import numpy as np, fastconn
     >>> x, regions = fastconn.data.timeseries()
     >>> c = fastconn.ecm(x, rowvar=False)
     >>> c.dtype, c.shape, bool(abs(np.linalg.norm(c) - 1) < 1e-12), bool((c > 0).all())
     (dtype('float64'), (31,), True, True)
+    >>> t = fastconn.ecm(x, rowvar=False, threshold=0.3, weights="abs")   # |r| >= 0.3, weighted by |r|
+    >>> bool(abs(np.linalg.norm(t) - 1) < 1e-12)
+    True
     >>> fastconn.ecm(x, rowvar=False, tolerance=0.5)
     Traceback (most recent call last):
     ...
     fastconn.InvalidArgumentError: ...
     """
-    return _context_for(backend, precision, constant).ecm(x, rowvar, tolerance, method, eigenvalue)
+    return _context_for(backend, precision, constant).ecm(x, rowvar, tolerance, method, eigenvalue, threshold, density,
+                                                          topk, signed, weights)
 
 
 def backend_name(backend="auto"):

@@ -2,7 +2,9 @@
 
 ecm(x): fast eigenvector centrality of the correlation matrix (Wink et al. 2012, AFNI's
 3dECM -fecm): the leading eigenvector of (R + 1) / 2 with unit L2 norm and entries >= 0, found
-without forming R (fc_pcc_ecm). eigenvector_centrality(graph): the leading eigenvector of a
+without forming R (fc_pcc_ecm); with an edge rule (threshold= / density= / topk=, as network()),
+the thresholded ECM of Lohmann et al. (2010): the leading eigenvector of the thresholded matrix,
+binary or weighted (fc_pcc_ecm_thresholded). eigenvector_centrality(graph): the leading eigenvector of a
 graph's adjacency, scaled so its largest entry is 1 (igraph's eigenvector_centrality(scale=True);
 fc_graph_eigenvector_centrality). method="spearman" on corrcoef / cross / pcc_triu / ecm /
 graph / edges / network / degree ranks
@@ -16,6 +18,12 @@ rho (fc_series_create_ranked_*). fisher_z(r): atanh(r), r = +-1 giving +-inf (fc
 >>> w, v = np.linalg.eigh((r + 1) / 2)
 >>> bool(np.abs(c - np.abs(v[:, -1])).max() < 1e-8), bool(abs(lam - w[-1]) < 1e-8)
 (True, True)
+>>> t = fastconn.ecm(x, rowvar=False, density=0.2, precision="fp64")    # binarized, 20 % of the pairs
+>>> a = np.abs(r) >= np.sort(np.abs(r[np.triu_indices(31, 1)]))[-93]
+>>> np.fill_diagonal(a, False)
+>>> w, v = np.linalg.eigh(a.astype(float))
+>>> bool(np.abs(t - np.abs(v[:, -1])).max() < 1e-8)
+True
 >>> g = fastconn.network(x, density=0.2, weights="abs", rowvar=False)
 >>> e = g.eigenvector_centrality()
 >>> float(e.max()), e.shape
@@ -30,8 +38,8 @@ import numpy as np
 
 from . import _fastconn as _fc
 from .layout import series_matrix
-from .network import as_graph
-from .options import invalid_argument, real
+from .network import GRAPH_WEIGHTS, as_graph, edge_rule
+from .options import invalid_argument, lookup, real
 
 __all__ = ["METHODS", "CentralityMethods", "eigenvector_centrality", "fisher_z"]
 
@@ -55,16 +63,28 @@ def tolerance_value(tolerance):
 class CentralityMethods:
     """The centrality computations of fastconn.Context (see fastconn.centrality)."""
 
-    def ecm(self, x, rowvar=None, tolerance=None, method="pearson", eigenvalue=False):
-        """Fast ECM of x's series (see fastconn.ecm): float64 centrality (and the eigenvalue)."""
+    def ecm(self, x, rowvar=None, tolerance=None, method="pearson", eigenvalue=False, threshold=None, density=None,
+            topk=None, signed=False, weights="binary"):
+        """ECM of x's series (see fastconn.ecm): float64 centrality (and the eigenvalue); fast ECM
+        without an edge rule, the thresholded ECM of network()'s rule with one."""
         method = check_method(method)
+        thresholded = not (threshold is None and density is None and topk is None)
+        if thresholded:
+            rule, param = edge_rule(threshold, density, topk, signed)
+            weight_code = lookup(GRAPH_WEIGHTS, weights, "weights")
+        elif signed or weights != "binary":
+            raise ValueError("signed= and weights= apply to the thresholded ECM: give threshold=, density= or topk=")
         matrix = series_matrix(x, rowvar, "x")
         centrality = np.empty(matrix.shape[0], dtype=np.float64)
         value = np.empty(1, dtype=np.float64)
         with self._lock:
             series = self._upload(matrix, method)
-            _fc.fc_pcc_ecm(self._live(), series, tolerance_value(tolerance), centrality, value)
-            self._warn_constant(("x", series, matrix))
+            if thresholded:
+                _fc.fc_pcc_ecm_thresholded(self._live(), series, rule, param, weight_code, tolerance_value(tolerance),
+                                           centrality, value)
+            else:
+                _fc.fc_pcc_ecm(self._live(), series, tolerance_value(tolerance), centrality, value)
+                self._warn_constant(("x", series, matrix))
         return (centrality, float(value[0])) if eigenvalue else centrality
 
     def eigenvector_centrality(self, graph, weighted=True, tolerance=None, eigenvalue=False):

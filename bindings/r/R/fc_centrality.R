@@ -21,21 +21,34 @@ check_tolerance <- function(tolerance, call) {
 }
 
 fc_ecm <- function(x, tolerance = NULL, method = c("pearson", "spearman"), backend = c("auto", "cpu", "cuda"),
-                   precision = c("fp32", "fp64", "tf32"), constant = c("na", "zero")) {
+                   precision = c("fp32", "fp64", "tf32"), constant = c("na", "zero"), threshold = NULL,
+                   density = NULL, topk = NULL, signed = FALSE, weighted = FALSE) {
   call <- sys.call()
   method <- check_method(method, call)
   backend <- match.arg(backend)
   precision <- match.arg(precision)
   constant <- match.arg(constant)
   tolerance <- check_tolerance(tolerance, call)
+  thresholded <- !(is.null(threshold) && is.null(density) && is.null(topk))
+  if (thresholded) {
+    rule <- edge_rule(threshold, density, topk, signed, call)
+    weights <- graph_weights(weighted, call)
+  } else if (!identical(signed, FALSE) || !identical(weighted, FALSE)) {
+    stop(simpleError("'signed' and 'weighted' apply to the thresholded ECM: give 'threshold', 'density' or 'topk'",
+                     call))
+  }
   x <- as_series_matrix(x, "x", call)
   context <- new_context(backend, precision, constant, call)
   on.exit(release(context))
   series <- new_series(context, x, "x", call, method)
   on.exit(release(series), add = TRUE)
-  result <- glue_call(call, C_fcr_pcc_ecm, context, series, tolerance)
+  if (thresholded) {
+    result <- glue_call(call, C_fcr_pcc_ecm_thresholded, context, series, rule$code, rule$param, weights, tolerance)
+  } else {
+    result <- glue_call(call, C_fcr_pcc_ecm, context, series, tolerance)
+    if (constant == "na") warn_constant(series, x, "x", call)
+  }
   names(result$vector) <- colnames(x)
-  if (constant == "na") warn_constant(series, x, "x", call)
   result
 }
 

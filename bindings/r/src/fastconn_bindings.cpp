@@ -641,8 +641,11 @@ SEXP fcr_dfc_window(SEXP, SEXP);
 // fastconn_centrality.cpp
 SEXP fcr_series_create_ranked(SEXP, SEXP);
 SEXP fcr_pcc_ecm(SEXP, SEXP, SEXP);
+SEXP fcr_pcc_ecm_thresholded(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP fcr_graph_eigen_centrality(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP fcr_fisher_z(SEXP);
+// fastconn_partial.cpp
+SEXP fcr_partial_correlation(SEXP, SEXP, SEXP, SEXP);
 
 static const R_CallMethodDef call_methods[] = {
     {"fcr_context_create", (DL_FUNC)&fcr_context_create, 3},
@@ -680,8 +683,10 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_dfc_window", (DL_FUNC)&fcr_dfc_window, 2},
     {"fcr_series_create_ranked", (DL_FUNC)&fcr_series_create_ranked, 2},
     {"fcr_pcc_ecm", (DL_FUNC)&fcr_pcc_ecm, 3},
+    {"fcr_pcc_ecm_thresholded", (DL_FUNC)&fcr_pcc_ecm_thresholded, 6},
     {"fcr_graph_eigen_centrality", (DL_FUNC)&fcr_graph_eigen_centrality, 6},
     {"fcr_fisher_z", (DL_FUNC)&fcr_fisher_z, 1},
+    {"fcr_partial_correlation", (DL_FUNC)&fcr_partial_correlation, 4},
     {nullptr, nullptr, 0}};
 
 void R_init_fastconn(DllInfo* dll) {

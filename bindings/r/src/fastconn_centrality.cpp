@@ -1,6 +1,7 @@
 // Centrality, rank correlation and Fisher z for R, beside fastconn_bindings.cpp: ranked series
-// (fc_series_create_ranked_f64, whose correlations are Spearman's rho), fast ECM (fc_pcc_ecm),
-// eigenvector centrality of a graph (fc_graph_eigenvector_centrality) and fc_fisher_z_f64.
+// (fc_series_create_ranked_f64, whose correlations are Spearman's rho), fast and thresholded ECM
+// (fc_pcc_ecm, fc_pcc_ecm_thresholded), eigenvector centrality of a graph
+// (fc_graph_eigenvector_centrality) and fc_fisher_z_f64.
 #include <Rcpp.h>
 
 #include <vector>
@@ -10,6 +11,26 @@
 #include "glue.hpp"
 
 using namespace fcr;
+
+namespace {
+
+// list(vector = N centralities (NaN as NA), value = the eigenvalue) of an ECM call on a series
+// set: solve(ctx, s, centrality, n, &value) is fc_pcc_ecm or fc_pcc_ecm_thresholded with its
+// other arguments bound.
+template <class Solve>
+SEXP ecm_result(SEXP context, SEXP series, Solve&& solve) {
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  int64_t n = 0;
+  check(fc_series_info(s, &n, nullptr, nullptr));
+  Rcpp::NumericVector centrality(Rcpp::no_init(static_cast<R_xlen_t>(n)));
+  double value = 0;
+  run_interruptible(ctx, [&] { return solve(ctx, s, centrality.begin(), n, &value); });
+  nan_to_na(centrality.begin(), centrality.size());
+  return Rcpp::List::create(Rcpp::Named("vector") = centrality, Rcpp::Named("value") = value);
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -27,19 +48,24 @@ SEXP fcr_series_create_ranked(SEXP context, SEXP x) {
   END_RCPP
 }
 
-// list(vector = N centralities (NaN as NA), value = the eigenvalue) of fc_pcc_ecm.
 SEXP fcr_pcc_ecm(SEXP context, SEXP series, SEXP tolerance) {
   BEGIN_RCPP
-  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
-  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
-  int64_t n = 0;
-  check(fc_series_info(s, &n, nullptr, nullptr));
-  Rcpp::NumericVector centrality(Rcpp::no_init(static_cast<R_xlen_t>(n)));
-  double value = 0;
   const double tol = Rcpp::as<double>(tolerance);
-  run_interruptible(ctx, [&] { return fc_pcc_ecm(ctx, s, tol, centrality.begin(), n, &value); });
-  nan_to_na(centrality.begin(), centrality.size());
-  return Rcpp::List::create(Rcpp::Named("vector") = centrality, Rcpp::Named("value") = value);
+  return ecm_result(context, series, [&](fc_context* ctx, const fc_series* s, double* c, int64_t n, double* value) {
+    return fc_pcc_ecm(ctx, s, tol, c, n, value);
+  });
+  END_RCPP
+}
+
+// rule, weights: the C codes, checked in R.
+SEXP fcr_pcc_ecm_thresholded(SEXP context, SEXP series, SEXP rule, SEXP param, SEXP weights, SEXP tolerance) {
+  BEGIN_RCPP
+  const auto r = static_cast<fc_edge_rule>(Rcpp::as<int>(rule));
+  const double p = Rcpp::as<double>(param), tol = Rcpp::as<double>(tolerance);
+  const int w = Rcpp::as<int>(weights);
+  return ecm_result(context, series, [&](fc_context* ctx, const fc_series* s, double* c, int64_t n, double* value) {
+    return fc_pcc_ecm_thresholded(ctx, s, r, p, w, tol, c, n, value);
+  });
   END_RCPP
 }
 
