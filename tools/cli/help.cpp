@@ -109,6 +109,26 @@ const Help kHelp[] = {
      "Example:\n"
      "  fastconn modules tests/data/fmri1.nii.gz --density 0.05 -o /tmp/modules.nii.gz\n",
      true},
+    {"ecm", "eigenvector centrality maps (fast ECM, or thresholded ECM)",
+     "fastconn ecm INPUT -o ECM.nii.gz [--threshold R | --density D | --top-k K [--weighted]] [options]",
+     "Eigenvector centrality of every voxel of the mask, scaled as AFNI's 3dECM scales it (unit L2\n"
+     "norm over the mask, entries >= 0); the eigenvalue is in the sidecar.\n"
+     "Without an edge rule: the fast ECM (Wink et al. 2012, 3dECM -fecm), the leading eigenvector\n"
+     "of (R + 1) / 2, computed without forming the N x N matrix (fc_pcc_ecm). A voxel constant in\n"
+     "time (possible with --mask) has r = 0 with every voxel, so it gets the share of the + 1 term\n"
+     "alone (AFNI's answer).\n"
+     "With an edge rule: the thresholded ECM (Lohmann et al. 2010; C-PAC's eigenvector centrality),\n"
+     "the leading eigenvector of the network's adjacency matrix, binarized or, with --weighted,\n"
+     "weighted by |r| (by r with --signed) (fc_pcc_ecm_thresholded). The network is built as\n"
+     "`fastconn graph` builds it and held in memory (about 12 bytes x density x N^2); voxels\n"
+     "without edges get 0.\n"
+     "Own options:\n"
+     "  --weighted            thresholded ECM: weight the edges by |r| (r with --signed)\n"
+     "  --tolerance X         the eigensolve's residual test, in [1e-13, 0.1] (default 1e-10)\n"
+     "Examples:\n"
+     "  fastconn ecm tests/data/fmri1.nii.gz -o /tmp/ecm.nii.gz\n"
+     "  fastconn ecm tests/data/fmri1.nii.gz --density 0.05 --weighted -o /tmp/ecm_w.nii.gz\n",
+     true},
     {"triangle", "every pair's r as a raw float32 file",
      "fastconn triangle INPUT -o R.f32 [--force] [options]",
      "The strict upper triangle of the correlation matrix of the mask's voxels, N(N-1)/2 float32\n"
