@@ -191,6 +191,18 @@ static void series_calls(fc_context* ctx, const char* tag, const double* x, int6
     check(fc_pcc_ecm(ctx, s, 0, c, n, &lambda), "fc_pcc_ecm");
     snprintf(name, sizeof name, "%s fast ECM", tag);
     put(name, c, sizeof(double) * n);
+    check(fc_pcc_ecm_thresholded(ctx, s, FC_EDGE_DENSITY, 0.05, FC_GRAPH_WEIGHTED_ABS, 0, c, n, &lambda),
+          "fc_pcc_ecm_thresholded");
+    snprintf(name, sizeof name, "%s thresholded ECM", tag);
+    put(name, c, sizeof(double) * n);
+    if (t >= 20) {
+      const int64_t windows = fc_window_count(t, t / 2, t / 4);
+      double* cw = malloc(sizeof(double) * n * windows);
+      check(fc_dfc_ecm(ctx, s, t / 2, t / 4, FC_TAPER_RECTANGULAR, 0, 0, cw, n * windows, NULL), "fc_dfc_ecm");
+      snprintf(name, sizeof name, "%s windows' fast ECM", tag);
+      put(name, cw, sizeof(double) * n * windows);
+      free(cw);
+    }
     fc_series* ranked;
     check(fc_series_create_ranked_f64(ctx, x, n, t, ss, ts, &ranked), "ranked");
     check(fc_pcc_triu(ctx, ranked, FC_TRIU_ROW, f, pairs), "ranked triu");

@@ -32,6 +32,7 @@ function fastconn()
 %     fcEigenCentrality eigenvector centrality of a network
 %     fcFisherZ         Fisher's z, atanh(r)
 %     fcPartialCorrelation  partial correlation or precision, Ledoit-Wolf shrinkage
+%     fcDfcEcm          fast eigenvector centrality of every sliding window
 %     (Spearman's rho: 'Method', 'spearman' in fcCorr, fcCorrTriu, fcGraph, fcDegree, fcEcm)
 %   Library
 %     fcVersion         the library's version

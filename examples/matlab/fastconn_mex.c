@@ -49,7 +49,7 @@
  *                                       Q of any partition (labels: N integers >= 0)
  *
  * Centrality, Fisher z and partial correlation (fastconn_mex_centrality.c): 'ecm', 'ecm_thresholded',
- * 'eigen_centrality', 'fisher_z', 'partial'.
+ * 'dfc_ecm', 'eigen_centrality', 'fisher_z', 'partial'.
  * The rest of the C API (fastconn_mex_api.c):
  *   R = fastconn_mex('window', X, start, width [, taper])
  *                                       N x N correlations of rows start..start+width-1 (tapered)
@@ -548,7 +548,7 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   else usage_error(&call, "unknown command '%s' (known: 'cor', 'triu', 'cross', 'graph', 'degree', 'dfc', 'dfc_degree', "
                           "'dfc_graphs', 'dfc_summary', 'lowrank', 'dfc_lowrank', 'modularity', 'modularity_score', "
                           "'window', 'dfc_begin', 'dfc_next', 'dfc_end', 'graph_save', 'graph_load', 'triu_index', "
-                          "'triu_pair', 'version', 'has_cuda', 'ecm', 'ecm_thresholded', 'eigen_centrality', 'fisher_z', 'partial')", command);
+                          "'triu_pair', 'version', 'has_cuda', 'ecm', 'ecm_thresholded', 'dfc_ecm', 'eigen_centrality', 'fisher_z', 'partial')", command);
   if (nrhs < 1 + n_args || nrhs > 2 + n_args)
     usage_error(&call, "'%s' takes %d argument(s)%s and an optional options struct, not %d arguments", command, n_args,
                 n_args > n_data ? " (X, rule, p)" : "", nrhs - 1);

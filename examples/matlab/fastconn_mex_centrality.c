@@ -12,6 +12,9 @@
  *                 'graph' builds under (rule, p) ('abs', 'signed', 'density', 'topk'), with
  *                 opts.weights 'binary' (the default here), 'abs' or 'r'; unit norm, entries >= 0;
  *                 series without edges (constant ones among them) get 0 (fc_pcc_ecm_thresholded).
+ *   [C, lambda] = fastconn_mex('dfc_ecm', X, width, step [, 'gaussian', sigma] [, tolerance] [, opts])
+ *                 the fast ECM of every sliding window (fc_dfc_ecm): C is W x N, row k the 'ecm'
+ *                 of window k; lambda the W x 1 eigenvalues.
  *   [c, lambda] = fastconn_mex('eigen_centrality', G [, weighted [, tolerance]] [, opts])
  *                 eigenvector centrality of the network G (as 'modularity' takes it; weights
  *                 >= 0 when weighted, true by default; else every edge counts 1), scaled to a
@@ -97,6 +100,55 @@ static void ecm_thresholded(int nlhs, mxArray* plhs[], int nrhs, const mxArray* 
   release_call(call);
   plhs[0] = c;
   if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(lambda);
+}
+
+static void dfc_ecm(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], call_state* call) {
+  window_spec w;
+  double tolerance = 0;
+  int64_t n, t, n_windows, k, v;
+  options opt;
+  fc_context* ctx;
+  mxArray *c, *lambda;
+  int a;
+  if (nrhs < 4)
+    usage_error(call, "usage: [C, lambda] = fastconn_mex('dfc_ecm', X, width, step [, 'gaussian', sigma] [, tolerance] "
+                      "[, opts])");
+  require_matrix(prhs[1], "X", call);
+  w.width = integer_arg(prhs[2], "width", call);
+  w.step = integer_arg(prhs[3], "step", call);
+  a = parse_taper(nrhs, prhs, 4, &w, call);
+  if (a < nrhs && !mxIsStruct(prhs[a])) tolerance = tolerance_arg(prhs[a++], call);
+  if (a < nrhs - 1 || (a == nrhs - 1 && !mxIsStruct(prhs[a])))
+    usage_error(call, "'dfc_ecm': argument %d is not understood (after X, width, step, the taper and the tolerance "
+                      "comes only an options struct)", a);
+  opt = parse_options(a == nrhs - 1 ? prhs[a] : NULL, call);
+  if (opt.weights_given || opt.order_given) usage_error(call, "options.weights and options.order do not apply to 'dfc_ecm'");
+  ctx = context_for(&opt, call);
+  call->x = upload(ctx, prhs[1], "X", &opt, call);
+  n = (int64_t)mxGetN(prhs[1]);
+  t = (int64_t)mxGetM(prhs[1]);
+  n_windows = fc_window_count(t, w.width, w.step);
+  /* A bad window spec: the library's call names it (and writes nothing). */
+  if (n_windows < 1) check(fc_dfc_ecm(ctx, call->x, w.width, w.step, w.taper, w.sigma, tolerance, NULL, 0, NULL), call,
+                           "computing the windows' ECM");
+  c = mxCreateDoubleMatrix((mwSize)n_windows, (mwSize)n, mxREAL);
+  lambda = mxCreateDoubleMatrix((mwSize)n_windows, 1, mxREAL);
+  call->scratch = mxMalloc((size_t)(n_windows * n) * sizeof(double));
+  {
+    const fc_status status = fc_dfc_ecm(ctx, call->x, w.width, w.step, w.taper, w.sigma, tolerance,
+                                        (double*)call->scratch, n_windows * n, mxGetPr(lambda));
+    if (status >= 100) {
+      mxDestroyArray(c);
+      mxDestroyArray(lambda);
+    }
+    check(status, call, "computing the windows' ECM");
+  }
+  for (k = 0; k < n_windows; ++k) /* window-major (row k) into MATLAB's column-major W x N */
+    for (v = 0; v < n; ++v) mxGetPr(c)[k + v * n_windows] = ((const double*)call->scratch)[k * n + v];
+  release_call(call);
+  plhs[0] = c;
+  if (nlhs > 1) plhs[1] = lambda;
+  else mxDestroyArray(lambda);
 }
 
 static void eigen_centrality(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], call_state* call) {
@@ -200,13 +252,14 @@ int centrality_command(const char* command, int nlhs, mxArray* plhs[], int nrhs,
   call_state call = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   const int is_ecm = strcmp(command, "ecm") == 0, is_eigen = strcmp(command, "eigen_centrality") == 0,
             is_fisher = strcmp(command, "fisher_z") == 0, is_partial = strcmp(command, "partial") == 0,
-            is_thresholded = strcmp(command, "ecm_thresholded") == 0;
-  if (!(is_ecm || is_eigen || is_fisher || is_partial || is_thresholded)) return 0;
+            is_thresholded = strcmp(command, "ecm_thresholded") == 0, is_dfc = strcmp(command, "dfc_ecm") == 0;
+  if (!(is_ecm || is_eigen || is_fisher || is_partial || is_thresholded || is_dfc)) return 0;
   if (nlhs > (is_fisher ? 1 : 2)) usage_error(&call, "'%s' returns %d output(s), not %d", command, is_fisher ? 1 : 2, nlhs);
   if (is_ecm) ecm(nlhs, plhs, nrhs, prhs, &call);
   else if (is_eigen) eigen_centrality(nlhs, plhs, nrhs, prhs, &call);
   else if (is_partial) partial(nlhs, plhs, nrhs, prhs, &call);
   else if (is_thresholded) ecm_thresholded(nlhs, plhs, nrhs, prhs, &call);
+  else if (is_dfc) dfc_ecm(nlhs, plhs, nrhs, prhs, &call);
   else fisher_z(plhs, nrhs, prhs, &call);
   return 1;
 }

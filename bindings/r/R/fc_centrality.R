@@ -84,3 +84,23 @@ fc_fisher_z <- function(r) {
                      call))
   glue_call(call, C_fcr_fisher_z, r)
 }
+
+fc_dfc_ecm <- function(x, width, step = 1, taper = c("rectangular", "gaussian"), sigma = 3, tolerance = NULL,
+                       backend = c("auto", "cpu", "cuda"), precision = c("fp32", "fp64", "tf32"),
+                       constant = c("na", "zero")) {
+  call <- sys.call()
+  taper <- match.arg(taper)
+  backend <- match.arg(backend)
+  precision <- match.arg(precision)
+  constant <- match.arg(constant)
+  tolerance <- check_tolerance(tolerance, call)
+  x <- as_series_matrix(x, "x", call)
+  spec <- window_spec(width, step, taper, sigma, nrow(x), call)
+  context <- new_context(backend, precision, constant, call)
+  on.exit(release(context))
+  series <- new_series(context, x, "x", call)
+  on.exit(release(series), add = TRUE)
+  result <- glue_call(call, C_fcr_dfc_ecm, context, series, spec, tolerance)
+  dimnames(result$centrality) <- list(window_starts(nrow(x), width, step), colnames(x))
+  result
+}

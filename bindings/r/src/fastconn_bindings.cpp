@@ -511,6 +511,28 @@ SEXP fcr_dfc_degree(SEXP context, SEXP series, SEXP spec, SEXP rule, SEXP param)
   END_RCPP
 }
 
+// list(centrality = W x N fast ECM, one row per window (NaN as NA), value = W eigenvalues) of
+// fc_dfc_ecm, whose window-major layout is transposed into R's column-major matrix.
+SEXP fcr_dfc_ecm(SEXP context, SEXP series, SEXP spec, SEXP tolerance) {
+  BEGIN_RCPP
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
+  const WindowSpec w = window_spec(spec);
+  const int64_t n = series_count(s), n_windows = window_count(s, w);
+  std::vector<double> centrality(static_cast<size_t>(n_windows * n));
+  Rcpp::NumericVector values(Rcpp::no_init(static_cast<R_xlen_t>(n_windows)));
+  const double tol = Rcpp::as<double>(tolerance);
+  run_interruptible(ctx, [&] {
+    return fc_dfc_ecm(ctx, s, w.length, w.step, w.taper, w.sigma, tol, centrality.data(), n_windows * n, values.begin());
+  });
+  Rcpp::NumericMatrix r_centrality(Rcpp::no_init(static_cast<int>(n_windows), static_cast<int>(n)));
+  for (int64_t k = 0; k < n_windows; ++k)
+    for (int64_t i = 0; i < n; ++i) r_centrality(k, i) = centrality[static_cast<size_t>(k * n + i)];
+  nan_to_na(r_centrality.begin(), r_centrality.size());
+  return Rcpp::List::create(Rcpp::Named("centrality") = r_centrality, Rcpp::Named("value") = values);
+  END_RCPP
+}
+
 // Per-pair mean and sd of r over the windows, in dist order.
 SEXP fcr_dfc_summary(SEXP context, SEXP series, SEXP spec) {
   BEGIN_RCPP
@@ -665,6 +687,7 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_dfc_next_graph", (DL_FUNC)&fcr_dfc_next_graph, 6},
     {"fcr_dfc_degree", (DL_FUNC)&fcr_dfc_degree, 5},
     {"fcr_dfc_summary", (DL_FUNC)&fcr_dfc_summary, 3},
+    {"fcr_dfc_ecm", (DL_FUNC)&fcr_dfc_ecm, 4},
     {"fcr_pcc_lowrank", (DL_FUNC)&fcr_pcc_lowrank, 3},
     {"fcr_dfc_lowrank", (DL_FUNC)&fcr_dfc_lowrank, 4},
     {"fcr_modularity", (DL_FUNC)&fcr_modularity, 5},

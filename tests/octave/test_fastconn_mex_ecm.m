@@ -1,15 +1,16 @@
-function test_fastconn_mex_ecm_thresholded(mex_dir, csv_path)
+function test_fastconn_mex_ecm(mex_dir, csv_path)
 % TEST_FASTCONN_MEX_ECM_THRESHOLDED  'ecm_thresholded' of the MEX gateway and fcEcm with an edge
 % rule: against Octave's eig of the dense thresholded corr(X) in double (binary, |r|, r >= t
 % weights), the density rule against fcGraph's network, constant columns, bad values named.
   functions_dir = fullfile(fileparts(fileparts(fileparts(mfilename('fullpath')))), 'examples', 'matlab');
   addpath(functions_dir);
-  start_checks(mex_dir, 'test_fastconn_mex_ecm_thresholded');
+  start_checks(mex_dir, 'test_fastconn_mex_ecm');
   X = dlmread(csv_path, ',', 1, 0);
   check_against_eig(X);
   check_edges(X);
   check_errors(X);
-  finish_checks('test_fastconn_mex_ecm_thresholded');
+  check_dfc_ecm(X);
+  finish_checks('test_fastconn_mex_ecm');
 end
 
 function [v, lambda] = leading(A)
@@ -51,4 +52,22 @@ function check_errors(X)
   expect_error(@() fcEcm(X, 'Threshold', 0.3, 'Density', 0.1), 'fastconn:usage', 'threshold and density', 'two rules');
   expect_error(@() fcEcm(X, 'Density', 1, 'Weights', 'r'), 'fastconn:FC_ERR_INVALID_ARG', 'weight', ...
                'negative r weights are named');
+end
+
+function check_dfc_ecm(X)
+  [C, lambda] = fcDfcEcm(X, 50, 20, 'Precision', 'fp64');
+  starts = 1:20:(size(X, 1) - 50 + 1);
+  expect(isequal(size(C), [numel(starts), size(X, 2)]) && isequal(size(lambda), [numel(starts), 1]), ...
+         'fcDfcEcm: W x N and W x 1');
+  for k = 1:numel(starts)
+    W = X(starts(k):starts(k) + 49, :);
+    [v, l] = leading((corr(W) + 1) / 2);
+    within(C(k, :)', v, 1e-8, sprintf('fcDfcEcm window %d = eig of (R + 1) / 2', k));
+    expect(abs(lambda(k) - l) <= 1e-8 * l, sprintf('fcDfcEcm window %d eigenvalue', k));
+    within(C(k, :)', fcEcm(W, 'Precision', 'fp64'), 1e-12, sprintf('fcDfcEcm window %d = fcEcm of the window', k));
+  end
+  G = fcDfcEcm(X, 50, 20, 'Taper', 'gaussian', 'Sigma', 5);
+  expect(all(abs(sqrt(sum(G .^ 2, 2)) - 1) < 1e-12), 'fcDfcEcm gaussian: unit norm rows');
+  expect_error(@() fcDfcEcm(X, 1, 5), 'fastconn:FC_ERR_INVALID_ARG', 'length', 'width 1');
+  expect_error(@() fcDfcEcm(X, 50, 20, 'Tolerance', 0.5), 'fastconn:FC_ERR_INVALID_ARG', 'tolerance', 'tolerance 0.5');
 end
