@@ -548,9 +548,8 @@ FC_API fc_status fc_graph_eigenvector_centrality(fc_context* ctx, const fc_graph
  * scaling; fc_graph_eigenvector_centrality of the same graph is this vector divided by its largest
  * entry, but for series without edges). eigenvalue (may be NULL): lambda. tolerance: as for
  * fc_pcc_ecm. Series without edges (constant ones among them: they never get edges) get exactly
- * 0; a network without edges gives
- * 1/sqrt(N) everywhere and lambda = 0; on a disconnected network the answer lives on the component
- * with the largest eigenvalue (0 elsewhere up to rounding).
+ * 0; a network without edges gives 1/sqrt(N) everywhere and lambda = 0; on a disconnected network
+ * the answer lives on the component with the largest eigenvalue (0 elsewhere up to rounding).
  * Memory: that of the graph (about density x N^2 stored entries of 12 bytes: 2 x edges in CSR),
  * freed before the call returns; the context's memory limit applies to the building as for
  * fc_pcc_graph (the graph itself is not counted in it). The progress callback sees the graph's
