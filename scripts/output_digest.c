@@ -203,6 +203,21 @@ static void series_calls(fc_context* ctx, const char* tag, const double* x, int6
       put(name, cw, sizeof(double) * n * windows);
       free(cw);
     }
+    {  /* lFCD: series s at voxel s of an 11 x 10 x ceil(n / 110) grid, filled in i, j, k order */
+      int32_t* coords = malloc(sizeof(int32_t) * 3 * n);
+      int64_t* lfcd = malloc(sizeof(int64_t) * n);
+      const int64_t dims[3] = {11, 10, (n + 109) / 110};
+      for (int64_t v = 0; v < n; ++v) {
+        coords[3 * v] = (int32_t)(v % 11);
+        coords[3 * v + 1] = (int32_t)(v / 11 % 10);
+        coords[3 * v + 2] = (int32_t)(v / 110);
+      }
+      check(fc_pcc_lfcd(ctx, s, coords, dims, 26, FC_EDGE_THRESHOLD, 0.3, lfcd), "fc_pcc_lfcd");
+      snprintf(name, sizeof name, "%s lFCD", tag);
+      put(name, lfcd, sizeof(int64_t) * n);
+      free(coords);
+      free(lfcd);
+    }
     fc_series* ranked;
     check(fc_series_create_ranked_f64(ctx, x, n, t, ss, ts, &ranked), "ranked");
     check(fc_pcc_triu(ctx, ranked, FC_TRIU_ROW, f, pairs), "ranked triu");

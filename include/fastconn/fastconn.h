@@ -597,6 +597,55 @@ FC_API fc_status fc_fisher_z_f32(float* values, int64_t count);
 FC_API fc_status fc_fisher_z_f64(double* values, int64_t count);
 
 /* ---------------------------------------------------------------------------------------------
+ * Local functional connectivity density (lFCD; Tomasi and Volkow 2010, PNAS 107:9885, as AFNI's
+ * 3dLFCD computes it).
+ *
+ * Each series is a voxel at coords[3 s + 0 .. 2] = (i, j, k) of a grid of dims = (nx, ny, nz)
+ * voxels (0 <= i < nx, ...). For each seed s, lfcd[s] is the number of voxels of the cluster grown
+ * from s: the cluster starts as {s}, and a voxel adjacent to a voxel of the cluster joins when its
+ * correlation with the SEED passes the rule (FC_EDGE_THRESHOLD: r >= threshold; FC_EDGE_ABS_THRESHOLD:
+ * |r| >= threshold), until none does. Adjacent: sharing a face (neighbourhood 6), a face or an edge
+ * (18), or a face, an edge or a corner (26; AFNI's). The seed counts itself, as in AFNI (whose loop
+ * tests the seed against itself, r = 1): lfcd[s] >= 1, and 1 for a seed that no neighbour joins.
+ * AFNI keeps r > t (strictly) with 0 <= t < 1; here r >= t for any finite t.
+ * Constant series (zero variance) have no r, under either constant policy (as fc_pcc_degree, where
+ * they get no edges): a constant voxel never joins a cluster (nor is grown through), and a constant
+ * seed gets lfcd = 0 (never a count, which is >= 1).
+ * Only products of the seed with the voxels it reaches are computed (the cluster and its boundary),
+ * never the N x N matrix: O(sum of cluster and boundary sizes x T) work.
+ * r: the float64 dot product of the two stored normalized rows (float rows widened in FP32 / TF32
+ * mode, double rows in FP64 mode) in a fixed order, clamped and rounded to float, then tested as
+ * fc_pcc_degree tests it (r >= t exactly as for the graph calls). So |r - r_float64| is within the
+ * precision's promise (1e-5 in FP32, 1e-12 in FP64); a pair closer than that to t may be decided
+ * differently than by fc_pcc_degree, whose FP32 products are summed in float.
+ * Same input and settings: the same counts, for any thread count, on either backend. On a CUDA
+ * context lFCD currently runs on the host as well: the stored rows are copied to the host (the CPU
+ * backend's values) and computed there (a GPU kernel may come later).
+ * Memory: the rows as float64 (N x T x 8 bytes), a voxel lookup (4 bytes per grid voxel when the
+ * grid is at most about 8 N voxels, else a hash of 32 bytes per series), and 4 bytes per series per
+ * thread for the visit marks.
+ * ------------------------------------------------------------------------------------------- */
+
+/* lfcd: N counts (N = the series' n_series), as above. coords: N x 3 int32, row-major (i, j, k of
+ * series s at coords[3 s], coords[3 s + 1], coords[3 s + 2]); dims: 3 values, each >= 1.
+ * neighbourhood: 6, 18 or 26. rule: FC_EDGE_THRESHOLD or FC_EDGE_ABS_THRESHOLD (the density and
+ * top-k rules give FC_ERR_INVALID_ARG); threshold: finite. FC_ERR_INVALID_ARG names the bad value:
+ * a coordinate off the grid (the series and axis), two series on one voxel (both), a dimension < 1,
+ * a neighbourhood other than 6, 18 or 26, a NaN or infinite threshold; FC_ERR_NULL_ARG a NULL
+ * pointer; lfcd is not written on any error. The progress callback counts seeds (total N, reported
+ * every 4096 seeds); a non-zero return gives FC_ERR_ABORTED.
+ *
+ *   // 4 voxels on a 3 x 1 x 2 grid: a row of three at k = 0 and one above the first.
+ *   const int32_t coords[] = {0, 0, 0,  1, 0, 0,  2, 0, 0,  0, 0, 1};
+ *   const int64_t dims[] = {3, 1, 2};
+ *   int64_t lfcd[4];
+ *   if (fc_pcc_lfcd(ctx, s, coords, dims, 6, FC_EDGE_THRESHOLD, 0.5, lfcd) != FC_OK)
+ *     fprintf(stderr, "fastconn: %s\n", fc_last_error());
+ */
+FC_API fc_status fc_pcc_lfcd(fc_context* ctx, const fc_series* series, const int32_t* coords, const int64_t* dims,
+                             int neighbourhood, fc_edge_rule rule, double threshold, int64_t* lfcd);
+
+/* ---------------------------------------------------------------------------------------------
  * Partial correlation and precision.
  *
  * Of a series set's correlation matrix R (the empirical covariance, divisor n_time, of the series

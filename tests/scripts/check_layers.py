@@ -7,7 +7,7 @@ Floors, bottom to top:
   1 kernels     kernels/             device code behind plain launcher headers
   2 backend     src/backend/         one interface per capability; cpu/ and cuda/ implement them
   3 capability  src/context/, src/pcc/, src/graph/, src/dfc/, src/modules/, src/centrality/,
-                src/partial/
+                src/partial/, src/lfcd/
   4 api         src/api/             the extern "C" entry points
 The public header (include/fastconn/) may be included from every floor. The command line
 (tools/) and the bindings (bindings/) are clients: they include only the public header and their
@@ -25,7 +25,7 @@ import tempfile
 FLOORS = [("src/base/", 0, "base"), ("kernels/", 1, "kernels"), ("src/backend/", 2, "backend"),
           ("src/context/", 3, "capability"), ("src/pcc/", 3, "capability"), ("src/graph/", 3, "capability"),
           ("src/dfc/", 3, "capability"), ("src/modules/", 3, "capability"), ("src/centrality/", 3, "capability"),
-          ("src/partial/", 3, "capability"),
+          ("src/partial/", 3, "capability"), ("src/lfcd/", 3, "capability"),
           ("src/api/", 4, "api")]
 CLIENTS = ("tools/", "bindings/")
 SOURCE = re.compile(r"\.(c|cc|cpp|cu|h|hpp|cuh|i)$")
