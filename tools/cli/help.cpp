@@ -140,6 +140,20 @@ const Help kHelp[] = {
      "Example:\n"
      "  fastconn triangle tests/data/fmri1.nii.gz -o /tmp/r.f32\n",
      false},
+    {"lfcd", "local functional connectivity density map (Tomasi and Volkow 2010, AFNI's 3dLFCD)",
+     "fastconn lfcd INPUT -o LFCD.nii.gz --threshold R [--abs] [--neighbourhood 6|18|26] [options]",
+     "For every voxel of the mask (the seed), the number of voxels in the cluster grown from it:\n"
+     "a mask voxel next to the cluster joins when its r with the seed is >= R (|r| >= R with --abs),\n"
+     "until none does (fc_pcc_lfcd; only seed-to-neighbour products, never the N x N matrix).\n"
+     "The seed counts itself (AFNI's convention): every non-constant voxel scores >= 1; constant\n"
+     "voxels score 0 and never join. Voxels outside the mask are 0 in the map.\n"
+     "Own options:\n"
+     "  --threshold R         r >= R joins (-1 <= R <= 1; required)\n"
+     "  --abs                 |r| >= R joins instead (0 <= R <= 1)\n"
+     "  --neighbourhood N     6 (faces), 18 (faces and edges) or 26 (faces, edges and corners; default)\n"
+     "Example:\n"
+     "  fastconn lfcd tests/data/fmri1.nii.gz --threshold 0.6 -o /tmp/lfcd.nii.gz\n",
+     false},
 };
 
 }  // namespace

@@ -51,6 +51,7 @@ from .dynamic import (SlidingWindow, dfc_degree, dfc_ecm, dfc_graphs, dfc_lowran
 from .modules import Modules, leiden, modularity, modularity_score
 from .centrality import eigenvector_centrality, fisher_z
 from .partial import partial_correlation
+from .lfcd import lfcd
 from .network import Graph, load_graph, save_graph, to_igraph, to_networkx
 from .notices import ConstantSeriesWarning, RowvarWarning
 from .triangle import triu_offset, triu_pair, triu_size
@@ -68,7 +69,7 @@ __all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "bl
            # centrality, rank correlation, Fisher z (fastconn.centrality)
            "ecm", "eigenvector_centrality", "spearman", "fisher_z", "dfc_ecm",
            # partial correlation and precision (fastconn.partial)
-           "partial_correlation"]
+           "partial_correlation", "lfcd"]
 
 __version__ = "%d.%d.%d" % tuple(_fastconn.fc_version())
 

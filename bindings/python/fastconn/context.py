@@ -13,6 +13,7 @@ from .dynamic import DynamicMethods
 from .modules import ModuleMethods
 from .centrality import CentralityMethods, check_method
 from .partial import PartialMethods
+from .lfcd import LfcdMethods
 from .network import GRAPH_WEIGHTS, Graph, edge_rule
 from .notices import ConstantSeriesWarning, constant_message, warn
 from .options import ORDERS, lookup as _lookup, result_dtype
@@ -33,7 +34,7 @@ def _name_of(table, code):
     return next(name for name, value in table.items() if value == code)
 
 
-class Context(DynamicMethods, ModuleMethods, CentralityMethods, PartialMethods):
+class Context(DynamicMethods, ModuleMethods, CentralityMethods, PartialMethods, LfcdMethods):
     """A fastconn context: where and how correlations are computed.
 
     backend: "auto" (CUDA when a device is visible, else CPU), "cpu" or "cuda".
@@ -46,7 +47,7 @@ class Context(DynamicMethods, ModuleMethods, CentralityMethods, PartialMethods):
         value cancels (AbortedError), an exception propagates. Ctrl-C cancels in any case.
 
     Sliding-window (dynamic) connectivity and low rank: see fastconn.dynamic; modules of a
-    graph: see fastconn.modules; centrality and Spearman: see fastconn.centrality; partial correlation: see fastconn.partial. Their methods on a Context take the same arguments as the
+    graph: see fastconn.modules; centrality and Spearman: see fastconn.centrality; partial correlation: see fastconn.partial; lFCD: see fastconn.lfcd. Their methods on a Context take the same arguments as the
     module-level functions, less backend / precision / constant.
 
     Used as a context manager (`with Context(precision="fp64") as ctx:`), it is also the
