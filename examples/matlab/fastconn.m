@@ -33,6 +33,7 @@ function fastconn()
 %     fcFisherZ         Fisher's z, atanh(r)
 %     fcPartialCorrelation  partial correlation or precision, Ledoit-Wolf shrinkage
 %     fcDfcEcm          fast eigenvector centrality of every sliding window
+%     fcLfcd            local functional connectivity density on a voxel grid (no N x N matrix)
 %     (Spearman's rho: 'Method', 'spearman' in fcCorr, fcCorrTriu, fcGraph, fcDegree, fcEcm)
 %   Library
 %     fcVersion         the library's version

@@ -50,6 +50,7 @@
  *
  * Centrality, Fisher z and partial correlation (fastconn_mex_centrality.c): 'ecm', 'ecm_thresholded',
  * 'dfc_ecm', 'eigen_centrality', 'fisher_z', 'partial'.
+ * lFCD (fastconn_mex_lfcd.c): 'lfcd'.
  * The rest of the C API (fastconn_mex_api.c):
  *   R = fastconn_mex('window', X, start, width [, taper])
  *                                       N x N correlations of rows start..start+width-1 (tapered)
@@ -102,8 +103,8 @@
  * (fc_pcc_dense_f64, fc_pcc_cross_f64, fc_pcc_triu_f64); the edge weights of 'graph' carry float
  * rounding (about 6e-8) whatever the precision (float in fc_graph).
  *
- * Build (the four files fastconn_mex.c fastconn_mex_dfc.c fastconn_mex_api.c fastconn_mex_centrality.c,
- *        written FILES):
+ * Build (the five files fastconn_mex.c fastconn_mex_dfc.c fastconn_mex_api.c fastconn_mex_centrality.c
+ *        fastconn_mex_lfcd.c, written FILES):
  *   MATLAB  mex -I<prefix>/include -L<prefix>/lib -lfastconn FILES
  *   Octave  mkoctfile --mex -I<prefix>/include -L<prefix>/lib -lfastconn FILES
  * The functions fcCorr, fcGraph, fcDfc, ... in this folder wrap these commands with MATLAB-style
@@ -540,6 +541,7 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   if (dfc_module_command(command, nlhs, plhs, nrhs, prhs)) return;
   if (api_command(command, nlhs, plhs, nrhs, prhs)) return;
   if (centrality_command(command, nlhs, plhs, nrhs, prhs)) return;
+  if (lfcd_command(command, nlhs, plhs, nrhs, prhs)) return;
   /* n_args: the positional arguments after the command; n_data of them are data matrices. */
   if (strcmp(command, "cor") == 0 || strcmp(command, "triu") == 0) n_data = n_args = 1;
   else if (strcmp(command, "cross") == 0) n_data = n_args = 2;
@@ -548,7 +550,7 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   else usage_error(&call, "unknown command '%s' (known: 'cor', 'triu', 'cross', 'graph', 'degree', 'dfc', 'dfc_degree', "
                           "'dfc_graphs', 'dfc_summary', 'lowrank', 'dfc_lowrank', 'modularity', 'modularity_score', "
                           "'window', 'dfc_begin', 'dfc_next', 'dfc_end', 'graph_save', 'graph_load', 'triu_index', "
-                          "'triu_pair', 'version', 'has_cuda', 'ecm', 'ecm_thresholded', 'dfc_ecm', 'eigen_centrality', 'fisher_z', 'partial')", command);
+                          "'triu_pair', 'version', 'has_cuda', 'ecm', 'ecm_thresholded', 'dfc_ecm', 'eigen_centrality', 'fisher_z', 'partial', 'lfcd', 'cpu_info')", command);
   if (nrhs < 1 + n_args || nrhs > 2 + n_args)
     usage_error(&call, "'%s' takes %d argument(s)%s and an optional options struct, not %d arguments", command, n_args,
                 n_args > n_data ? " (X, rule, p)" : "", nrhs - 1);

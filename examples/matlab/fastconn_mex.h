@@ -76,6 +76,8 @@ int dfc_module_command(const char* command, int nlhs, mxArray* plhs[], int nrhs,
 /* fastconn_mex_centrality.c ('ecm', 'eigen_centrality', 'fisher_z'): returns 1 when `command` is
  * one of its commands (and has run). */
 int centrality_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
+/* fastconn_mex_lfcd.c ('lfcd'): returns 1 when `command` is 'lfcd' (and it has run). */
+int lfcd_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
 /* fastconn_mex_api.c: returns 1 when `command` is one of its commands (and has run). */
 int api_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
 /* Frees the streamed-window iterators (mexAtExit). */

@@ -668,6 +668,8 @@ SEXP fcr_graph_eigen_centrality(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP fcr_fisher_z(SEXP);
 // fastconn_partial.cpp
 SEXP fcr_partial_correlation(SEXP, SEXP, SEXP, SEXP);
+// fastconn_lfcd.cpp
+SEXP fcr_pcc_lfcd(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 
 static const R_CallMethodDef call_methods[] = {
     {"fcr_context_create", (DL_FUNC)&fcr_context_create, 3},
@@ -710,6 +712,7 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_graph_eigen_centrality", (DL_FUNC)&fcr_graph_eigen_centrality, 6},
     {"fcr_fisher_z", (DL_FUNC)&fcr_fisher_z, 1},
     {"fcr_partial_correlation", (DL_FUNC)&fcr_partial_correlation, 4},
+    {"fcr_pcc_lfcd", (DL_FUNC)&fcr_pcc_lfcd, 7},
     {nullptr, nullptr, 0}};
 
 void R_init_fastconn(DllInfo* dll) {
