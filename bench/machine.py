@@ -36,3 +36,20 @@ def median_time(reps, f):
         result = f()
         times.append(time.perf_counter() - a)
     return sorted(times)[len(times) // 2], result
+
+
+def fastconn_library(path):
+    """libfastconn through ctypes, with the argument types of the context and series calls every
+    bench script makes declared (each script adds those of the call it measures)."""
+    pointer = ctypes.c_void_p
+    lib = ctypes.CDLL(path)
+    lib.fc_context_create.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.POINTER(pointer)]
+    lib.fc_context_set_precision.argtypes = [pointer, ctypes.c_int]
+    lib.fc_context_set_threads.argtypes = [pointer, ctypes.c_int]
+    lib.fc_context_destroy.argtypes = [pointer]
+    for create in (lib.fc_series_create_f32, lib.fc_series_create_f64):
+        create.argtypes = [pointer, pointer, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
+                           ctypes.POINTER(pointer)]
+    lib.fc_series_destroy.argtypes = [pointer]
+    lib.fc_last_error.restype = ctypes.c_char_p
+    return lib

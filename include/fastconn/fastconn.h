@@ -621,9 +621,10 @@ FC_API fc_status fc_fisher_z_f64(double* values, int64_t count);
  * Same input and settings: the same counts, for any thread count, on either backend. On a CUDA
  * context lFCD currently runs on the host as well: the stored rows are copied to the host (the CPU
  * backend's values) and computed there (a GPU kernel may come later).
- * Memory: the rows as float64 (N x T x 8 bytes), a voxel lookup (4 bytes per grid voxel when the
- * grid is at most about 8 N voxels, else a hash of 32 bytes per series), and 4 bytes per series per
- * thread for the visit marks.
+ * Memory: the rows on the host (N x T x 8 bytes while they are copied, then N x T x 4 in FP32 /
+ * TF32, whose stored rows are float), a voxel lookup (4 bytes per grid voxel when the
+ * grid has at most 8 N + 2^20 voxels, else a hash of at most 64 bytes per series), and 4 bytes per
+ * series per thread for the visit marks.
  * ------------------------------------------------------------------------------------------- */
 
 /* lfcd: N counts (N = the series' n_series), as above. coords: N x 3 int32, row-major (i, j, k of

@@ -25,12 +25,13 @@ namespace {
 // chains the compiler can keep in vector registers.
 constexpr int kLanes = 8;
 
-double row_dot(const double* a, const double* b, int64_t t) {
+template <class C>
+double row_dot(const C* a, const C* b, int64_t t) {
   double lane[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0};
   const int64_t full = t - t % kLanes;
   for (int64_t k = 0; k < full; k += kLanes)
-    for (int l = 0; l < kLanes; ++l) lane[l] += a[k + l] * b[k + l];
-  for (int64_t k = full; k < t; ++k) lane[k - full] += a[k] * b[k];
+    for (int l = 0; l < kLanes; ++l) lane[l] += static_cast<double>(a[k + l]) * static_cast<double>(b[k + l]);
+  for (int64_t k = full; k < t; ++k) lane[k - full] += static_cast<double>(a[k]) * static_cast<double>(b[k]);
   return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
 }
 
@@ -86,14 +87,15 @@ struct Scratch {
 // The cluster of `seed`: the seed, then every voxel reached through the neighbourhood from a voxel
 // of the cluster whose r with the seed passes. A voxel tested once is never tested again for this
 // seed: its r with the seed does not change.
+template <class C>
 int64_t grow(int64_t seed, const VoxelGrid& grid, const int32_t* coords, const std::vector<Offset>& offsets,
-             const std::vector<uint8_t>& constant, const double* z, int64_t t, const EdgeTest& test, Scratch& w) {
+             const std::vector<uint8_t>& constant, const C* z, int64_t t, const EdgeTest& test, Scratch& w) {
   if (constant[seed]) return 0;
   if (++w.epoch == 0) {  // wrapped after 2^32 seeds: old marks would read as current
     std::fill(w.seen.begin(), w.seen.end(), 0u);
     w.epoch = 1;
   }
-  const double* zs = z + seed * t;
+  const C* zs = z + seed * t;
   w.queue.clear();
   w.queue.push_back(seed);
   w.seen[seed] = w.epoch;
@@ -121,9 +123,16 @@ void pcc_lfcd(const ContextState& ctx, const SeriesData& s, const int32_t* coord
   const int64_t n = s.n, t = s.t;
   const VoxelGrid grid(coords, n, dims);
 
-  std::vector<double> z(static_cast<size_t>(n * t));
-  if (!s.backend->rows_to_host(s.view(), z.data()))
+  // The stored rows on the host, widened to double; float rows (FP32 / TF32 storage) are narrowed
+  // back, which is exact, so that each product reads half the bytes.
+  std::vector<double> wide(static_cast<size_t>(n * t));
+  if (!s.backend->rows_to_host(s.view(), wide.data()))
     fail(FC_ERR_BACKEND_UNAVAILABLE, "lFCD is not available on the " + s.backend->describe() + " backend yet");
+  std::vector<float> narrow;
+  if (s.precision != FC_PRECISION_FP64) {
+    narrow.assign(wide.begin(), wide.end());
+    std::vector<double>().swap(wide);
+  }
   std::vector<int64_t> out(static_cast<size_t>(n));
 
   // Work of a seed: a few neighbourhoods of products of t values; clusters vary a lot in size, so
@@ -143,7 +152,10 @@ void pcc_lfcd(const ContextState& ctx, const SeriesData& s, const int32_t* coord
 #pragma omp for schedule(dynamic, 16)
       for (int64_t seed = begin; seed < end; ++seed) {
         if (!ready || errors.failed()) continue;
-        errors.capture([&] { out[seed] = grow(seed, grid, coords, offsets, s.constant, z.data(), t, test, w); });
+        errors.capture([&] {
+          out[seed] = narrow.empty() ? grow(seed, grid, coords, offsets, s.constant, wide.data(), t, test, w)
+                                     : grow(seed, grid, coords, offsets, s.constant, narrow.data(), t, test, w);
+        });
       }
     }
     errors.rethrow();
