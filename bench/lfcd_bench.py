@@ -35,12 +35,9 @@ ap.add_argument("--reps", type=int, default=3)
 ap.add_argument("--out", default=None)
 args = ap.parse_args()
 
-if os.environ.get("OMP_NUM_THREADS") != str(args.threads):
-    os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
-    os.execv(sys.executable, [sys.executable] + sys.argv)
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from machine import cpu_model, fastconn_library, median_time  # noqa: E402 (bench/machine.py)
+from machine import cpu_model, fastconn_library, median_time, pin_threads  # noqa: E402 (bench/machine.py)
+pin_threads(args.threads)
 import numpy as np  # noqa: E402
 import scipy.ndimage  # noqa: E402
 

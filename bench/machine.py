@@ -53,3 +53,13 @@ def fastconn_library(path):
     lib.fc_series_destroy.argtypes = [pointer]
     lib.fc_last_error.restype = ctypes.c_char_p
     return lib
+
+
+def pin_threads(threads):
+    """Runs the script again with OMP_NUM_THREADS = OPENBLAS_NUM_THREADS = threads unless they are
+    set so already: numpy's OpenBLAS reads its thread count when it loads, so call this first."""
+    import os
+    import sys
+    if os.environ.get("OMP_NUM_THREADS") != str(threads):
+        os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
+        os.execv(sys.executable, [sys.executable] + sys.argv)
