@@ -27,6 +27,7 @@ from . import _fastconn as _fc
 from .centrality import check_method
 from .layout import series_matrix
 from .network import edge_rule
+from .notices import ConstantSeriesWarning, shown_indices, warn
 from .options import invalid_argument
 
 __all__ = ["NEIGHBOURHOODS", "LfcdMethods", "voxel_coords", "grid_dims"]
@@ -74,7 +75,11 @@ class LfcdMethods:
         with self._lock:
             series = self._upload(matrix, method)
             _fc.fc_pcc_lfcd(self._live(), series, flat, shape, int(neighbourhood), rule, param, counts)
-            self._warn_constant(("x", series, matrix))
+            if self._constant == "nan" and _fc.fc_series_info(series)[2] > 0:
+                which = np.flatnonzero(np.ptp(matrix, axis=1) == 0)
+                warn(f"{len(which)} series of x have zero variance, so they have no correlation: their lFCD is 0 "
+                     f"and they join no cluster: {shown_indices(which)} (constant='zero' silences this)",
+                     ConstantSeriesWarning)
         return counts
 
 

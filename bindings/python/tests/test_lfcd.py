@@ -110,7 +110,9 @@ def test_constant_series_score_zero_under_both_policies():
             got = fastconn.lfcd(x, coords, (3, 1, 1), -1.0, signed=True, neighbourhood=26, rowvar=True,
                                 constant=constant)
         assert got.tolist() == [1, 0, 1]  # the constant middle voxel cuts the line
-        assert any(issubclass(w.category, fastconn.ConstantSeriesWarning) for w in caught) == (constant == "nan")
+        noted = [str(w.message) for w in caught if issubclass(w.category, fastconn.ConstantSeriesWarning)]
+        assert (noted == ["1 series of x have zero variance, so they have no correlation: their lFCD is 0 and they "
+                          "join no cluster: 1 (constant='zero' silences this)"]) == (constant == "nan"), noted
 
 
 def test_context_method_and_threads_agree():

@@ -24,6 +24,20 @@ fc_lfcd <- function(x, coords, dims, threshold, signed = FALSE, neighbourhood = 
     stop(simpleError(sprintf("'dims' must be three whole numbers (e.g. dim(mask)), not %s", shown_value(dims)), call))
   if (any(abs(coords) > .Machine$integer.max - 1))
     stop(simpleError("'coords' holds values beyond R's integers", call))
+  # Off the grid or on one voxel twice: named here in R's 1-based terms (the library checks again).
+  off <- which(coords < 1 | coords > matrix(dims, nrow(coords), 3L, byrow = TRUE), arr.ind = TRUE)
+  if (nrow(off)) {
+    v <- min(off[, 1L])
+    stop(simpleError(sprintf("column %d of 'x' sits at voxel (%s), off the grid of dims (%s)", v,
+                             paste(coords[v, ], collapse = ", "), paste(dims, collapse = ", ")), call))
+  }
+  twice <- which(duplicated(coords))
+  if (length(twice)) {
+    v <- twice[1L]
+    first <- which(apply(coords, 1L, function(c) all(c == coords[v, ])))[1L]
+    stop(simpleError(sprintf("columns %d and %d of 'x' sit on the same voxel (%s); each voxel holds one series", first, v,
+                             paste(coords[v, ], collapse = ", ")), call))
+  }
   zero_based <- matrix(as.integer(coords) - 1L, ncol = 3L)
 
   context <- new_context(backend, precision, "na", call)

@@ -62,8 +62,10 @@ test_that("6, 18 and 26 neighbours differ on voxels touching along an edge or at
 test_that("fc_lfcd refuses bad coordinates, dims and neighbourhoods, naming them", {
   coords <- rbind(c(1, 1, 1), c(2, 1, 1), c(3, 1, 1))
   x <- structured_series(n_time = 20, n_series = 3)
-  expect_error(fc_lfcd(x, coords, c(2, 1, 1), 0.5), "off the grid")
-  expect_error(fc_lfcd(x, rbind(coords[1:2, ], coords[2, ]), c(3, 1, 1), 0.5), "same voxel")
+  expect_error(fc_lfcd(x, coords, c(2, 1, 1), 0.5), "column 3 of 'x' sits at voxel \\(3, 1, 1\\), off the grid")
+  expect_error(fc_lfcd(x, coords - 1, c(3, 1, 1), 0.5), "column 1 of 'x' sits at voxel \\(0, 0, 0\\)")
+  expect_error(fc_lfcd(x, rbind(coords[1:2, ], coords[2, ]), c(3, 1, 1), 0.5),
+               "columns 2 and 3 of 'x' sit on the same voxel \\(2, 1, 1\\)")
   expect_error(fc_lfcd(x, coords, c(3, 1, 1), 0.5, neighbourhood = 7), "'neighbourhood' must be 6, 18 or 26")
   expect_error(fc_lfcd(x, coords[1:2, ], c(3, 1, 1), 0.5), "'coords' must be a matrix of 3 rows")
   expect_error(fc_lfcd(x, coords, c(3, 1), 0.5), "'dims' must be three whole numbers")
