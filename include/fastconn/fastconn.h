@@ -621,8 +621,8 @@ FC_API fc_status fc_fisher_z_f64(double* values, int64_t count);
  * Same input and settings: the same counts, for any thread count, on either backend. On a CUDA
  * context lFCD currently runs on the host as well: the stored rows are copied to the host (for a
  * series set created from data, the CPU backend's values) and computed there (a GPU kernel may
- * come later). A window (fc_series_window) is normalized by each backend in its own order of
- * float64 sums, so its rows, and a pair's r, may differ in the last bit between backends.
+ * come later). Both backends normalize a series and a window (fc_series_window) to the same
+ * bits (fc_cpu_info), so the counts are the same on both for windows too.
  * Memory: the rows on the host (N x T x 8 bytes while they are copied, then N x T x 4 in FP32 /
  * TF32, whose stored rows are float), a voxel lookup (4 bytes per grid voxel when the
  * grid has at most 8 N + 2^20 voxels, else a hash of at most 64 bytes per series), and 4 bytes per
