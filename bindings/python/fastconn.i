@@ -647,6 +647,7 @@ static fc_status fcpy_dfc_lowrank(fc_context* ctx, const fc_series* series, int6
 %include "centrality.i"
 %include "partial.i"
 %include "lfcd.i"
+%include "multilayer.i"
 
 %include "fastconn/fastconn_export.h"
 %include "fastconn/fastconn_version.h"

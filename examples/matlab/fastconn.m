@@ -27,6 +27,8 @@ function fastconn()
 %   Modules
 %     fcModularity      leading-eigenvector modules and Q
 %     fcModularityScore Q of any partition
+%     fcLeiden          Leiden modules (connected) and Q
+%     fcMultilayer      modules over time (windows' networks): labels, Q, flexibility, allegiance
 %   Centrality and rank correlation
 %     fcEcm             fast eigenvector centrality of the correlation matrix (no N x N matrix)
 %     fcEigenCentrality eigenvector centrality of a network

@@ -51,6 +51,7 @@
  * Centrality, Fisher z and partial correlation (fastconn_mex_centrality.c): 'ecm', 'ecm_thresholded',
  * 'dfc_ecm', 'eigen_centrality', 'fisher_z', 'partial'.
  * lFCD (fastconn_mex_lfcd.c): 'lfcd'.
+ * Leiden and multilayer modularity (fastconn_mex_modules.c): 'leiden', 'multilayer'.
  * The rest of the C API (fastconn_mex_api.c):
  *   R = fastconn_mex('window', X, start, width [, taper])
  *                                       N x N correlations of rows start..start+width-1 (tapered)
@@ -104,7 +105,8 @@
  * rounding (about 6e-8) whatever the precision (float in fc_graph).
  *
  * Build (the five files fastconn_mex.c fastconn_mex_dfc.c fastconn_mex_api.c fastconn_mex_centrality.c
- *        fastconn_mex_lfcd.c, written FILES):
+ *        fastconn_mex_lfcd.c, fastconn_mex_modules.c,
+ *        written FILES):
  *   MATLAB  mex -I<prefix>/include -L<prefix>/lib -lfastconn FILES
  *   Octave  mkoctfile --mex -I<prefix>/include -L<prefix>/lib -lfastconn FILES
  * The functions fcCorr, fcGraph, fcDfc, ... in this folder wrap these commands with MATLAB-style
@@ -138,6 +140,9 @@ void release_call(call_state* call) {
   fc_graph_destroy(call->graph);
   fc_dfc_destroy(call->dfc);
   fc_modules_destroy(call->modules);
+  for (int64_t s = 0; call->layers != NULL && s < call->n_layers; ++s) fc_graph_destroy(call->layers[s]);
+  mxFree(call->layers);
+  fc_multilayer_destroy(call->multilayer);
   mxFree(call->scratch);
   mxFree(call->scratch2);
   memset(call, 0, sizeof(*call));
@@ -542,6 +547,7 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   if (api_command(command, nlhs, plhs, nrhs, prhs)) return;
   if (centrality_command(command, nlhs, plhs, nrhs, prhs)) return;
   if (lfcd_command(command, nlhs, plhs, nrhs, prhs)) return;
+  if (modules_command(command, nlhs, plhs, nrhs, prhs)) return;
   /* n_args: the positional arguments after the command; n_data of them are data matrices. */
   if (strcmp(command, "cor") == 0 || strcmp(command, "triu") == 0) n_data = n_args = 1;
   else if (strcmp(command, "cross") == 0) n_data = n_args = 2;
@@ -550,7 +556,7 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   else usage_error(&call, "unknown command '%s' (known: 'cor', 'triu', 'cross', 'graph', 'degree', 'dfc', 'dfc_degree', "
                           "'dfc_graphs', 'dfc_summary', 'lowrank', 'dfc_lowrank', 'modularity', 'modularity_score', "
                           "'window', 'dfc_begin', 'dfc_next', 'dfc_end', 'graph_save', 'graph_load', 'triu_index', "
-                          "'triu_pair', 'version', 'has_cuda', 'ecm', 'ecm_thresholded', 'dfc_ecm', 'eigen_centrality', 'fisher_z', 'partial', 'lfcd', 'cpu_info')", command);
+                          "'triu_pair', 'version', 'has_cuda', 'ecm', 'ecm_thresholded', 'dfc_ecm', 'eigen_centrality', 'fisher_z', 'partial', 'lfcd', 'cpu_info', 'leiden', 'multilayer')", command);
   if (nrhs < 1 + n_args || nrhs > 2 + n_args)
     usage_error(&call, "'%s' takes %d argument(s)%s and an optional options struct, not %d arguments", command, n_args,
                 n_args > n_data ? " (X, rule, p)" : "", nrhs - 1);

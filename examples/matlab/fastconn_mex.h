@@ -36,6 +36,9 @@ typedef struct call_state {
   fc_dfc* dfc;
   fc_modules* modules;
   void* scratch2;
+  fc_graph** layers; /* 'multilayer': n_layers graphs (mxCalloc), each destroyed with the call */
+  int64_t n_layers;
+  fc_multilayer* multilayer;
 } call_state;
 
 typedef struct window_spec {
@@ -73,6 +76,14 @@ void warn_constant(const fc_series* series, const char* what, const options* opt
 
 /* fastconn_mex_dfc.c: returns 1 when `command` is one of its commands (and has run). */
 int dfc_module_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
+/* fastconn_mex_dfc.c's module helpers, shared with fastconn_mex_modules.c: labels (1-based), Q
+ * and (tree_out, when nlhs > 2) the division tree of call->modules; N labels >= 0 of an mxArray
+ * (`name` in messages) into labels. */
+void modules_outputs(call_state* call, int nlhs, mxArray** labels_out, mxArray** q_out, mxArray** tree_out);
+void read_labels(const mxArray* labels_arg, int64_t n, const char* name, int64_t* labels, call_state* call);
+/* fastconn_mex_modules.c ('leiden', 'multilayer'): returns 1 when `command` is one of its commands
+ * (and has run). */
+int modules_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);
 /* fastconn_mex_centrality.c ('ecm', 'eigen_centrality', 'fisher_z'): returns 1 when `command` is
  * one of its commands (and has run). */
 int centrality_command(const char* command, int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]);

@@ -338,14 +338,12 @@ static int parse_modularity_options(int nrhs, const mxArray* prhs[], int first, 
 }
 
 /* labels (1-based), Q and the division tree (ids 1-based: 1 = the whole graph). */
-static void modularity(fc_context* ctx, call_state* call, const fc_modularity_options* mo, int nlhs, mxArray** labels_out,
-                       mxArray** q_out, mxArray** tree_out) {
+void modules_outputs(call_state* call, int nlhs, mxArray** labels_out, mxArray** q_out, mxArray** tree_out) {
   static const char* fields[] = {"parent", "child_a", "child_b", "eigenvalue", "gain", "iterations", "residual"};
   int64_t n = 0, k = 0, splits = 0, i;
   double q = 0;
   int64_t* labels;
   mxArray* out;
-  check(fc_modularity(ctx, call->graph, mo, &call->modules), call, "finding the modules");
   check(fc_modules_info(call->modules, &n, &k, &q, &splits), call, "reading the modules");
   call->scratch = mxMalloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
   labels = (int64_t*)call->scratch;
@@ -386,19 +384,19 @@ static void modularity(fc_context* ctx, call_state* call, const fc_modularity_op
   }
 }
 
-/* Q of labels (N integers >= 0, any numbering: 1-based MATLAB labels pass as they are). */
-static double modularity_score(const mxArray* labels_arg, double gamma, call_state* call) {
-  int64_t n = 0, i;
-  int64_t* labels;
-  double q = 0;
-  check(fc_graph_info(call->graph, &n, NULL), call, "reading G");
+static void modularity(fc_context* ctx, call_state* call, const fc_modularity_options* mo, int nlhs, mxArray** labels_out,
+                       mxArray** q_out, mxArray** tree_out) {
+  check(fc_modularity(ctx, call->graph, mo, &call->modules), call, "finding the modules");
+  modules_outputs(call, nlhs, labels_out, q_out, tree_out);
+}
+
+void read_labels(const mxArray* labels_arg, int64_t n, const char* name, int64_t* labels, call_state* call) {
+  int64_t i;
   if (!(mxIsNumeric(labels_arg) || mxIsLogical(labels_arg)) || mxIsComplex(labels_arg) || mxIsSparse(labels_arg) ||
       (int64_t)mxGetNumberOfElements(labels_arg) != n ||
       (n > 0 && mxGetM(labels_arg) != 1 && mxGetN(labels_arg) != 1))
-    usage_error(call, "labels must be a real vector of %lld integers (one per node of G), not %lld x %lld", (long long)n,
-                (long long)mxGetM(labels_arg), (long long)mxGetN(labels_arg));
-  call->scratch = mxMalloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
-  labels = (int64_t*)call->scratch;
+    usage_error(call, "%s must be a real vector of %lld integers (one per node of G), not %lld x %lld", name,
+                (long long)n, (long long)mxGetM(labels_arg), (long long)mxGetN(labels_arg));
   {
     mxArray* as_double = NULL;
     const double* v;
@@ -407,16 +405,30 @@ static double modularity_score(const mxArray* labels_arg, double gamma, call_sta
     } else {
       /* Integer, single or logical labels: converted by MATLAB's own rules. */
       mxArray* in = (mxArray*)labels_arg;
-      if (mexCallMATLAB(1, &as_double, 1, &in, "double") != 0) usage_error(call, "labels could not be converted to double");
+      if (mexCallMATLAB(1, &as_double, 1, &in, "double") != 0) usage_error(call, "%s could not be converted to double", name);
       v = mxGetPr(as_double);
     }
     for (i = 0; i < n; ++i) {
-      if (!(v[i] >= 0 && v[i] == floor(v[i]) && v[i] <= 9007199254740992.0))
-        usage_error(call, "labels(%lld) = %g: labels must be whole numbers >= 0", (long long)(i + 1), v[i]);
+      if (!(v[i] >= 0 && v[i] == floor(v[i]) && v[i] <= 9007199254740992.0)) {
+        const double bad = v[i];
+        if (as_double) mxDestroyArray(as_double);
+        usage_error(call, "%s(%lld) = %g: %s must be whole numbers >= 0", name, (long long)(i + 1), bad, name);
+      }
       labels[i] = (int64_t)v[i];
     }
     if (as_double) mxDestroyArray(as_double);
   }
+}
+
+/* Q of labels (N integers >= 0, any numbering: 1-based MATLAB labels pass as they are). */
+static double modularity_score(const mxArray* labels_arg, double gamma, call_state* call) {
+  int64_t n = 0;
+  int64_t* labels;
+  double q = 0;
+  check(fc_graph_info(call->graph, &n, NULL), call, "reading G");
+  call->scratch = mxMalloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+  labels = (int64_t*)call->scratch;
+  read_labels(labels_arg, n, "labels", labels, call);
   check(fc_modularity_score(call->graph, labels, gamma, &q), call, "scoring the labels");
   return q;
 }

@@ -19,18 +19,6 @@ function test_fastconn_mex_modularity(mex_dir, csv_path)
   finish_checks('test_fastconn_mex_modularity');
 end
 
-% Newman's Q = (1/2m) sum_ij (A_ij - gamma k_i k_j / 2m) delta(c_i, c_j) of a non-negative A.
-function q = ref_q(A, labels, gamma)
-  if nargin < 3, gamma = 1; end
-  A = full(double(A));
-  k = sum(A, 2);
-  two_m = sum(k);
-  if two_m == 0, q = 0; return; end
-  same = labels(:) == labels(:).';
-  B = A - gamma * (k * k.') / two_m;
-  q = sum(B(same)) / two_m;
-end
-
 % Signed Q from the positive and negative parts: 'gomez' (2w+ Q+ - 2w- Q-) / (2w+ + 2w-),
 % 'rubinov' Q+ - (w- / (w+ + w-)) Q-.
 function q = ref_signed_q(A, labels, mode)
@@ -43,13 +31,6 @@ function q = ref_signed_q(A, labels, mode)
   else
     q = qp - wn / (wp + wn) * qn;
   end
-end
-
-% Labels numbered 1..K by first appearance.
-function ok = first_appearance(labels)
-  [~, first] = unique(labels(:), 'first');
-  ok = isequal(sort(unique(labels(:))).', 1:max(labels)) && issorted(labels(sort(first))) && labels(1) == 1 ...
-       && isequal(labels(sort(first)).', 1:max(labels));
 end
 
 function check_two_cliques()
@@ -83,17 +64,6 @@ function check_two_cliques()
   within(qw, ref_q(Aw, lw), 1e-6, 'weighted cliques: Q = Newman''s Q of the labels (float weights)');
   within(fastconn_mex('modularity_score', sparse(Aw), [1 1 1 1 2 2 2 2], 0.5), ref_q(Aw, [1 1 1 1 2 2 2 2], 0.5), 1e-6, ...
          'modularity_score at resolution 0.5');
-end
-
-function A = karate()
-  % Zachary 1977, 78 edges (1-based), as in networkx's karate_club_graph and igraph's "Zachary".
-  e = [1 2; 1 3; 1 4; 1 5; 1 6; 1 7; 1 8; 1 9; 1 11; 1 12; 1 13; 1 14; 1 18; 1 20; 1 22; 1 32; ...
-       2 3; 2 4; 2 8; 2 14; 2 18; 2 20; 2 22; 2 31; 3 4; 3 8; 3 9; 3 10; 3 14; 3 28; 3 29; 3 33; ...
-       4 8; 4 13; 4 14; 5 7; 5 11; 6 7; 6 11; 6 17; 7 17; 9 31; 9 33; 9 34; 10 34; 14 34; 15 33; ...
-       15 34; 16 33; 16 34; 19 33; 19 34; 20 34; 21 33; 21 34; 23 33; 23 34; 24 26; 24 28; 24 30; ...
-       24 33; 24 34; 25 26; 25 28; 25 32; 26 32; 27 30; 27 34; 28 34; 29 32; 29 34; 30 33; 30 34; ...
-       31 33; 31 34; 32 33; 32 34; 33 34];
-  A = sparse([e(:, 1); e(:, 2)], [e(:, 2); e(:, 1)], 1, 34, 34);
 end
 
 function check_karate()

@@ -49,6 +49,7 @@ from .context import BlockInfo, Context, entered_context
 from .dynamic import (SlidingWindow, dfc_degree, dfc_ecm, dfc_graphs, dfc_lowrank, dfc_networks, dfc_summary, dfc_triu,
                       lowrank, sliding_windows, window, window_starts)
 from .modules import Modules, leiden, modularity, modularity_score
+from .multilayer import Multilayer, multilayer_modularity
 from .centrality import eigenvector_centrality, fisher_z
 from .partial import partial_correlation
 from .lfcd import lfcd
@@ -65,7 +66,7 @@ __all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "bl
            # sliding windows and low rank (fastconn.dynamic), modules (fastconn.modules)
            "SlidingWindow", "window", "window_starts", "sliding_windows", "dfc_triu", "dfc_networks", "dfc_graphs",
            "dfc_degree", "dfc_summary", "lowrank", "dfc_lowrank", "Modules", "modularity", "modularity_score",
-           "leiden",
+           "leiden", "Multilayer", "multilayer_modularity",
            # centrality, rank correlation, Fisher z (fastconn.centrality)
            "ecm", "eigenvector_centrality", "spearman", "fisher_z", "dfc_ecm",
            # partial correlation and precision (fastconn.partial)

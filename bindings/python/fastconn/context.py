@@ -11,6 +11,7 @@ from . import _fastconn as _fc
 from .layout import series_matrix
 from .dynamic import DynamicMethods
 from .modules import ModuleMethods
+from .multilayer import MultilayerMethods
 from .centrality import CentralityMethods, check_method
 from .partial import PartialMethods
 from .lfcd import LfcdMethods
@@ -34,7 +35,7 @@ def _name_of(table, code):
     return next(name for name, value in table.items() if value == code)
 
 
-class Context(DynamicMethods, ModuleMethods, CentralityMethods, PartialMethods, LfcdMethods):
+class Context(DynamicMethods, ModuleMethods, MultilayerMethods, CentralityMethods, PartialMethods, LfcdMethods):
     """A fastconn context: where and how correlations are computed.
 
     backend: "auto" (CUDA when a device is visible, else CPU), "cpu" or "cuda".

@@ -77,15 +77,14 @@ fc_modularity <- function(g, resolution = 1, eigen_threshold = 1e-8, max_communi
                              shown_value(max_communities)), call))
   if (!is_whole_number(min_size) || min_size < 1)
     stop(simpleError(sprintf("'min_size' must be a whole number >= 1, not %s", shown_value(min_size)), call))
-  if (!is_whole_number(seed) || seed < 0 || seed > 2^53)
-    stop(simpleError(sprintf("'seed' must be a whole number in [0, 2^53], not %s", shown_value(seed)), call))
+  seed <- check_seed(seed, call)
   if (!is.logical(refine) || length(refine) != 1L || is.na(refine))
     stop(simpleError(sprintf("'refine' must be TRUE or FALSE, not %s", shown_value(refine)), call))
   a <- as_network_matrix(g, "g", call)
 
   options <- list(eigen_threshold = as.double(eigen_threshold), resolution = resolution,
                   max_communities = if (is.infinite(max_communities)) 0 else as.double(max_communities),
-                  min_size = as.double(min_size), seed = as.double(seed),
+                  min_size = as.double(min_size), seed = seed,
                   signed_mode = signed_modularity_codes[[signed]], refine = refine)
   context <- new_context(backend, "fp32", "na", call)
   on.exit(release(context))
@@ -102,16 +101,7 @@ fc_modularity <- function(g, resolution = 1, eigen_threshold = 1e-8, max_communi
 fc_modularity_score <- function(g, membership, resolution = 1) {
   call <- sys.call()
   resolution <- check_resolution(resolution, call)
-  if (inherits(membership, "communities")) membership <- membership$membership
-  if (is.factor(membership)) membership <- as.integer(membership)
   a <- as_network_matrix(g, "g", call)
-  if (!is.numeric(membership) || length(membership) != ncol(a))
-    stop(simpleError(sprintf("'membership' must be a vector of %d community numbers (one per node), not %s",
-                             ncol(a), if (is.numeric(membership)) sprintf("%d of them", length(membership))
-                                      else paste("an object of class", shQuote(class(membership)[1L], "cmd"))), call))
-  bad <- which(is.na(membership) | membership < 0 | membership != round(membership) | membership > 2^53)
-  if (length(bad))
-    stop(simpleError(sprintf("'membership' must hold whole numbers >= 0; element %d is %s",
-                             bad[1L], shown_value(membership[bad[1L]])), call))
-  glue_call(call, C_fcr_modularity_score, a@p, a@i, a@x, as.double(membership), resolution)
+  membership <- check_membership(membership, ncol(a), "membership", call)
+  glue_call(call, C_fcr_modularity_score, a@p, a@i, a@x, membership, resolution)
 }

@@ -670,6 +670,9 @@ SEXP fcr_fisher_z(SEXP);
 SEXP fcr_partial_correlation(SEXP, SEXP, SEXP, SEXP);
 // fastconn_lfcd.cpp
 SEXP fcr_pcc_lfcd(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+// fastconn_modules.cpp
+SEXP fcr_leiden(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP fcr_multilayer(SEXP, SEXP, SEXP, SEXP, SEXP);
 
 static const R_CallMethodDef call_methods[] = {
     {"fcr_context_create", (DL_FUNC)&fcr_context_create, 3},
@@ -713,6 +716,8 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_fisher_z", (DL_FUNC)&fcr_fisher_z, 1},
     {"fcr_partial_correlation", (DL_FUNC)&fcr_partial_correlation, 4},
     {"fcr_pcc_lfcd", (DL_FUNC)&fcr_pcc_lfcd, 7},
+    {"fcr_leiden", (DL_FUNC)&fcr_leiden, 6},
+    {"fcr_multilayer", (DL_FUNC)&fcr_multilayer, 5},
     {nullptr, nullptr, 0}};
 
 void R_init_fastconn(DllInfo* dll) {

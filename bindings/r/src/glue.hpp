@@ -107,6 +107,8 @@ fc_status run_interruptible(fc_context* ctx, Call&& call) {
 SEXP graph_as_dgCMatrix(const fc_graph* graph, SEXP dimnames);
 // A symmetric dgCMatrix's slots (checked in R) as a library graph.
 GraphHandle graph_from_csc(SEXP p_slot, SEXP i_slot, SEXP x_slot);
+// A whole number that R holds as a double (checked in R) as int64_t.
+int64_t as_int64(SEXP value);
 // NaN (a pair with a constant series) to R's NA.
 void nan_to_na(double* data, R_xlen_t n);
 

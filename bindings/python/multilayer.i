@@ -1,0 +1,59 @@
+/* fastconn.i's part for multilayer modularity (fc_multilayer_modularity and its result's
+ * accessors), %included by it after its typemaps. */
+
+FCPY_HANDLE(fc_multilayer, fc_multilayer_destroy)
+
+%apply int64_t* OUTPUT { int64_t* n_layers };               /* fc_multilayer_info */
+
+/* The layers: a sequence of fc_graph proxies, passed as a temporary array of their handles. */
+%typemap(in) (const fc_graph* const* layers, int64_t n_layers) (const fc_graph** handles = NULL) {
+  Py_ssize_t count, k;
+  if (!PySequence_Check($input)) {
+    PyErr_SetString(PyExc_TypeError, "layers must be a sequence of fc_graph");
+    SWIG_fail;
+  }
+  count = PySequence_Size($input);
+  if (count < 0) SWIG_fail;
+  handles = (const fc_graph**)calloc(count > 0 ? (size_t)count : 1, sizeof *handles);
+  if (handles == NULL) {
+    PyErr_NoMemory();
+    SWIG_fail;
+  }
+  for (k = 0; k < count; ++k) {
+    void* pointer = NULL;
+    PyObject* item = PySequence_GetItem($input, k);
+    const int ok = item != NULL && SWIG_IsOK(SWIG_ConvertPtr(item, &pointer, $descriptor(fc_graph*), 0));
+    Py_XDECREF(item);
+    if (!ok) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "layers[%ld] is not an fc_graph", (long)k);
+      SWIG_fail;
+    }
+    handles[k] = (const fc_graph*)pointer;
+  }
+  $1 = ($1_ltype)handles;
+  $2 = (int64_t)count;
+}
+%typemap(freearg) (const fc_graph* const* layers, int64_t n_layers) { free((void*)handles$argnum); }
+
+FCPY_VECTOR_ARG(const double, NPY_DOUBLE, layer_resolutions, 0, 1) /* None: options->resolution */
+FCPY_VECTOR_OUT(double, NPY_DOUBLE, flexibility, capacity)
+
+/* fastconn reads n_layers resolutions when they are given. */
+%exception fc_multilayer_modularity {
+  if (arg4 != NULL && !fcpy_require_length("layer_resolutions", length4, arg3, "the layer count is")) SWIG_fail;
+  Py_BEGIN_ALLOW_THREADS
+  result = fc_multilayer_modularity(arg1, (const fc_graph* const*)arg2, arg3, (const double*)arg4, (fc_multilayer_options const*)arg5, arg6);
+  Py_END_ALLOW_THREADS
+}
+
+/* The dense allegiance: a writable C-contiguous 2-D float64 array; ld is its row length and the
+ * capacity its size, which fastconn checks against n_nodes. */
+%typemap(in, fragment="fcpy_strided,fcpy_vector") (double* allegiance, int64_t ld, int64_t capacity)
+  (PyArrayObject* array = NULL)
+{
+  array = fcpy_matrix($input, NPY_DOUBLE);
+  if (array == NULL || !fcpy_require_writeable(array) || !require_contiguous(array)) SWIG_fail;
+  $1 = (double*)PyArray_DATA(array);
+  $2 = (int64_t)PyArray_DIM(array, 1);
+  $3 = (int64_t)PyArray_SIZE(array);
+}
