@@ -3,6 +3,7 @@
 // (fc_dfc_summary) are N(N-1)/2 values and have no voxel map; the per-voxel mean degree over the
 // windows is offered instead.
 #include "commands.hpp"
+#include "dfc_flexibility.hpp"
 #include "errors.hpp"
 #include "session.hpp"
 
@@ -16,7 +17,8 @@ int run_dfc(int argc, char** argv, int first) {
                                         {"taper", 0, "rectangular|gaussian"},
                                         {"sigma", 0, "SD"},
                                         {"weighted-output", 0, "FILE"},
-                                        {"mean-degree", 0, "FILE"}},
+                                        {"mean-degree", 0, "FILE"}} +
+                flexibility_specs(),
             "dfc");
   if (args.has("help")) {
     print_command_help("dfc");
@@ -40,11 +42,17 @@ int run_dfc(int argc, char** argv, int first) {
   const std::string weighted_tmp =
       args.has("weighted-output") ? s.reserve_map(args.text("weighted-output"), "weighted_degree") : "";
   const std::string mean_tmp = args.has("mean-degree") ? s.reserve_map(args.text("mean-degree"), "mean_degree") : "";
+  const FlexibilitySpec flex = flexibility_spec_from(args);
+  const std::string flex_tmp = args.has("flexibility") ? s.reserve_map(args.text("flexibility"), "flexibility") : "";
+  const std::string labels_tmp =
+      args.has("module-labels") ? s.reserve_map(args.text("module-labels"), "module_labels") : "";
+  const bool window_modules = !flex_tmp.empty() || !labels_tmp.empty();
   describe_edge_rule(rule, s.parameters());
   s.parameters().set("window_length", length);
   s.parameters().set("window_step", step);
   s.parameters().set("taper", taper_name);
   if (taper == FC_TAPER_GAUSSIAN) s.parameters().set("sigma", sigma);
+  if (window_modules) describe_flexibility(flex, s.parameters());
 
   s.load_scan();
   const int64_t windows = fc_window_count(s.n_time(), length, step);
@@ -64,6 +72,8 @@ int run_dfc(int argc, char** argv, int first) {
         "fc_dfc_degree");
   s.set_timing("compute", now_seconds() - t0);
   s.progress().end();
+  const WindowModules modules =
+      window_modules ? dfc_window_modules(s, rule, flex, length, step, taper, sigma) : WindowModules();
   s.release_library();
 
   // Window k is volume k (degree[k * N + s] is already volume-major); the 4th voxel size is the
@@ -86,6 +96,11 @@ int run_dfc(int argc, char** argv, int first) {
     }
     s.write_float_map(mean_tmp, mean.data(), 1, 0.0, "fastconn dfc mean degree, " + rule.text);
   }
+  if (!flex_tmp.empty())
+    s.write_float_map(flex_tmp, modules.flexibility.data(), 1, 0.0, "fastconn dfc flexibility, " + rule.text);
+  if (!labels_tmp.empty())
+    s.write_int_map(labels_tmp, modules.labels.data(), NIFTI_INTENT_LABEL, "fastconn dfc window modules, " + rule.text,
+                    windows, volume_step, true);
   s.set_timing("write", now_seconds() - t1);
   Json starts = Json::array();
   for (int64_t k = 0; k < windows; ++k) starts.push(fc_window_begin(s.n_time(), length, step, k));

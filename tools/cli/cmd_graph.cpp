@@ -1,30 +1,15 @@
-// cmd_graph.cpp - `fastconn graph` (the network as fastconn's graph file and a text edge list)
-// and `fastconn modules` (Newman's modularity on that network, labels as an integer map). Both
-// build the network with fc_pcc_graph, without the N x N matrix.
+// cmd_graph.cpp - `fastconn graph`: the network as fastconn's graph file and a text edge list,
+// built with fc_pcc_graph, without the N x N matrix (`fastconn modules` is in cmd_modules.cpp).
 #include <cerrno>
 #include <cstdio>
 
 #include "commands.hpp"
 #include "errors.hpp"
+#include "network_build.hpp"
 #include "session.hpp"
 
 namespace fcli {
 namespace {
-
-int weights_code(const Args& args, std::string* name) {
-  *name = args.choice("weights", {"binary", "signed", "abs"}, "binary");
-  return *name == "signed" ? FC_GRAPH_WEIGHTED : *name == "abs" ? FC_GRAPH_WEIGHTED_ABS : FC_GRAPH_BINARY;
-}
-
-GraphPtr build_graph(Session& s, const EdgeRule& rule, int weights) {
-  fc_graph* g = nullptr;
-  s.progress().begin("network");
-  const double t0 = now_seconds();
-  check(fc_pcc_graph(s.context(), s.series(), rule.rule, rule.param, weights, &g), "fc_pcc_graph");
-  s.set_timing("compute", now_seconds() - t0);
-  s.progress().end();
-  return GraphPtr(g);
-}
 
 // A text file written with every call checked (a full disk shows up at the latest in fclose).
 class TextFile {
@@ -91,7 +76,7 @@ int run_graph(int argc, char** argv, int first) {
   Session s(argc, argv, args);
   const EdgeRule rule = edge_rule_from(args);
   std::string weights_name;
-  const int weights = weights_code(args, &weights_name);
+  const int weights = graph_weights_code(args, &weights_name);
   const std::string graph_tmp = s.reserve_file(s.output(), "graph");
   const std::string edges_tmp = args.has("edge-list") ? s.reserve_file(args.text("edge-list"), "edge_list") : "";
   const std::string nodes_tmp = args.has("nodes") ? s.reserve_file(args.text("nodes"), "nodes") : "";
@@ -115,84 +100,6 @@ int run_graph(int argc, char** argv, int first) {
   s.results().set("n_nodes", n_nodes);
   s.results().set("n_edges", n_edges);
   s.progress().note("network: " + std::to_string(n_nodes) + " nodes, " + std::to_string(n_edges) + " edges");
-  s.finish();
-  return kExitOk;
-}
-
-int run_modules(int argc, char** argv, int first) {
-  Args args(argc, argv, first,
-            common_specs() + edge_specs() +
-                std::vector<OptionSpec>{{"weights", 0, "binary|signed|abs"},
-                                        {"resolution", 0, "G"},
-                                        {"max-modules", 0, "K"},
-                                        {"min-size", 0, "S"},
-                                        {"random-seed", 0, "N"},
-                                        {"signed-mode", 0, "gomez|rubinov"},
-                                        {"no-refine", 0, nullptr}},
-            "modules");
-  if (args.has("help")) {
-    print_command_help("modules");
-    return kExitOk;
-  }
-  Session s(argc, argv, args);
-  const EdgeRule rule = edge_rule_from(args);
-  std::string weights_name;
-  const int weights = weights_code(args, &weights_name);
-  fc_modularity_options opt;
-  check(fc_modularity_options_default(&opt), "fc_modularity_options_default");
-  if (args.has("resolution")) {
-    opt.resolution = args.real("resolution");
-    if (!(opt.resolution > 0)) fail("--resolution: " + args.text("resolution") + " is not > 0");
-  }
-  if (args.has("max-modules")) opt.max_communities = args.integer("max-modules", 0, INT64_MAX);
-  if (args.has("min-size")) opt.min_community_size = args.integer("min-size", 1, INT64_MAX);
-  if (args.has("random-seed")) opt.seed = static_cast<uint64_t>(args.integer("random-seed", 0, INT64_MAX));
-  const std::string signed_mode = args.choice("signed-mode", {"gomez", "rubinov"}, "gomez");
-  opt.signed_mode = signed_mode == "rubinov" ? FC_SIGNED_RUBINOV : FC_SIGNED_GOMEZ;
-  opt.refine = args.has("no-refine") ? 0 : 1;
-  const std::string labels_tmp = s.reserve_map(s.output(), "labels");
-  describe_edge_rule(rule, s.parameters());
-  s.parameters().set("weights", weights_name);
-  s.parameters().set("resolution", opt.resolution);
-  s.parameters().set("max_modules", opt.max_communities);
-  s.parameters().set("min_size", opt.min_community_size);
-  s.parameters().set("random_seed", static_cast<int64_t>(opt.seed));
-  s.parameters().set("signed_mode", signed_mode);
-  s.parameters().set("refine", opt.refine != 0);
-  s.parameters().set("labels", "module number + 1 inside the mask (modules numbered from 1 by first voxel), 0 outside");
-
-  s.load_scan();
-  s.select_voxels();
-  s.make_series();
-  GraphPtr g = build_graph(s, rule, weights);
-  int64_t n_edges = 0;
-  check(fc_graph_info(g.get(), nullptr, &n_edges), "fc_graph_info");
-
-  fc_modules* raw = nullptr;
-  s.progress().begin("modules");
-  const double t0 = now_seconds();
-  check(fc_modularity(s.context(), g.get(), &opt, &raw), "fc_modularity");
-  ModulesPtr m(raw);
-  s.set_timing("modularity", now_seconds() - t0);
-  s.progress().end();
-  int64_t n_nodes = 0, n_modules = 0, n_splits = 0;
-  double q = 0;
-  check(fc_modules_info(m.get(), &n_nodes, &n_modules, &q, &n_splits), "fc_modules_info");
-  std::vector<int64_t> labels(static_cast<size_t>(n_nodes));
-  check(fc_modules_labels(m.get(), labels.data(), n_nodes), "fc_modules_labels");
-  if (n_modules >= INT32_MAX) throw Error(kExitLibrary, "too many modules for an int32 label map");
-  std::vector<int32_t> map(labels.size());
-  for (size_t k = 0; k < labels.size(); ++k) map[k] = static_cast<int32_t>(labels[k] + 1);  // 0 = outside the mask
-
-  const double t1 = now_seconds();
-  s.write_int_map(labels_tmp, map.data(), NIFTI_INTENT_LABEL, "fastconn modules, " + rule.text);
-  s.set_timing("write", now_seconds() - t1);
-  s.results().set("n_edges", n_edges);
-  s.results().set("n_modules", n_modules);
-  s.results().set("modularity_q", q);
-  s.results().set("n_splits", n_splits);
-  s.progress().note("modules: " + std::to_string(n_modules) + " modules, Q = " + std::to_string(q) + " (" +
-                    std::to_string(n_edges) + " edges)");
   s.finish();
   return kExitOk;
 }

@@ -20,6 +20,12 @@ struct GraphFree {
 struct ModulesFree {
   void operator()(fc_modules* p) const { fc_modules_destroy(p); }
 };
+struct DfcFree {
+  void operator()(fc_dfc* p) const { fc_dfc_destroy(p); }
+};
+struct MultilayerFree {
+  void operator()(fc_multilayer* p) const { fc_multilayer_destroy(p); }
+};
 struct BlocksFree {
   void operator()(fc_blocks* p) const { fc_blocks_destroy(p); }
 };
@@ -28,6 +34,8 @@ using ContextPtr = std::unique_ptr<fc_context, ContextFree>;
 using SeriesPtr = std::unique_ptr<fc_series, SeriesFree>;
 using GraphPtr = std::unique_ptr<fc_graph, GraphFree>;
 using ModulesPtr = std::unique_ptr<fc_modules, ModulesFree>;
+using DfcPtr = std::unique_ptr<fc_dfc, DfcFree>;
+using MultilayerPtr = std::unique_ptr<fc_multilayer, MultilayerFree>;
 using BlocksPtr = std::unique_ptr<fc_blocks, BlocksFree>;
 
 }  // namespace fcli

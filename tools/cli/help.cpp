@@ -90,24 +90,41 @@ const Help kHelp[] = {
      "  --sigma SD            the Gaussian taper's sd in time points (default 3)\n"
      "  --weighted-output FILE  also write the weighted degree per window (4D)\n"
      "  --mean-degree FILE    also write the mean degree over the windows (3D)\n"
-     "Example:\n"
-     "  fastconn dfc tests/data/fmri1.nii.gz --window 20 --step 5 --threshold 0.5 -o /tmp/dfc.nii.gz\n",
+     "  --flexibility FILE    also write each voxel's flexibility (3D): multilayer modularity (Mucha\n"
+     "                        et al. 2010, fc_multilayer_modularity) over the windows' networks,\n"
+     "                        each voxel coupled to itself in consecutive windows; the fraction of\n"
+     "                        consecutive window pairs in which its module changes (Bassett 2011)\n"
+     "  --module-labels FILE  also write those modules (4D int32, volume k = window k; module ids\n"
+     "                        from 1 shared across windows, 0 outside the mask)\n"
+     "  --omega W             those modules: the coupling >= 0 (default 1)\n"
+     "  --resolution G        those modules: gamma >= 0 of every window (default 1)\n"
+     "  --random-seed N       those modules: seed of the node orders (default 1)\n"
+     "  --weights W           those modules: the windows' edge weights, binary (default) or abs\n"
+     "Examples:\n"
+     "  fastconn dfc tests/data/fmri1.nii.gz --window 20 --step 5 --threshold 0.5 -o /tmp/dfc.nii.gz\n"
+     "  fastconn dfc tests/data/fmri1.nii.gz --window 20 --step 10 --density 0.05 -o /tmp/dfc.nii.gz \\\n"
+     "      --flexibility /tmp/flexibility.nii.gz --omega 0.5\n",
      true},
-    {"modules", "modules (Newman's leading-eigenvector modularity) as an integer label map",
+    {"modules", "modules (leading eigenvector or Leiden) as an integer label map",
      "fastconn modules INPUT -o LABELS.nii.gz (--threshold R | --density D | --top-k K) [options]",
-     "Builds the network (fc_pcc_graph) and splits it into modules (fc_modularity). The label map\n"
-     "is int32: module 1, 2, ... inside the mask (numbered by first voxel), 0 outside. Q is in\n"
-     "the sidecar.\n"
+     "Builds the network (fc_pcc_graph) and splits it into modules: Newman's leading eigenvector\n"
+     "with refinement (--method eigen, fc_modularity) or Leiden (--method leiden, fc_leiden: every\n"
+     "module connected). The label map is int32: module 1, 2, ... inside the mask (numbered by\n"
+     "first voxel), 0 outside. Q is in the sidecar.\n"
      "Own options:\n"
      "  --weights W           binary (default), signed or abs: the network's edge weights\n"
-     "  --resolution G        gamma > 0 (default 1)\n"
-     "  --max-modules K       stop splitting at K modules (default: no limit)\n"
-     "  --min-size S          never make a module smaller than S voxels (default 1)\n"
-     "  --random-seed N       seed of the eigensolver's start vectors (default 1)\n"
+     "  --method M            eigen (default) or leiden\n"
+     "  --resolution G        gamma > 0 (default 1); with --quality cpm, the CPM's density\n"
+     "  --random-seed N       seed of the start vectors (eigen) or node orders (leiden) (default 1)\n"
      "  --signed-mode M       gomez (default) or rubinov, for --weights signed\n"
-     "  --no-refine           spectral splits only, no vertex-move refinement\n"
-     "Example:\n"
-     "  fastconn modules tests/data/fmri1.nii.gz --density 0.05 -o /tmp/modules.nii.gz\n",
+     "  --max-modules K       eigen: stop splitting at K modules (default: no limit)\n"
+     "  --min-size S          eigen: never make a module smaller than S voxels (default 1)\n"
+     "  --no-refine           eigen: spectral splits only, no vertex-move refinement\n"
+     "  --quality Q           leiden: modularity (default) or cpm (Constant Potts Model)\n"
+     "  --max-iterations P    leiden: passes at most (default 0: until no voxel moves)\n"
+     "Examples:\n"
+     "  fastconn modules tests/data/fmri1.nii.gz --density 0.05 -o /tmp/modules.nii.gz\n"
+     "  fastconn modules tests/data/fmri1.nii.gz --density 0.05 --method leiden -o /tmp/leiden.nii.gz\n",
      true},
     {"ecm", "eigenvector centrality maps (fast ECM, or thresholded ECM)",
      "fastconn ecm INPUT -o ECM.nii.gz [--threshold R | --density D | --top-k K [--weighted]] [options]",

@@ -306,21 +306,31 @@ void Session::gather_and_create_series() {
   sidecar_.set("series_input", element_name(buffer.get()));
 }
 
+namespace {
+
+// Per-voxel values of the mask (volume-major) scattered onto the scan's grid, 0 outside the mask.
+template <class T>
+std::vector<T> on_grid(const T* values, int64_t n_volumes, int64_t nv, const std::vector<int64_t>& voxels) {
+  const int64_t n = static_cast<int64_t>(voxels.size());
+  std::vector<T> grid(static_cast<size_t>(nv * n_volumes), T(0));
+  for (int64_t k = 0; k < n_volumes; ++k)
+    for (int64_t s = 0; s < n; ++s) grid[static_cast<size_t>(k * nv + voxels[static_cast<size_t>(s)])] = values[k * n + s];
+  return grid;
+}
+
+}  // namespace
+
 void Session::write_float_map(const std::string& tmp_path, const float* values, int64_t n_volumes, double volume_step,
                               const std::string& description, bool four_d) {
-  const int64_t nv = volume_voxels(scan_.get()), n = n_voxels();
-  std::vector<float> grid(static_cast<size_t>(nv * n_volumes), 0.0f);
-  for (int64_t k = 0; k < n_volumes; ++k)
-    for (int64_t s = 0; s < n; ++s) grid[static_cast<size_t>(k * nv + voxels_[static_cast<size_t>(s)])] = values[k * n + s];
+  const std::vector<float> grid = on_grid(values, n_volumes, volume_voxels(scan_.get()), voxels_);
   write_map(scan_.get(), tmp_path, DT_FLOAT32, n_volumes, volume_step, NIFTI_INTENT_NONE, grid.data(), description, io_threads_,
             four_d);
 }
 
-void Session::write_int_map(const std::string& tmp_path, const int32_t* values, int intent, const std::string& description) {
-  const int64_t nv = volume_voxels(scan_.get()), n = n_voxels();
-  std::vector<int32_t> grid(static_cast<size_t>(nv), 0);
-  for (int64_t s = 0; s < n; ++s) grid[static_cast<size_t>(voxels_[static_cast<size_t>(s)])] = values[s];
-  write_map(scan_.get(), tmp_path, DT_INT32, 1, 0.0, intent, grid.data(), description, io_threads_);
+void Session::write_int_map(const std::string& tmp_path, const int32_t* values, int intent, const std::string& description,
+                            int64_t n_volumes, double volume_step, bool four_d) {
+  const std::vector<int32_t> grid = on_grid(values, n_volumes, volume_voxels(scan_.get()), voxels_);
+  write_map(scan_.get(), tmp_path, DT_INT32, n_volumes, volume_step, intent, grid.data(), description, io_threads_, four_d);
 }
 
 void Session::release_library() {

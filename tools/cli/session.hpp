@@ -90,7 +90,8 @@ class Session {
   // voxels outside the mask get 0. One volume is a 3D map unless `four_d` (write_map).
   void write_float_map(const std::string& tmp_path, const float* values, int64_t n_volumes, double volume_step,
                        const std::string& description, bool four_d = false);
-  void write_int_map(const std::string& tmp_path, const int32_t* values, int intent, const std::string& description);
+  void write_int_map(const std::string& tmp_path, const int32_t* values, int intent, const std::string& description,
+                     int64_t n_volumes = 1, double volume_step = 0.0, bool four_d = false);
 
   // After the command's last library call: the series and the context are destroyed on a thread
   // of their own (CUDA: device memory, streams, cuBLAS), which used to follow "total", while

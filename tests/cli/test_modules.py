@@ -1,0 +1,153 @@
+"""`fastconn modules --method leiden` and `fastconn dfc --flexibility / --module-labels` on the
+bundled real scan (nitime's fmri1, 10x10x18 voxels x 40 time points): label maps checked against
+numpy networks computed here (Q, connected modules, Mucha et al.'s multilayer Q, flexibility from
+the labels), geometry and sidecars, determinism, and bad options."""
+import nibabel as nib
+import numpy as np
+import pytest
+import scipy.sparse
+import scipy.sparse.csgraph
+
+from conftest import SCAN, check_geometry, corr, flat, run, sidecar
+
+SHAPE = (10, 10, 18)
+EPS = 1e-6  # fp64: pairs this close to the threshold are left out of the exact comparisons
+
+
+def mask_file(tmp_path, scan):
+    m = np.zeros(SHAPE, np.uint8)
+    m[:, :, 3:15] = 1
+    path = tmp_path / "mask.nii"
+    nib.Nifti1Image(m, scan.affine, scan.header).to_filename(path)
+    return path, np.flatnonzero(m.reshape(-1, order="F"))
+
+
+def network(x, t):
+    """The binary network |r| >= t of the rows of x, and whether any pair sits within EPS of t."""
+    a = np.abs(corr(x))
+    return (a >= t).astype(float), bool((np.abs(a - t) < EPS)[~np.eye(len(a), dtype=bool)].any())
+
+
+def newman_q(a, labels):
+    k = a.sum(1)
+    two_m = k.sum()
+    same = labels[:, None] == labels[None, :]
+    return ((a - np.outer(k, k) / two_m) * same).sum() / two_m
+
+
+def mask_labels(path, idx, scan, volumes=None):
+    img = nib.load(path)
+    check_geometry(img, scan, SHAPE if volumes is None else SHAPE + (volumes,))
+    assert img.get_data_dtype() == np.int32 and int(img.header["intent_code"]) == 1002  # NIFTI_INTENT_LABEL
+    values = flat(img)
+    outside = np.ones(values.shape[0], bool)
+    outside[idx] = False
+    assert (values[outside] == 0).all()
+    return values[idx]
+
+
+def test_leiden_labels(tmp_path, scan, voxels):
+    mask, idx = mask_file(tmp_path, scan)
+    out, eigen = tmp_path / "leiden.nii.gz", tmp_path / "eigen.nii.gz"
+    common = [SCAN, "-m", mask, "--threshold", "0.6", "--precision", "fp64", "-q"]
+    run("modules", *common, "--method", "leiden", "--random-seed", "3", "-o", out)
+    run("modules", *common, "-o", eigen)
+    labels = mask_labels(out, idx, scan)
+    meta = sidecar(tmp_path / "leiden.json")
+    k = meta["results"]["n_modules"]
+    assert meta["parameters"]["method"].startswith("leiden") and meta["parameters"]["random_seed"] == 3
+    assert "n_splits" not in meta["results"]
+    assert labels.min() == 1 and labels.max() == k
+    firsts = [np.flatnonzero(labels == c)[0] for c in range(1, k + 1)]
+    assert firsts == sorted(firsts)  # numbered by first voxel
+    a, near = network(voxels[idx], 0.6)
+    assert not near
+    q = meta["results"]["modularity_q"]
+    assert q == pytest.approx(newman_q(a, labels), abs=1e-9)
+    for c in range(1, k + 1):  # every module is connected in the network
+        members = np.flatnonzero(labels == c)
+        n_parts, _ = scipy.sparse.csgraph.connected_components(scipy.sparse.csr_matrix(a[np.ix_(members, members)]))
+        assert n_parts == 1, f"module {c} falls into {n_parts} pieces"
+    assert q >= sidecar(tmp_path / "eigen.json")["results"]["modularity_q"] - 0.01
+    # Same seed, same map, on one thread or two.
+    again = tmp_path / "again.nii.gz"
+    run("modules", *common, "--method", "leiden", "--random-seed", "3", "--threads", "1", "-o", again)
+    assert np.array_equal(flat(nib.load(again)), flat(nib.load(out)))
+
+
+def test_leiden_cpm_gives_the_components(tmp_path, scan, voxels):
+    mask, idx = mask_file(tmp_path, scan)
+    out = tmp_path / "cpm.nii.gz"
+    run("modules", SCAN, "-m", mask, "--threshold", "0.8", "--precision", "fp64", "--method", "leiden", "--quality",
+        "cpm", "--resolution", "1e-9", "-o", out, "-q")
+    labels = mask_labels(out, idx, scan)
+    a, near = network(voxels[idx], 0.8)
+    assert not near
+    _, parts = scipy.sparse.csgraph.connected_components(scipy.sparse.csr_matrix(a))
+    assert np.unique(np.stack([labels, parts]), axis=1).shape[1] == np.unique(parts).size == labels.max()
+    assert sidecar(tmp_path / "cpm.json")["parameters"]["quality"] == "cpm"
+
+
+def mucha_q(mats, labels, omega):
+    """Mucha et al.'s Q of labels[s, i] with ordinal coupling omega (no null term without edges)."""
+    total = two_mu = 0.0
+    for s, a in enumerate(mats):
+        k = a.sum(1)
+        two_m = k.sum()
+        two_mu += two_m
+        same = labels[s][:, None] == labels[s][None, :]
+        total += ((a - (np.outer(k, k) / two_m if two_m else 0)) * same).sum()
+    for s in range(len(mats) - 1):
+        total += 2 * omega * (labels[s] == labels[s + 1]).sum()
+        two_mu += 2 * omega * labels.shape[1]
+    return total / two_mu
+
+
+def test_dfc_flexibility_and_window_modules(tmp_path, scan, voxels):
+    mask, idx = mask_file(tmp_path, scan)
+    out, flex, mods = tmp_path / "dfc.nii.gz", tmp_path / "flex.nii.gz", tmp_path / "mods.nii.gz"
+    run("dfc", SCAN, "-m", mask, "--window", "20", "--step", "5", "--threshold", "0.6", "--precision", "fp64", "-o", out,
+        "--flexibility", flex, "--module-labels", mods, "--omega", "0.5", "-q")
+    windows = (40 - 20) // 5 + 1
+    labels = mask_labels(mods, idx, scan, windows).T  # (windows, voxels)
+    assert nib.load(mods).header.get_zooms()[3] == pytest.approx(5 * scan.header.get_zooms()[3], rel=1e-6)
+    f_img = nib.load(flex)
+    check_geometry(f_img, scan, SHAPE)
+    f = flat(f_img)
+    outside = np.ones(f.size, bool)
+    outside[idx] = False
+    assert (f[outside] == 0).all()
+    np.testing.assert_allclose(f[idx], (labels[1:] != labels[:-1]).mean(0), rtol=0, atol=1e-7)
+    assert labels.min() == 1 and labels.flat[0] == 1
+    mats = []
+    for k in range(windows):
+        a, near = network(voxels[idx, 5 * k:5 * k + 20], 0.6)
+        assert not near
+        mats.append(a)
+    meta = sidecar(tmp_path / "dfc.json")
+    r = meta["results"]["window_modules"]
+    assert r["n_modules"] == labels.max()
+    assert r["multilayer_q"] == pytest.approx(mucha_q(mats, labels, 0.5), abs=1e-9)
+    assert r["mean_flexibility"] == pytest.approx(f[idx].mean(), abs=1e-7)
+    assert meta["parameters"]["window_modules"]["omega"] == 0.5
+
+
+def test_bad_options(tmp_path):
+    out = tmp_path / "m.nii.gz"
+    cases = [
+        (["modules", SCAN, "--density", "0.05", "--method", "louvain", "-o", out], "--method"),
+        (["modules", SCAN, "--density", "0.05", "--method", "leiden", "--max-modules", "3", "-o", out],
+         "--max-modules applies to --method eigen only"),
+        (["modules", SCAN, "--density", "0.05", "--quality", "cpm", "-o", out], "--quality applies to --method leiden only"),
+        (["modules", SCAN, "--density", "0.05", "--method", "leiden", "--resolution", "0", "-o", out], "--resolution"),
+        (["dfc", SCAN, "--window", "20", "--density", "0.05", "--omega", "1", "-o", out],
+         "--omega applies to --flexibility and --module-labels only"),
+        (["dfc", SCAN, "--window", "20", "--density", "0.05", "--flexibility", tmp_path / "f.nii.gz", "--omega", "-1",
+          "-o", out], "--omega"),
+        (["dfc", SCAN, "--window", "20", "--density", "0.05", "--flexibility", tmp_path / "f.nii.gz", "--weights",
+          "signed", "-o", out], "--weights"),
+    ]
+    for args, text in cases:
+        p = run(*args, check=False)
+        assert p.returncode == 1 and text in p.stderr, (args, p.stderr)
+        assert not out.exists()

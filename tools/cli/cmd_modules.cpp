@@ -1,0 +1,129 @@
+// cmd_modules.cpp - `fastconn modules`: the network of the scan (fc_pcc_graph) split into modules
+// by Newman's leading eigenvector (fc_modularity, the default) or Leiden (fc_leiden), written as
+// an integer label map with Q in the sidecar.
+#include "commands.hpp"
+#include "errors.hpp"
+#include "network_build.hpp"
+#include "session.hpp"
+
+namespace fcli {
+namespace {
+
+// The options of one method, filled in the fastconn options struct and the sidecar.
+void eigen_options(const Args& args, fc_modularity_options* opt, Json& parameters) {
+  check(fc_modularity_options_default(opt), "fc_modularity_options_default");
+  if (args.has("resolution")) opt->resolution = args.real("resolution");
+  if (args.has("max-modules")) opt->max_communities = args.integer("max-modules", 0, INT64_MAX);
+  if (args.has("min-size")) opt->min_community_size = args.integer("min-size", 1, INT64_MAX);
+  if (args.has("random-seed")) opt->seed = static_cast<uint64_t>(args.integer("random-seed", 0, INT64_MAX));
+  opt->refine = args.has("no-refine") ? 0 : 1;
+  parameters.set("resolution", opt->resolution);
+  parameters.set("max_modules", opt->max_communities);
+  parameters.set("min_size", opt->min_community_size);
+  parameters.set("random_seed", static_cast<int64_t>(opt->seed));
+  parameters.set("refine", opt->refine != 0);
+}
+
+void leiden_options(const Args& args, fc_leiden_options* opt, Json& parameters) {
+  for (const char* name : {"max-modules", "min-size", "no-refine"})
+    if (args.has(name)) fail(std::string("--") + name + " applies to --method eigen only");
+  check(fc_leiden_options_default(opt), "fc_leiden_options_default");
+  if (args.has("resolution")) opt->resolution = args.real("resolution");
+  if (args.has("random-seed")) opt->seed = static_cast<uint64_t>(args.integer("random-seed", 0, INT64_MAX));
+  if (args.has("max-iterations")) opt->max_iterations = args.integer("max-iterations", 0, 1000);
+  const std::string quality = args.choice("quality", {"modularity", "cpm"}, "modularity");
+  opt->quality = quality == "cpm" ? FC_LEIDEN_CPM : FC_LEIDEN_MODULARITY;
+  parameters.set("resolution", opt->resolution);
+  parameters.set("quality", quality);
+  parameters.set("random_seed", static_cast<int64_t>(opt->seed));
+  parameters.set("max_iterations", opt->max_iterations);
+}
+
+}  // namespace
+
+int run_modules(int argc, char** argv, int first) {
+  Args args(argc, argv, first,
+            common_specs() + edge_specs() +
+                std::vector<OptionSpec>{{"weights", 0, "binary|signed|abs"},
+                                        {"method", 0, "eigen|leiden"},
+                                        {"resolution", 0, "G"},
+                                        {"max-modules", 0, "K"},
+                                        {"min-size", 0, "S"},
+                                        {"random-seed", 0, "N"},
+                                        {"signed-mode", 0, "gomez|rubinov"},
+                                        {"no-refine", 0, nullptr},
+                                        {"quality", 0, "modularity|cpm"},
+                                        {"max-iterations", 0, "P"}},
+            "modules");
+  if (args.has("help")) {
+    print_command_help("modules");
+    return kExitOk;
+  }
+  Session s(argc, argv, args);
+  const EdgeRule rule = edge_rule_from(args);
+  std::string weights_name;
+  const int weights = graph_weights_code(args, &weights_name);
+  const std::string method = args.choice("method", {"eigen", "leiden"}, "eigen");
+  if (method == "eigen")
+    for (const char* name : {"quality", "max-iterations"})
+      if (args.has(name)) fail(std::string("--") + name + " applies to --method leiden only");
+  if (args.has("resolution") && !(args.real("resolution") > 0))
+    fail("--resolution: " + args.text("resolution") + " is not > 0");
+  const std::string signed_mode = args.choice("signed-mode", {"gomez", "rubinov"}, "gomez");
+  const int32_t signed_code = signed_mode == "rubinov" ? FC_SIGNED_RUBINOV : FC_SIGNED_GOMEZ;
+  const std::string labels_tmp = s.reserve_map(s.output(), "labels");
+  describe_edge_rule(rule, s.parameters());
+  s.parameters().set("weights", weights_name);
+  s.parameters().set("method", method == "leiden" ? "leiden (fc_leiden)" : "eigen (fc_modularity)");
+  fc_modularity_options eigen;
+  fc_leiden_options leiden;
+  if (method == "leiden") {
+    leiden_options(args, &leiden, s.parameters());
+    leiden.signed_mode = signed_code;
+  } else {
+    eigen_options(args, &eigen, s.parameters());
+    eigen.signed_mode = signed_code;
+  }
+  s.parameters().set("signed_mode", signed_mode);
+  s.parameters().set("labels", "module number + 1 inside the mask (modules numbered from 1 by first voxel), 0 outside");
+
+  s.load_scan();
+  s.select_voxels();
+  s.make_series();
+  GraphPtr g = build_graph(s, rule, weights);
+  int64_t n_edges = 0;
+  check(fc_graph_info(g.get(), nullptr, &n_edges), "fc_graph_info");
+
+  fc_modules* raw = nullptr;
+  s.progress().begin("modules");
+  const double t0 = now_seconds();
+  if (method == "leiden")
+    check(fc_leiden(s.context(), g.get(), &leiden, nullptr, &raw), "fc_leiden");
+  else
+    check(fc_modularity(s.context(), g.get(), &eigen, &raw), "fc_modularity");
+  ModulesPtr m(raw);
+  s.set_timing("modularity", now_seconds() - t0);
+  s.progress().end();
+  int64_t n_nodes = 0, n_modules = 0, n_splits = 0;
+  double q = 0;
+  check(fc_modules_info(m.get(), &n_nodes, &n_modules, &q, &n_splits), "fc_modules_info");
+  std::vector<int64_t> labels(static_cast<size_t>(n_nodes));
+  check(fc_modules_labels(m.get(), labels.data(), n_nodes), "fc_modules_labels");
+  if (n_modules >= INT32_MAX) throw Error(kExitLibrary, "too many modules for an int32 label map");
+  std::vector<int32_t> map(labels.size());
+  for (size_t k = 0; k < labels.size(); ++k) map[k] = static_cast<int32_t>(labels[k] + 1);  // 0 = outside the mask
+
+  const double t1 = now_seconds();
+  s.write_int_map(labels_tmp, map.data(), NIFTI_INTENT_LABEL, "fastconn modules (" + method + "), " + rule.text);
+  s.set_timing("write", now_seconds() - t1);
+  s.results().set("n_edges", n_edges);
+  s.results().set("n_modules", n_modules);
+  s.results().set("modularity_q", q);
+  if (method == "eigen") s.results().set("n_splits", n_splits);
+  s.progress().note("modules (" + method + "): " + std::to_string(n_modules) + " modules, Q = " + std::to_string(q) +
+                    " (" + std::to_string(n_edges) + " edges)");
+  s.finish();
+  return kExitOk;
+}
+
+}  // namespace fcli
