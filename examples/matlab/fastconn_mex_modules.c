@@ -16,7 +16,7 @@
  *                 N x N (the fraction of layers in which two nodes share a module; computed only
  *                 when asked for). Names: 'resolution' (gamma >= 0, one value or L values, 1),
  *                 'omega' (coupling >= 0, 1), 'coupling' ('ordinal' | 'categorical'), 'seed' (1),
- *                 'maxiterations' (levels, 0 = until nothing moves).
+ *                 'maxiterations' (passes, 0 = until nothing moves).
  * Both run on the host whatever the backend; opts gives the threads. */
 #include <string.h>
 

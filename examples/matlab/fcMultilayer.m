@@ -13,7 +13,7 @@ function [S, Q, flexibility, allegiance] = fcMultilayer(layers, varargin)
 %     'Omega'         coupling >= 0 (default 1)
 %     'Coupling'      'ordinal' (default: layers s and s + 1) or 'categorical' (every two layers)
 %     'Seed'          node orders (default 1)
-%     'MaxIterations' levels at most (default 0: until no node moves)
+%     'MaxIterations' passes at most (default 0: until no node moves)
 %     'Threads' as for fcCorr (the optimization runs on the host whatever the backend)
 %
 %   Example:

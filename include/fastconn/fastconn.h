@@ -829,9 +829,13 @@ FC_API fc_status fc_leiden(fc_context* ctx, const fc_graph* graph, const fc_leid
  *   Q = 1/(2 mu) sum_{ijsr} [(A_ijs - gamma_s k_is k_js / (2 m_s)) delta_sr + delta_ij C_jsr] delta(g_is, g_jr),
  * C_jsr = omega between consecutive layers (FC_COUPLING_ORDINAL) or between every two layers
  * (FC_COUPLING_CATEGORICAL); 2 mu = sum_s 2 m_s + sum_{j, s != r} C_jsr. Optimized over the
- * supra-graph (n x n_layers nodes) by Louvain-style local moving and aggregation with a per-layer
- * null model (Leiden's moves and aggregation without its refinement: a community is not
- * guaranteed connected). Weights must be non-negative.
+ * supra-graph (n x n_layers nodes; node i of layer s is joined to the nodes of its layer's edges
+ * and, through the coupling, to node i of the coupled layers) by Leiden's passes with a per-layer
+ * null model: fast local moving, refinement and aggregation of the refined subcommunities, passes
+ * repeated from the last partition until one moves no node. Every community is connected in the
+ * supra-graph (through edges of non-zero weight and, when omega > 0, the coupling): refinement
+ * guarantees it at convergence, and a community still in pieces after max_iterations passes is
+ * split into its connected pieces (which cannot lower Q). Weights must be non-negative.
  * ------------------------------------------------------------------------------------------- */
 
 typedef enum fc_multilayer_coupling {
@@ -843,7 +847,7 @@ typedef struct fc_multilayer_options {
   double resolution;      /* gamma >= 0 and finite of every layer (unless layer_resolutions); default 1 */
   double omega;           /* coupling >= 0 and finite; default 1 */
   uint64_t seed;          /* seeds the node orders (default 1) */
-  int64_t max_iterations; /* levels at most (0, the default: until a level moves no node; 1000 at most) */
+  int64_t max_iterations; /* passes at most (0, the default: until a pass moves no node; 1000 at most) */
   int32_t coupling;       /* fc_multilayer_coupling (default FC_COUPLING_ORDINAL) */
   int32_t reserved;       /* 0 */
 } fc_multilayer_options;
@@ -856,8 +860,10 @@ FC_API fc_status fc_multilayer_options_default(fc_multilayer_options* options);
 /* The multilayer modules of layers[0 .. n_layers) (n_layers >= 1, every layer the same node
  * count: otherwise FC_ERR_INVALID_ARG names the layer and its count). layer_resolutions: n_layers
  * values gamma_s >= 0, or NULL for options->resolution in every layer; options may be NULL
- * (defaults). A layer without edges has no null term. Same input and seed: the same labels on
- * every thread count and backend (host code). The progress callback is asked between levels. */
+ * (defaults). A layer without edges has no null term; a node without edges in any layer and no
+ * coupling (omega 0 or one layer) is a community of its own in that layer. Same input and seed:
+ * the same labels on every thread count and backend (host code). The progress callback is asked
+ * between levels. */
 FC_API fc_status fc_multilayer_modularity(fc_context* ctx, const fc_graph* const* layers, int64_t n_layers,
                                           const double* layer_resolutions, const fc_multilayer_options* options,
                                           fc_multilayer** out);

@@ -9,6 +9,7 @@
 
 #include "base/error.hpp"
 #include "base/parallel_team.hpp"
+#include "modules/leiden_pass.hpp"
 #include "modules/local_graph.hpp"
 
 namespace fc {
@@ -58,40 +59,23 @@ LeidenGraph level_zero(const GraphData& g, const ModularityTerms& mt, bool cpm, 
   return lg;
 }
 
-// One pass: moves, refinement and aggregation, level after level, from `labels` (ids < n) to the
-// pass's partition in `labels`. Returns the moves made.
-int64_t leiden_pass(const LeidenGraph& g0, const LeidenTerms& t, const std::vector<char>& skip0,
-                    std::vector<int64_t>& labels, SplitMix64& rng, int threads, Progress& progress, LeidenStats& st) {
-  const LeidenGraph* g = &g0;
-  LeidenGraph owned;
-  std::vector<char> skip = skip0;
-  std::vector<int64_t> p = labels, level_of(labels.size());
-  std::iota(level_of.begin(), level_of.end(), int64_t(0));
-  int64_t moves = 0;
-  for (;;) {
-    ++st.levels;
-    moves += leiden_move_nodes(*g, t, skip, p, rng);
-    progress.advance(0);
-    if (renumber_by_first_appearance(p) == g->n) break;  // every node alone: nothing to aggregate
-    std::vector<int64_t> refined;
-    const int64_t k = leiden_refine(*g, t, skip, p, rng, refined);
-    if (k == g->n) break;  // aggregation would not shrink the graph
-    LeidenGraph next = leiden_aggregate(*g, refined, k, threads);
-    // The aggregate's partition: each subcommunity starts in the community that holds it.
-    std::vector<int64_t> next_p(static_cast<size_t>(k));
-    for (int64_t v = 0; v < g->n; ++v) next_p[static_cast<size_t>(refined[static_cast<size_t>(v)])] = p[static_cast<size_t>(v)];
-    for (int64_t& x : level_of) x = refined[static_cast<size_t>(x)];
-    skip.assign(static_cast<size_t>(k), 0);
-    for (int64_t r = 0; r < k; ++r)
-      skip[static_cast<size_t>(r)] = next.offsets[static_cast<size_t>(r + 1)] == next.offsets[static_cast<size_t>(r)];
-    owned = std::move(next);
-    g = &owned;
-    p = std::move(next_p);
-    renumber_by_first_appearance(p);
+// The steps of a pass on one graph (leiden_pass.hpp's Ops).
+struct GraphOps {
+  using Level = LeidenGraph;
+  const LeidenTerms& t;
+  int threads;
+  const LeidenGraph& graph(const LeidenGraph& g) const { return g; }
+  int64_t move(const LeidenGraph& g, const std::vector<char>& skip, std::vector<int64_t>& p, SplitMix64& rng) const {
+    return leiden_move_nodes(g, t, skip, p, rng);
   }
-  for (size_t o = 0; o < labels.size(); ++o) labels[o] = p[static_cast<size_t>(level_of[o])];
-  return moves;
-}
+  int64_t refine(const LeidenGraph& g, const std::vector<char>& skip, const std::vector<int64_t>& p, SplitMix64& rng,
+                 std::vector<int64_t>& refined) const {
+    return leiden_refine(g, t, skip, p, rng, refined);
+  }
+  LeidenGraph aggregate(const LeidenGraph& g, const std::vector<int64_t>& refined, int64_t k) const {
+    return leiden_aggregate(g, refined, k, threads);
+  }
+};
 
 }  // namespace
 
@@ -136,9 +120,10 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
 
   LeidenStats st;
   SplitMix64 rng(o.seed);
+  GraphOps ops{t, threads};
   for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass) {
     ++st.passes;
-    const int64_t moves = leiden_pass(lg, t, skip, labels, rng, threads, progress, st);
+    const int64_t moves = leiden_pass_with(ops, lg, skip, labels, rng, progress, st.levels);
     st.moves += moves;
     if (moves == 0) break;
   }

@@ -73,6 +73,9 @@ struct CommunityWeights {
   }
 };
 
+// The nodes whose `skip` is 0, in a seeded random order (Fisher-Yates).
+std::vector<int64_t> shuffled_nodes(const std::vector<char>& skip, SplitMix64& rng);
+
 // Fast local moving (the paper's Algorithm A.2, MoveNodesFast): label[v] < g.n for every node;
 // nodes whose `skip` is set never move. Returns the number of moves.
 int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
@@ -94,6 +97,7 @@ int64_t renumber_by_first_appearance(std::vector<int64_t>& labels);
 // Splits every community into its connected pieces (edges of non-zero weight), in place;
 // returns how many pieces were added (0 when every community was connected).
 int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels);
+int64_t split_disconnected(const LeidenGraph& g, std::vector<int64_t>& labels);
 
 struct LeidenStats {
   int64_t passes = 0;       // passes made

@@ -83,7 +83,11 @@ int64_t renumber_by_first_appearance(std::vector<int64_t>& labels) {
   return k;
 }
 
-int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels) {
+namespace {
+
+// split_disconnected of any CSR graph type (float or double weights).
+template <class Csr>
+int64_t split_pieces(const Csr& g, std::vector<int64_t>& labels) {
   int64_t before = 0;
   for (int64_t x : labels) before = std::max(before, x + 1);
   std::vector<int64_t> piece(static_cast<size_t>(g.n), -1), stack;
@@ -108,5 +112,10 @@ int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels) {
   labels.swap(piece);
   return pieces - before;
 }
+
+}  // namespace
+
+int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels) { return split_pieces(g, labels); }
+int64_t split_disconnected(const LeidenGraph& g, std::vector<int64_t>& labels) { return split_pieces(g, labels); }
 
 }  // namespace fc

@@ -5,6 +5,16 @@
 
 namespace fc {
 
+std::vector<int64_t> shuffled_nodes(const std::vector<char>& skip, SplitMix64& rng) {
+  std::vector<int64_t> order;
+  order.reserve(skip.size());
+  for (size_t v = 0; v < skip.size(); ++v)
+    if (!skip[v]) order.push_back(int64_t(v));
+  for (int64_t i = int64_t(order.size()) - 1; i > 0; --i)
+    std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(rng.next() % uint64_t(i + 1))]);
+  return order;
+}
+
 int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
                           std::vector<int64_t>& label, SplitMix64& rng) {
   const int64_t n = g.n;
@@ -24,12 +34,7 @@ int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std:
 
   // The queue starts with every movable node in a seeded random order (Fisher-Yates); a ring of n
   // slots holds it, since a node is in it at most once.
-  std::vector<int64_t> queue;
-  queue.reserve(static_cast<size_t>(n));
-  for (int64_t v = 0; v < n; ++v)
-    if (!skip[static_cast<size_t>(v)]) queue.push_back(v);
-  for (int64_t i = int64_t(queue.size()) - 1; i > 0; --i)
-    std::swap(queue[static_cast<size_t>(i)], queue[static_cast<size_t>(rng.next() % uint64_t(i + 1))]);
+  std::vector<int64_t> queue = shuffled_nodes(skip, rng);
   std::vector<char> queued(static_cast<size_t>(n), 0);
   for (int64_t v : queue) queued[static_cast<size_t>(v)] = 1;
   int64_t head = 0, size = int64_t(queue.size());

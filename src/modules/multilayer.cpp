@@ -1,5 +1,5 @@
-// Multilayer modularity (multilayer.hpp): the supra-graph, Louvain-style moving with a per-layer
-// null model, aggregation through Leiden's, the direct Q, flexibility and allegiance.
+// Multilayer modularity (multilayer.hpp): the supra-graph, Leiden's passes (leiden_pass.hpp) with
+// a per-layer null model in the moves and the refinement, the direct Q, flexibility and allegiance.
 #include "modules/multilayer.hpp"
 
 #include <algorithm>
@@ -9,13 +9,14 @@
 #include <unordered_map>
 
 #include "base/error.hpp"
-#include "modules/leiden.hpp"
+#include "modules/leiden_pass.hpp"
 
 namespace fc {
 
 namespace {
 
-constexpr int64_t kMaxLevels = 1000;
+// Passes stop here even if the last one moved a node (each move gains more than kMinGain).
+constexpr int64_t kMaxPasses = 1000;
 
 // A level: Leiden's graph (edges; its kp, kn unused: zeros) and each node's degree per layer as a
 // sparse list (layer, degree) in ascending layer order.
@@ -204,34 +205,116 @@ std::vector<double> null_coefficients(const std::vector<const GraphData*>& layer
   return c;
 }
 
+// Leiden's refinement (leiden_pass.hpp's Null) with the per-layer null model: community and
+// subcommunity degrees per layer; v (alone) joining r gains w_vr - sum_l coefficient_l k_vl R_l,
+// and r is well connected in S when w(r, S - r) >= sum_l coefficient_l R_l (S_l - R_l).
+struct LayerNull {
+  const SupraLevel& lv;
+  const std::vector<double>& coefficient;
+  int64_t L;
+  std::unordered_map<int64_t, double> S;                    // S[s * L + l]
+  std::vector<std::vector<std::pair<int64_t, double>>> R;   // per subcommunity: (layer, degree), ascending
+
+  void begin(const std::vector<int64_t>& label) {
+    const int64_t n = lv.g.n;
+    S.clear();
+    R.assign(static_cast<size_t>(n), {});
+    for (int64_t v = 0; v < n; ++v)
+      for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x) {
+        const int64_t l = lv.layer[static_cast<size_t>(x)];
+        const double k = lv.degree[static_cast<size_t>(x)];
+        S[label[static_cast<size_t>(v)] * L + l] += k;
+        R[static_cast<size_t>(v)].push_back({l, k});
+      }
+  }
+  double sub_degree(int64_t r, int64_t l) const {
+    const auto& list = R[static_cast<size_t>(r)];
+    const auto it = std::lower_bound(list.begin(), list.end(), std::make_pair(l, -HUGE_VAL));
+    return it != list.end() && it->first == l ? it->second : 0.0;
+  }
+  bool well_connected(double ext, int64_t r, int64_t s) const {
+    double null = 0;
+    for (const auto& [l, k] : R[static_cast<size_t>(r)])
+      null += coefficient[static_cast<size_t>(l)] * k * (S.at(s * L + l) - k);
+    return ext - null >= 0;
+  }
+  double join_gain(int64_t v, double w, int64_t r) const {
+    double null = 0;
+    for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x) {
+      const double k = lv.degree[static_cast<size_t>(x)];
+      null += coefficient[static_cast<size_t>(lv.layer[static_cast<size_t>(x)])] * k * sub_degree(r, lv.layer[static_cast<size_t>(x)]);
+    }
+    return w - null;
+  }
+  void join(int64_t v, int64_t r) {
+    auto& into = R[static_cast<size_t>(r)];
+    std::vector<std::pair<int64_t, double>> merged;
+    merged.reserve(into.size() + R[static_cast<size_t>(v)].size());
+    size_t a = 0, b = 0;
+    const auto& from = R[static_cast<size_t>(v)];
+    while (a < into.size() || b < from.size()) {
+      if (b == from.size() || (a < into.size() && into[a].first < from[b].first)) {
+        merged.push_back(into[a++]);
+      } else if (a == into.size() || from[b].first < into[a].first) {
+        merged.push_back(from[b++]);
+      } else {
+        merged.push_back({into[a].first, into[a].second + from[b].second});
+        ++a, ++b;
+      }
+    }
+    into.swap(merged);
+  }
+};
+
+// The steps of a pass over the supra-graph (leiden_pass.hpp's Ops).
+struct SupraOps {
+  using Level = SupraLevel;
+  const std::vector<double>& coefficient;
+  double epsilon, randomness;
+  int64_t L;
+  int threads;
+  const LeidenGraph& graph(const SupraLevel& lv) const { return lv.g; }
+  int64_t move(const SupraLevel& lv, const std::vector<char>&, std::vector<int64_t>& p, SplitMix64& rng) const {
+    return move_nodes(lv, coefficient, epsilon, p, rng);
+  }
+  int64_t refine(const SupraLevel& lv, const std::vector<char>& skip, const std::vector<int64_t>& p, SplitMix64& rng,
+                 std::vector<int64_t>& refined) const {
+    LayerNull null{lv, coefficient, L, {}, {}};
+    return refine_partition(lv.g, null, randomness, skip, p, rng, refined);
+  }
+  SupraLevel aggregate(const SupraLevel& lv, const std::vector<int64_t>& refined, int64_t k) const {
+    return fc::aggregate(lv, refined, k, L, threads);
+  }
+};
+
 }  // namespace
 
 Multilayer find_multilayer(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma,
                            const fc_multilayer_options& o, int threads, Progress& progress) {
   const int64_t L = int64_t(layers.size()), N = layers[0]->n, n = L * N;
   const std::vector<double> coefficient = null_coefficients(layers, gamma);
-  SupraLevel level = supra_graph(layers, o.omega, o.coupling);
+  const SupraLevel level0 = supra_graph(layers, o.omega, o.coupling);
   double total = 0;
-  for (double w : level.g.weights) total += w;
-  const double epsilon = kMinGain * total / 2;
-  std::vector<int64_t> labels(static_cast<size_t>(n)), level_of(static_cast<size_t>(n));
-  std::iota(level_of.begin(), level_of.end(), int64_t(0));
+  for (double w : level0.g.weights) total += w;
+  SupraOps ops{coefficient, kMinGain * total / 2, default_leiden_options().randomness, L, threads};
+  // A supra-node without edges is a community of its own.
+  std::vector<char> skip(static_cast<size_t>(n), 0);
+  for (int64_t v = 0; v < n; ++v)
+    skip[static_cast<size_t>(v)] = level0.g.offsets[static_cast<size_t>(v + 1)] == level0.g.offsets[static_cast<size_t>(v)];
+  std::vector<int64_t> labels(static_cast<size_t>(n));
+  std::iota(labels.begin(), labels.end(), int64_t(0));
   SplitMix64 rng(o.seed);
-  for (int64_t depth = 0; depth < kMaxLevels && (o.max_iterations == 0 || depth < o.max_iterations); ++depth) {
-    std::vector<int64_t> p(static_cast<size_t>(level.g.n));
-    std::iota(p.begin(), p.end(), int64_t(0));
-    const int64_t moves = move_nodes(level, coefficient, epsilon, p, rng);
-    progress.advance(0);
-    const int64_t k = renumber_by_first_appearance(p);
-    for (int64_t& x : level_of) x = p[static_cast<size_t>(x)];
-    if (moves == 0 || k == level.g.n) break;
-    level = aggregate(level, p, k, L, threads);
-  }
+  int64_t levels = 0;
+  for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass)
+    if (leiden_pass_with(ops, level0, skip, labels, rng, progress, levels) == 0) break;
   Multilayer m;
   m.n = N;
   m.layers = L;
-  labels = level_of;
-  m.k = n > 0 ? renumber_by_first_appearance(labels) : 0;
+  if (n > 0) {
+    renumber_by_first_appearance(labels);
+    split_disconnected(level0.g, labels);  // only after max_iterations passes: refinement keeps them connected
+    m.k = renumber_by_first_appearance(labels);
+  }
   m.q = multilayer_quality(layers, gamma, o.omega, o.coupling, labels.data());
   m.labels = std::move(labels);
   progress.advance(n);

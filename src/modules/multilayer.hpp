@@ -7,12 +7,15 @@
 // 2 mu = sum_s 2 m_s + sum_{j, s != r} C_jsr.
 //
 // It is optimized over the supra-graph (node (i, s) = s N + i; the layers' edges and the coupling
-// edges omega) by Louvain-style fast local moving and aggregation, sharing Leiden's queue scheme,
-// its aggregation (leiden_aggregate) and helpers (leiden.hpp). The null model is per layer, so a
-// node of an aggregate carries its degree per layer (a sparse list: the layers its members come
-// from) and a community its degree per layer; moving v from a to c changes the sum by 2 x
-//   gain = (w_vc - w_va) - sum_l gamma_l / (2 m_l) k_vl (K_cl - K_al + k_vl).
-// No refinement step: communities are not guaranteed connected.
+// edges omega) by Leiden's passes (leiden_pass.hpp: fast local moving, refinement, aggregation of
+// the refined subcommunities), sharing its queue scheme, refinement, aggregation and helpers
+// (leiden.hpp). The null model is per layer, so a node of an aggregate carries its degree per
+// layer (a sparse list: the layers its members come from) and a community its degree per layer;
+// moving v from a to c changes the sum by 2 x
+//   gain = (w_vc - w_va) - sum_l gamma_l / (2 m_l) k_vl (K_cl - K_al + k_vl),
+// and the refinement's tests and merges use the same terms. Every community is connected in the
+// supra-graph: the refinement keeps them so at convergence, and a community still in pieces after
+// max_iterations passes is split into its connected pieces (which cannot lower Q).
 #pragma once
 
 #include <cstdint>

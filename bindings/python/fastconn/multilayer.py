@@ -115,7 +115,8 @@ def multilayer_modularity(layers, resolution=1.0, omega=1.0, coupling="ordinal",
     omega: the coupling >= 0 of each node to itself across layers; coupling: "ordinal" (layers s
         and s + 1: windows in time) or "categorical" (every two layers: unordered conditions).
     seed: the node orders (same input and seed: same labels, on every thread count and backend).
-    max_iterations: levels at most (0: until a level moves no node).
+    max_iterations: passes at most (0: until a pass moves no node). Every community is connected
+        in the supra-graph (Leiden's refinement).
     Q = 1/(2 mu) sum_ijsr [(A_ijs - gamma_s k_is k_js / 2m_s) delta_sr + delta_ij C_jsr] delta(g_is, g_jr).
     Layers of different node counts, negative weights or options out of range raise
     InvalidArgumentError naming the value.

@@ -1,0 +1,152 @@
+// Leiden's pass and refinement as templates over the null model, so that the single-graph Leiden
+// (leiden.cpp: one null term, kp / kn) and multilayer modularity (multilayer.cpp: a null term per
+// layer) run the same steps: the paper's RefinePartition with MergeNodesSubset, and a pass of
+// moves, refinement and aggregation level after level.
+//
+// Refinement: within each community S of the moved partition, every node starts alone; in a
+// seeded random order, a node still alone and well connected to S joins one of the
+// well-connected subcommunities of S next to it, drawn with probability ~ exp(gain / theta) among
+// those of non-negative gain (staying alone has gain 0). A subcommunity grows only by nodes joined
+// to it through an edge, so every one is connected: aggregating them, rather than the
+// communities, is what keeps communities connected.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "modules/leiden.hpp"
+
+namespace fc {
+
+// Null: the null model of the refinement, whose subcommunities are named by a node (their first):
+//   void begin(const std::vector<int64_t>& label)   sums per community of `label`; every node its
+//                                                    own subcommunity
+//   bool well_connected(double ext, int64_t r, int64_t s)  subcommunity r of community s, with
+//                                                    weight ext to the rest of s, would gain
+//                                                    nothing by leaving s alone
+//   double join_gain(int64_t v, double w, int64_t r) gain of v (alone) joining r, weight w to it
+//   void join(int64_t v, int64_t r)                  v joins r
+// Returns the number of subcommunities, numbered 0 .. count - 1 by first appearance into refined.
+template <class Null>
+int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, const std::vector<char>& skip,
+                         const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined) {
+  const int64_t n = g.n;
+  refined.resize(static_cast<size_t>(n));
+  null.begin(label);
+  // Per subcommunity r (id: its first node): size, and ext[r] = the weight from r to the rest of its S.
+  std::vector<double> ext(static_cast<size_t>(n), 0.0);
+  std::vector<int64_t> r_size(static_cast<size_t>(n), 1);
+  for (int64_t v = 0; v < n; ++v) {
+    const size_t vs = static_cast<size_t>(v);
+    refined[vs] = v;
+    double w = 0;
+    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e)
+      if (label[static_cast<size_t>(g.columns[static_cast<size_t>(e)])] == label[vs]) w += g.weights[static_cast<size_t>(e)];
+    ext[vs] = w;
+  }
+
+  const std::vector<int64_t> order = shuffled_nodes(skip, rng);
+
+  CommunityWeights cw(n);
+  std::vector<int64_t> candidate;
+  std::vector<double> gain;
+  for (int64_t v : order) {
+    const size_t vs = static_cast<size_t>(v);
+    const int64_t s = label[vs];
+    if (r_size[static_cast<size_t>(refined[vs])] != 1) continue;  // no longer alone
+    if (!null.well_connected(ext[vs], v, s)) continue;
+    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e) {
+      const size_t u = static_cast<size_t>(g.columns[static_cast<size_t>(e)]);
+      if (label[u] == s) cw.add(refined[u], g.weights[static_cast<size_t>(e)]);
+    }
+    candidate.assign(1, v);  // staying alone: gain 0
+    gain.assign(1, 0.0);
+    double top = 0;
+    for (int64_t r : cw.touched) {
+      const size_t rs = static_cast<size_t>(r);
+      if (r == v || !null.well_connected(ext[rs], r, s)) continue;
+      const double d = null.join_gain(v, cw.weight[rs], r);
+      if (d < 0) continue;
+      candidate.push_back(r);
+      gain.push_back(d);
+      top = std::max(top, d);
+    }
+    int64_t chosen = v;
+    if (candidate.size() > 1) {
+      // Pr(r) ~ exp(gain_r / theta), scaled by exp(-top / theta) so that nothing overflows.
+      double total = 0;
+      for (double& d : gain) total += (d = std::exp((d - top) / randomness));
+      const double x = rng.uniform() * total;
+      double cumulative = 0;
+      chosen = candidate.back();
+      for (size_t i = 0; i < candidate.size(); ++i) {
+        cumulative += gain[i];
+        if (x < cumulative) {
+          chosen = candidate[i];
+          break;
+        }
+      }
+    }
+    if (chosen != v) {
+      const size_t cs = static_cast<size_t>(chosen);
+      ext[cs] += ext[vs] - 2 * cw.weight[cs];
+      null.join(v, chosen);
+      ++r_size[cs];
+      r_size[vs] = 0;
+      refined[vs] = chosen;
+    }
+    cw.clear();
+  }
+  return renumber_by_first_appearance(refined);
+}
+
+// Ops: one level's graph type and steps:
+//   using Level = ...;                                       a level's graph
+//   const LeidenGraph& graph(const Level&)                   its edges
+//   int64_t move(const Level&, const std::vector<char>& skip, std::vector<int64_t>& p, SplitMix64&)
+//   int64_t refine(const Level&, const std::vector<char>& skip, const std::vector<int64_t>& p,
+//                  SplitMix64&, std::vector<int64_t>& refined)
+//   Level aggregate(const Level&, const std::vector<int64_t>& refined, int64_t k)
+// One pass from `labels` (ids < n) to the pass's partition in `labels`: moves, refinement and
+// aggregation of the refined subcommunities (each starting in the community that holds it), level
+// after level while aggregation shrinks the graph. Returns the moves made; `levels` counts levels.
+template <class Ops>
+int64_t leiden_pass_with(Ops& ops, const typename Ops::Level& level0, const std::vector<char>& skip0,
+                         std::vector<int64_t>& labels, SplitMix64& rng, Progress& progress, int64_t& levels) {
+  using Level = typename Ops::Level;
+  const Level* g = &level0;
+  Level owned;
+  std::vector<char> skip = skip0;
+  std::vector<int64_t> p = labels, level_of(labels.size());
+  std::iota(level_of.begin(), level_of.end(), int64_t(0));
+  int64_t moves = 0;
+  for (;;) {
+    ++levels;
+    moves += ops.move(*g, skip, p, rng);
+    progress.advance(0);
+    const int64_t n = ops.graph(*g).n;
+    if (renumber_by_first_appearance(p) == n) break;  // every node alone: nothing to aggregate
+    std::vector<int64_t> refined;
+    const int64_t k = ops.refine(*g, skip, p, rng, refined);
+    if (k == n) break;  // aggregation would not shrink the graph
+    Level next = ops.aggregate(*g, refined, k);
+    // The aggregate's partition: each subcommunity starts in the community that holds it.
+    std::vector<int64_t> next_p(static_cast<size_t>(k));
+    for (int64_t v = 0; v < n; ++v) next_p[static_cast<size_t>(refined[static_cast<size_t>(v)])] = p[static_cast<size_t>(v)];
+    for (int64_t& x : level_of) x = refined[static_cast<size_t>(x)];
+    const LeidenGraph& ng = ops.graph(next);
+    skip.assign(static_cast<size_t>(k), 0);
+    for (int64_t r = 0; r < k; ++r)
+      skip[static_cast<size_t>(r)] = ng.offsets[static_cast<size_t>(r + 1)] == ng.offsets[static_cast<size_t>(r)];
+    owned = std::move(next);
+    g = &owned;
+    p = std::move(next_p);
+    renumber_by_first_appearance(p);
+  }
+  for (size_t o = 0; o < labels.size(); ++o) labels[o] = p[static_cast<size_t>(level_of[o])];
+  return moves;
+}
+
+}  // namespace fc
