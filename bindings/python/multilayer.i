@@ -57,3 +57,26 @@ FCPY_VECTOR_OUT(double, NPY_DOUBLE, flexibility, capacity)
   $2 = (int64_t)PyArray_DIM(array, 1);
   $3 = (int64_t)PyArray_SIZE(array);
 }
+
+/* fc_multilayer_allegiance_pairs: three writable 1-D arrays of one length (the capacity), or
+ * None for each (capacity 0: the count alone); the count comes back. */
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, rows, 1, 1)
+FCPY_VECTOR_ARG(int64_t, NPY_INT64, cols, 1, 1)
+FCPY_VECTOR_ARG(double, NPY_DOUBLE, values, 1, 1)
+%apply int64_t* OUTPUT { int64_t* count };
+%exception fc_multilayer_allegiance_pairs {
+  {
+    static const char* const names[] = {"rows", "cols", "values"};
+    const int64_t lengths[] = {length3, length4, length5};
+    const int64_t common = fcpy_common_length(names, lengths, 3);
+    if (common == -2) SWIG_fail;
+    if (common >= 0 && (length3 < 0 || length4 < 0 || length5 < 0)) {
+      PyErr_SetString(PyExc_ValueError, "rows, cols and values are all arrays or all None");
+      SWIG_fail;
+    }
+    arg6 = common < 0 ? 0 : common;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  $action
+  Py_END_ALLOW_THREADS
+}

@@ -16,7 +16,9 @@
  *                 N x N (the fraction of layers in which two nodes share a module; computed only
  *                 when asked for). Names: 'resolution' (gamma >= 0, one value or L values, 1),
  *                 'omega' (coupling >= 0, 1), 'coupling' ('ordinal' | 'categorical'), 'seed' (1),
- *                 'maxiterations' (passes, 0 = until nothing moves).
+ *                 'maxiterations' (passes, 0 = until nothing moves), 'allegiancefloor' (f in
+ *                 (0, 1]: allegiance is then a sparse symmetric matrix of the pairs at or above f
+ *                 and the diagonal, computed without the dense one: fc_multilayer_allegiance_pairs).
  * Both run on the host whatever the backend; opts gives the threads. */
 #include <string.h>
 
@@ -100,6 +102,48 @@ static void leiden(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], c
   else mxDestroyArray(out[1]);
 }
 
+/* The sparse symmetric N x N allegiance of the pairs >= floor (and the diagonal), column by column
+ * in ascending rows: (i, j < i) pairs, the diagonal, then (i, j > i) pairs. */
+static mxArray* allegiance_sparse(int64_t n, double floor, call_state* call) {
+  int64_t count = 0, x, c;
+  int64_t *rows, *cols, *next;
+  double* values;
+  mxArray* out;
+  mwIndex *jc, *ir;
+  double* pr;
+  check(fc_multilayer_allegiance_pairs(call->multilayer, floor, NULL, NULL, NULL, 0, &count), call, "counting the pairs");
+  mxFree(call->scratch);
+  call->scratch = mxMalloc((size_t)(2 * count + n + 1) * sizeof(int64_t) + (size_t)(count > 0 ? count : 1) * sizeof(double));
+  rows = (int64_t*)call->scratch;
+  cols = rows + count;
+  next = cols + count;
+  values = (double*)(next + n + 1);
+  if (count > 0)
+    check(fc_multilayer_allegiance_pairs(call->multilayer, floor, rows, cols, values, count, &count), call,
+          "reading the pairs");
+  out = mxCreateSparse((mwSize)n, (mwSize)n, (mwSize)(2 * count + n > 0 ? 2 * count + n : 1), mxREAL);
+  jc = mxGetJc(out);
+  ir = mxGetIr(out);
+  pr = mxGetPr(out);
+  for (c = 0; c <= n; ++c) next[c] = 0;
+  for (x = 0; x < count; ++x) ++next[rows[x] + 1], ++next[cols[x] + 1];
+  for (c = 0; c < n; ++c) next[c + 1] += next[c] + 1; /* + 1: the diagonal */
+  for (c = 0; c <= n; ++c) jc[c] = (mwIndex)next[c];
+  for (x = 0; x < count; ++x) { /* above the diagonal: row i of column j, i ascending */
+    ir[next[cols[x]]] = (mwIndex)rows[x];
+    pr[next[cols[x]]++] = values[x];
+  }
+  for (c = 0; c < n; ++c) {
+    ir[next[c]] = (mwIndex)c;
+    pr[next[c]++] = 1.0;
+  }
+  for (x = 0; x < count; ++x) { /* below: row j of column i, j ascending */
+    ir[next[rows[x]]] = (mwIndex)cols[x];
+    pr[next[rows[x]]++] = values[x];
+  }
+  return out;
+}
+
 /* The layers of a cell array, each built by graph_of_matrix and kept in call->layers. */
 static void layers_of_cell(const mxArray* cell, call_state* call) {
   int64_t s;
@@ -120,6 +164,7 @@ static void multilayer(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[
   char name[32], value[32];
   fc_multilayer_options mo;
   const mxArray* gammas = NULL;
+  double floor = 0; /* 0: the dense allegiance */
   fc_context* ctx;
   int64_t n = 0, layers = 0, i;
   double q = 0;
@@ -136,13 +181,17 @@ static void multilayer(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[
     if (common_option(name, prhs[a + 1], &mo.seed, &mo.max_iterations, call)) continue;
     if (strcmp(name, "omega") == 0) mo.omega = real_arg(prhs[a + 1], "omega", call);
     else if (strcmp(name, "resolution") == 0) gammas = prhs[a + 1];
-    else if (strcmp(name, "coupling") == 0) {
+    else if (strcmp(name, "allegiancefloor") == 0) {
+      floor = real_arg(prhs[a + 1], "allegiancefloor", call);
+      if (!(floor > 0 && floor <= 1)) usage_error(call, "allegiancefloor must be in (0, 1], not %g", floor);
+    } else if (strcmp(name, "coupling") == 0) {
       lowercase_copy(value, sizeof(value), prhs[a + 1]);
       if (strcmp(value, "ordinal") == 0) mo.coupling = FC_COUPLING_ORDINAL;
       else if (strcmp(value, "categorical") == 0) mo.coupling = FC_COUPLING_CATEGORICAL;
       else usage_error(call, "'coupling' must be 'ordinal' or 'categorical'");
     } else {
-      usage_error(call, "unknown multilayer option '%s' (known: resolution, omega, coupling, seed, maxiterations)", name);
+      usage_error(call, "unknown multilayer option '%s' (known: resolution, omega, coupling, seed, maxiterations, "
+                        "allegiancefloor)", name);
     }
   }
   ctx = context_after("multilayer", nrhs, prhs, a, call);
@@ -167,7 +216,9 @@ static void multilayer(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[
   for (i = 0; i < n * layers; ++i) mxGetPr(s_out)[i] = (double)labels[i] + 1;
   flex_out = mxCreateDoubleMatrix((mwSize)n, 1, mxREAL);
   check(fc_multilayer_flexibility(call->multilayer, mxGetPr(flex_out), n), call, "reading the flexibility");
-  if (nlhs > 3) {
+  if (nlhs > 3 && floor > 0) {
+    allegiance_out = allegiance_sparse(n, floor, call);
+  } else if (nlhs > 3) {
     /* Symmetric: the row-major matrix reads the same column-major. */
     allegiance_out = mxCreateDoubleMatrix((mwSize)n, (mwSize)n, mxREAL);
     check(fc_multilayer_allegiance(call->multilayer, mxGetPr(allegiance_out), n, n * n), call, "reading the allegiance");

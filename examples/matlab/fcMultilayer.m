@@ -14,6 +14,8 @@ function [S, Q, flexibility, allegiance] = fcMultilayer(layers, varargin)
 %     'Coupling'      'ordinal' (default: layers s and s + 1) or 'categorical' (every two layers)
 %     'Seed'          node orders (default 1)
 %     'MaxIterations' passes at most (default 0: until no node moves)
+%     'AllegianceFloor' f in (0, 1]: allegiance is a sparse matrix of the pairs at or above f
+%                     (and the diagonal), computed without the dense N x N one (voxel-level N)
 %     'Threads' as for fcCorr (the optimization runs on the host whatever the backend)
 %
 %   Example:
@@ -25,9 +27,9 @@ function [S, Q, flexibility, allegiance] = fcMultilayer(layers, varargin)
 %
 %   See also fcDfcGraphs, fcLeiden, fcModularity.
 map = struct('resolution', 'resolution', 'omega', 'omega', 'coupling', 'coupling', 'seed', 'seed', ...
-             'maxiterations', 'maxiterations');
+             'maxiterations', 'maxiterations', 'allegiancefloor', 'allegiancefloor');
 [opts, extra] = fc_options('fcMultilayer', varargin, {'Resolution', 'Omega', 'Coupling', 'Seed', 'MaxIterations', ...
-                                                       'Backend', 'Threads', 'MemoryLimit'});
+                                                       'AllegianceFloor', 'Backend', 'Threads', 'MemoryLimit'});
 args = {};
 names = fieldnames(extra);
 for k = 1:numel(names)

@@ -886,6 +886,17 @@ FC_API fc_status fc_multilayer_flexibility(const fc_multilayer* multilayer, doub
 FC_API fc_status fc_multilayer_allegiance(const fc_multilayer* multilayer, double* allegiance, int64_t ld,
                                           int64_t capacity);
 
+/* Sparse module allegiance, for voxel-level n: the pairs i < j whose allegiance (the dense
+ * matrix's value, bit for bit) is >= floor, floor in (0, 1], in row order (i ascending, then j):
+ * rows[x], cols[x], values[x] for x < *count. *count (required) always gets the number of such
+ * pairs. capacity 0 (the arrays may then be NULL) asks for the count alone and returns FC_OK; a
+ * capacity below the count gives FC_ERR_BUFFER_TOO_SMALL (with *count set) and writes nothing.
+ * Without the n x n matrix: a pair sharing t of the L layers shares one of any L - t + 1, so each
+ * node's candidates come from its communities in that many layers; rows run on the host's
+ * default OpenMP threads, the output does not depend on them. */
+FC_API fc_status fc_multilayer_allegiance_pairs(const fc_multilayer* multilayer, double floor, int64_t* rows,
+                                                int64_t* cols, double* values, int64_t capacity, int64_t* count);
+
 /* Accepts NULL. */
 FC_API void fc_multilayer_destroy(fc_multilayer* multilayer);
 

@@ -95,6 +95,26 @@ FC_API fc_status fc_multilayer_allegiance(const fc_multilayer* multilayer, doubl
   });
 }
 
+FC_API fc_status fc_multilayer_allegiance_pairs(const fc_multilayer* multilayer, double floor, int64_t* rows,
+                                                int64_t* cols, double* values, int64_t capacity, int64_t* count) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(multilayer, "multilayer");
+    fc::require_not_null(count, "count");
+    if (!(floor > 0 && floor <= 1))
+      fc::fail(FC_ERR_INVALID_ARG, "floor " + fc::exact_text(floor) + " is not in (0, 1]");
+    if (capacity < 0) fc::fail(FC_ERR_INVALID_ARG, "capacity " + std::to_string(capacity) + " is negative");
+    if (capacity > 0) {
+      fc::require_not_null(rows, "rows");
+      fc::require_not_null(cols, "cols");
+      fc::require_not_null(values, "values");
+    }
+    const int64_t total = fc::multilayer_allegiance_pairs(multilayer->result, floor, rows, cols, values, capacity);
+    *count = total;
+    if (capacity > 0) fc::require_capacity(capacity, total, "pairs of allegiance >= floor");
+    return FC_OK;
+  });
+}
+
 FC_API void fc_multilayer_destroy(fc_multilayer* multilayer) { delete multilayer; }
 
 }  // extern "C"

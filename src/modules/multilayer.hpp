@@ -50,5 +50,9 @@ double multilayer_quality(const std::vector<const GraphData*>& layers, const std
 void multilayer_flexibility(const Multilayer& m, double* out);
 // allegiance[i * ld + j]: the fraction of layers in which i and j share a label (1 on the diagonal).
 void multilayer_allegiance(const Multilayer& m, double* out, int64_t ld);
+// The pairs i < j of allegiance >= floor, in row order, into rows / cols / values when capacity
+// holds them all (else nothing is written); returns their number. floor in (0, 1].
+int64_t multilayer_allegiance_pairs(const Multilayer& m, double floor, int64_t* rows, int64_t* cols, double* values,
+                                    int64_t capacity);
 
 }  // namespace fc

@@ -55,8 +55,8 @@ int main(void) {
   fc_multilayer_options o, bad;
   fc_multilayer* m = NULL;
   int64_t n = -1, L = -1, k = -1, i, j;
-  double q = -1, flex[6], alleg[6 * 7], gammas[2];
-  int64_t labels[12];
+  double q = -1, flex[6], alleg[6 * 7], gammas[2], vals[6];
+  int64_t labels[12], rows[6], cols[6], count = -1;
 
   REQUIRE_OK(fc_context_create(FC_BACKEND_CPU, -1, &ctx));
   a = make_graph(6, two_triangles, 7);
@@ -142,6 +142,32 @@ int main(void) {
   CHECK_STATUS(fc_multilayer_flexibility(m, NULL, 6), FC_ERR_NULL_ARG);
   CHECK_STATUS(fc_multilayer_allegiance(m, NULL, 6, 36), FC_ERR_NULL_ARG);
   CHECK_STATUS(fc_multilayer_info(NULL, &n, &L, &k, &q), FC_ERR_NULL_ARG);
+
+  /* sparse allegiance: two triangles in both layers, so the 6 pairs inside them at 1 */
+  count = -1;
+  CHECK_OK(fc_multilayer_allegiance_pairs(m, 0.5, NULL, NULL, NULL, 0, &count));
+  CHECK(count == 6);
+  for (i = 0; i < 6; ++i) rows[i] = cols[i] = -7, vals[i] = -7;
+  count = -1;
+  CHECK_STATUS(fc_multilayer_allegiance_pairs(m, 1.0, rows, cols, vals, 5, &count), FC_ERR_BUFFER_TOO_SMALL);
+  CHECK(count == 6);
+  for (i = 0; i < 6; ++i) CHECK(rows[i] == -7 && cols[i] == -7 && vals[i] == -7);
+  CHECK_OK(fc_multilayer_allegiance_pairs(m, 1.0, rows, cols, vals, 6, &count));
+  CHECK(count == 6);
+  {
+    const int64_t want_i[6] = {0, 0, 1, 3, 3, 4}, want_j[6] = {1, 2, 2, 4, 5, 5};
+    for (i = 0; i < 6; ++i) CHECK(rows[i] == want_i[i] && cols[i] == want_j[i] && vals[i] == 1.0);
+  }
+  CHECK_STATUS(fc_multilayer_allegiance_pairs(m, 0.0, rows, cols, vals, 6, &count), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("floor 0");
+  CHECK_STATUS(fc_multilayer_allegiance_pairs(m, 1.5, rows, cols, vals, 6, &count), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("floor 1.5");
+  CHECK_STATUS(fc_multilayer_allegiance_pairs(m, NAN, rows, cols, vals, 6, &count), FC_ERR_INVALID_ARG);
+  CHECK_STATUS(fc_multilayer_allegiance_pairs(m, 0.5, rows, cols, vals, -1, &count), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("capacity -1");
+  CHECK_STATUS(fc_multilayer_allegiance_pairs(m, 0.5, NULL, cols, vals, 6, &count), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_multilayer_allegiance_pairs(m, 0.5, rows, cols, vals, 6, NULL), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_multilayer_allegiance_pairs(NULL, 0.5, rows, cols, vals, 6, &count), FC_ERR_NULL_ARG);
   fc_multilayer_destroy(m);
   fc_multilayer_destroy(NULL);
 

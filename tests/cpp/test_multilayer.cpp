@@ -289,4 +289,59 @@ TEST(Multilayer, SameLabelsForEveryThreadCount) {
   EXPECT_EQ(again.labels, one.labels);
 }
 
+// fc_multilayer_allegiance_pairs against the dense matrix: exactly its pairs i < j at or above
+// the floor, in row order, with its values bit for bit; the count query and a short buffer.
+TEST(Multilayer, AllegiancePairsMatchTheDenseMatrix) {
+  std::vector<std::vector<int64_t>> truth;
+  const auto gs = planted_layers(7, 4, 12, 0.5, 0.08, 41, truth);
+  for (double omega : {0.05, 0.3, 2.0}) {
+    fc_context* ctx = nullptr;
+    ASSERT_EQ(fc_context_create(FC_BACKEND_CPU, -1, &ctx), FC_OK);
+    std::vector<const fc_graph*> layers;
+    for (const auto& g : gs) layers.push_back(g->g);
+    fc_multilayer* m = nullptr;
+    const fc_multilayer_options o = options(omega);
+    ASSERT_EQ(fc_multilayer_modularity(ctx, layers.data(), int64_t(layers.size()), nullptr, &o, &m), FC_OK);
+    int64_t n = 0;
+    fc_multilayer_info(m, &n, nullptr, nullptr, nullptr);
+    std::vector<double> dense(size_t(n * n));
+    ASSERT_EQ(fc_multilayer_allegiance(m, dense.data(), n, n * n), FC_OK);
+    for (double floor : {1e-12, 1.0 / 7, 2.0 / 7, 0.5, 6.0 / 7, 1.0}) {
+      std::vector<int64_t> want_i, want_j;
+      std::vector<double> want_v;
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = i + 1; j < n; ++j)
+          if (dense[size_t(i * n + j)] >= floor) {
+            want_i.push_back(i);
+            want_j.push_back(j);
+            want_v.push_back(dense[size_t(i * n + j)]);
+          }
+      int64_t count = -1;
+      ASSERT_EQ(fc_multilayer_allegiance_pairs(m, floor, nullptr, nullptr, nullptr, 0, &count), FC_OK);
+      ASSERT_EQ(count, int64_t(want_i.size())) << "omega " << omega << " floor " << floor;
+      std::vector<int64_t> pi(size_t(count) + 1, -5), pj(size_t(count) + 1, -5);
+      std::vector<double> pv(size_t(count) + 1, -5);
+      if (count > 0) {
+        EXPECT_EQ(fc_multilayer_allegiance_pairs(m, floor, pi.data(), pj.data(), pv.data(), count - 1, &count),
+                  FC_ERR_BUFFER_TOO_SMALL);
+        EXPECT_EQ(count, int64_t(want_i.size()));
+        EXPECT_EQ(pi[0], -5);
+      }
+      ASSERT_EQ(fc_multilayer_allegiance_pairs(m, floor, pi.data(), pj.data(), pv.data(), count + 1, &count), FC_OK);
+      pi.pop_back(), pj.pop_back(), pv.pop_back();
+      EXPECT_EQ(pi, want_i);
+      EXPECT_EQ(pj, want_j);
+      EXPECT_EQ(pv, want_v);
+    }
+    // A check that can fail: some pairs are below a floor of 2 layers and some reach it.
+    int64_t all = 0, two = 0;
+    fc_multilayer_allegiance_pairs(m, 1e-12, nullptr, nullptr, nullptr, 0, &all);
+    fc_multilayer_allegiance_pairs(m, 2.0 / 7, nullptr, nullptr, nullptr, 0, &two);
+    EXPECT_GT(all, two);
+    EXPECT_GT(two, 0);
+    fc_multilayer_destroy(m);
+    fc_context_destroy(ctx);
+  }
+}
+
 }  // namespace

@@ -112,6 +112,11 @@ function check_multilayer(X)
     shared = zeros(31);
     for s = 1:L, shared = shared + (S(:, s) == S(:, s).'); end
     within(allegiance, shared / L, 1e-15, [what ': allegiance from S']);
+    for floor = [0.3 0.5 1]
+      [~, ~, ~, sparse_a] = fastconn_mex('multilayer', layers, 'omega', omega, 'coupling', coupling, 'allegiancefloor', floor);
+      expect(issparse(sparse_a) && isequal(full(sparse_a), allegiance .* (allegiance >= floor)), ...
+             sprintf('%s: allegiancefloor %g gives the dense values at or above it, sparse', what, floor));
+    end
   end
   gamma = linspace(0.5, 1.5, L);
   [S, Q] = fcMultilayer(layers, 'Resolution', gamma, 'Omega', 0.3);
@@ -149,5 +154,6 @@ function check_errors()
   expect_error(@() fastconn_mex('multilayer', {ring, ring}, 'resolution', [1 1 1]), 'fastconn:usage', {'resolution', '2'}, 'multilayer 3 resolutions for 2 layers');
   expect_error(@() fastconn_mex('multilayer', {ring, ring}, 'coupling', 'multiplex'), 'fastconn:usage', 'coupling', 'multilayer unknown coupling');
   expect_error(@() fastconn_mex('multilayer', {ring, ring}, 'omega'), 'fastconn:usage', 'no value', 'multilayer option without value');
+  expect_error(@() fastconn_mex('multilayer', {ring, ring}, 'allegiancefloor', 0), 'fastconn:usage', 'allegiancefloor', 'multilayer allegiancefloor 0');
   expect_error(@() fcMultilayer({ring}, 'Gamma', 1), 'fastconn:usage', 'unknown option', 'fcMultilayer unknown option');
 end

@@ -17,6 +17,9 @@ Example, on the bundled data (fastconn.data):
 >>> a = ml.allegiance()
 >>> a.shape, bool(np.all(np.diag(a) == 1))
 ((31, 31), True)
+>>> i, j, v = ml.allegiance_pairs(0.5)          # sparse: the pairs i < j at 0.5 or above
+>>> bool(np.array_equal(v, a[i, j])), int(((np.triu(a, 1) >= 0.5)).sum()) == len(v)
+(True, True)
 """
 
 import numpy as np
@@ -41,6 +44,8 @@ class Multilayer:
         which each node changes community (0 with one layer).
     allegiance(): the dense (n_nodes, n_nodes) float64 module allegiance matrix (computed on
         demand: n_nodes^2 values).
+    allegiance_pairs(floor): the pairs i < j of allegiance >= floor as (i, j, values) arrays,
+        without the dense matrix.
     """
 
     def __init__(self, handle):
@@ -68,6 +73,18 @@ class Multilayer:
         out = np.empty((self.n_nodes, self.n_nodes), dtype=np.float64)
         _fc.fc_multilayer_allegiance(self._handle, out)
         return out
+
+    def allegiance_pairs(self, floor):
+        """The pairs i < j whose allegiance is >= floor (0 < floor <= 1), without the dense matrix
+        (fc_multilayer_allegiance_pairs; for voxel-level n): (i, j, values), int64, int64 and
+        float64 arrays in row order, values equal to allegiance()'s."""
+        floor = real(floor, "floor")
+        count = _fc.fc_multilayer_allegiance_pairs(self._handle, floor, None, None, None)
+        i, j = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
+        values = np.empty(count, dtype=np.float64)
+        if count:
+            _fc.fc_multilayer_allegiance_pairs(self._handle, floor, i, j, values)
+        return i, j, values
 
     def __repr__(self):
         return (f"fastconn.Multilayer(n_nodes={self.n_nodes}, n_layers={self.n_layers}, "

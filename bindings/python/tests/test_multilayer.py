@@ -61,7 +61,12 @@ def test_q_flexibility_allegiance_on_windows(fmri, omega, coupling):
     q = mucha_q(mats, ml.labels, omega, [1.0] * len(mats), coupling == "categorical")
     assert abs(ml.q - q) <= 1e-9 and ml.q > 0
     assert np.array_equal(ml.flexibility, flexibility(ml.labels))
-    assert np.allclose(ml.allegiance(), allegiance(ml.labels), rtol=0, atol=1e-15)
+    dense = ml.allegiance()
+    assert np.allclose(dense, allegiance(ml.labels), rtol=0, atol=1e-15)
+    for floor in (1e-12, 0.3, 0.5, 1.0):
+        i, j, v = ml.allegiance_pairs(floor)
+        want_i, want_j = np.nonzero(np.triu(dense, 1) >= floor)
+        assert np.array_equal(i, want_i) and np.array_equal(j, want_j) and np.array_equal(v, dense[i, j])
 
 
 def test_per_layer_resolution_and_the_dfc_networks(fmri):
@@ -117,6 +122,14 @@ def test_argument_errors():
         fastconn.multilayer_modularity([ring, ring], coupling="multiplex")
     with pytest.raises(TypeError, match="resolution"):
         fastconn.multilayer_modularity([ring, ring], resolution=["a", "b"])
+    ml = fastconn.multilayer_modularity([ring, ring])
+    with pytest.raises(fastconn.InvalidArgumentError, match="floor 0 "):
+        ml.allegiance_pairs(0)
+    with pytest.raises(fastconn.InvalidArgumentError, match="floor 1.5"):
+        ml.allegiance_pairs(1.5)
+    with pytest.raises(ValueError, match="cols has 2 elements"):
+        fastconn._fastconn.fc_multilayer_allegiance_pairs(ml._handle, 0.5, np.zeros(3, np.int64),
+                                                          np.zeros(2, np.int64), np.zeros(3))
 
 
 def test_doctests():

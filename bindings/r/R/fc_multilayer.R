@@ -21,8 +21,10 @@ fc_multilayer <- function(layers, resolution = 1, omega = 1, coupling = c("ordin
                              n_layers, shown_value(resolution)), call))
   if (!is_one_number(omega) || !is.finite(omega) || omega < 0)
     stop(simpleError(sprintf("'omega' must be one number >= 0, not %s", shown_value(omega)), call))
-  if (!is.logical(allegiance) || length(allegiance) != 1L || is.na(allegiance))
-    stop(simpleError(sprintf("'allegiance' must be TRUE or FALSE, not %s", shown_value(allegiance)), call))
+  as_pairs <- is.numeric(allegiance)
+  if (!((is.logical(allegiance) && length(allegiance) == 1L && !is.na(allegiance)) ||
+        (is_one_number(allegiance) && allegiance > 0 && allegiance <= 1)))
+    stop(simpleError(sprintf("'allegiance' must be TRUE, FALSE or a floor in (0, 1], not %s", shown_value(allegiance)), call))
   options <- list(omega = as.double(omega), seed = check_seed(seed, call),
                   max_iterations = check_max_iterations(max_iterations, call), coupling = coupling_codes[[coupling]])
   matrices <- lapply(seq_len(n_layers), function(s) as_network_matrix(layers[[s]], sprintf("layers[[%d]]", s), call))
@@ -41,13 +43,19 @@ fc_multilayer <- function(layers, resolution = 1, omega = 1, coupling = c("ordin
   context <- new_context(backend, "fp32", "na", call)
   on.exit(release(context))
   result <- glue_call(call, C_fcr_multilayer, context, slots, rep_len(as.double(resolution), n_layers), options,
-                      allegiance)
+                      if (as_pairs) as.double(allegiance) else allegiance)
   names <- colnames(matrices[[1L]])
   labels <- result$labels + 1L
   if (!is.null(names) || !is.null(names(layers))) dimnames(labels) <- list(names, names(layers))
   out <- list(labels = labels, q = result$q, n_communities = as.integer(result$n_communities),
               flexibility = stats::setNames(result$flexibility, names))
-  if (allegiance) {
+  if (as_pairs) {
+    # The pairs at or above the floor, mirrored, and the diagonal (1): a symmetric sparse matrix.
+    p <- result$allegiance
+    out$allegiance <- Matrix::sparseMatrix(i = c(p$i + 1L, seq_len(n)), j = c(p$j + 1L, seq_len(n)),
+                                           x = c(p$x, rep(1, n)), dims = c(n, n), symmetric = TRUE,
+                                           dimnames = if (is.null(names)) NULL else list(names, names))
+  } else if (allegiance) {
     out$allegiance <- result$allegiance
     if (!is.null(names)) dimnames(out$allegiance) <- list(names, names)
   }

@@ -56,9 +56,10 @@ SEXP fcr_leiden(SEXP context, SEXP p, SEXP i, SEXP x, SEXP options, SEXP initial
 }
 
 // layers: a list of list(p, i, x); resolutions: one gamma per layer; options: list(omega, seed,
-// max_iterations, coupling); dense: whether to return the allegiance matrix. Returns
-// list(labels = n x L integer matrix of 0-based ids, q, n_communities, flexibility, allegiance
-// (n x n, or NULL)).
+// max_iterations, coupling); dense: TRUE for the allegiance matrix, FALSE for none, or a floor
+// (double) for its pairs i < j at or above it. Returns list(labels = n x L integer matrix of
+// 0-based ids, q, n_communities, flexibility, allegiance (n x n, list(i, j, x) of 0-based pairs,
+// or NULL)).
 SEXP fcr_multilayer(SEXP context, SEXP layers, SEXP resolutions, SEXP options, SEXP dense) {
   BEGIN_RCPP
   fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
@@ -95,9 +96,21 @@ SEXP fcr_multilayer(SEXP context, SEXP layers, SEXP resolutions, SEXP options, S
   std::copy(labels.begin(), labels.end(), label_matrix.begin());
   Rcpp::NumericVector flexibility(Rcpp::no_init(static_cast<R_xlen_t>(n)));
   check(fc_multilayer_flexibility(raw, flexibility.begin(), n));
+  // allegiance: TRUE (dense), FALSE (none) or a floor (a double: the pairs i < j at or above it).
   SEXP allegiance = R_NilValue;
   Rcpp::NumericMatrix a;
-  if (Rcpp::as<bool>(dense)) {
+  Rcpp::List pairs;
+  if (TYPEOF(dense) == REALSXP) {
+    const double floor = Rcpp::as<double>(dense);
+    int64_t count = 0;
+    check(fc_multilayer_allegiance_pairs(raw, floor, nullptr, nullptr, nullptr, 0, &count));
+    std::vector<int64_t> rows(static_cast<size_t>(count)), cols(static_cast<size_t>(count));
+    Rcpp::NumericVector values(static_cast<R_xlen_t>(count));
+    if (count > 0) check(fc_multilayer_allegiance_pairs(raw, floor, rows.data(), cols.data(), values.begin(), count, &count));
+    Rcpp::IntegerVector i(rows.begin(), rows.end()), j(cols.begin(), cols.end());
+    pairs = Rcpp::List::create(Rcpp::Named("i") = i, Rcpp::Named("j") = j, Rcpp::Named("x") = values);
+    allegiance = pairs;
+  } else if (Rcpp::as<bool>(dense)) {
     // Symmetric: fastconn's row-major matrix is the same read column-major.
     a = Rcpp::NumericMatrix(static_cast<int>(n), static_cast<int>(n));
     check(fc_multilayer_allegiance(raw, a.begin(), n, n * n));

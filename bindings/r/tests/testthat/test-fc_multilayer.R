@@ -50,6 +50,15 @@ test_that("fc_multilayer on the bundled data's windows: Q, flexibility and alleg
   expect_null(ml$allegiance)
   expect_lte(abs(ml$q - mucha_q(layers, ml$labels, 0.3, gamma)), 1e-9)
   expect_identical(fc_multilayer(layers, seed = 4)$labels, fc_multilayer(layers, seed = 4)$labels)
+  # Sparse allegiance: the dense matrix's values at or above the floor, and nothing else.
+  dense <- fc_multilayer(layers, omega = 0.5)$allegiance
+  for (floor in c(0.2, 0.5, 1)) {
+    sparse <- fc_multilayer(layers, omega = 0.5, allegiance = floor)$allegiance
+    expect_s4_class(sparse, "sparseMatrix")
+    kept <- dense * (dense >= floor)
+    expect_identical(unname(as.matrix(sparse)), unname(kept))
+    expect_identical(dimnames(sparse), dimnames(dense))
+  }
 })
 
 test_that("fc_multilayer on odd sizes", {
@@ -78,6 +87,7 @@ test_that("fc_multilayer refuses bad input, naming the value", {
   expect_error(fc_multilayer(list(ring, ring), resolution = c(1, 1, 1)), "one number >= 0 or 2 of them")
   expect_error(fc_multilayer(list(ring, ring), resolution = Inf), "not Inf")
   expect_error(fc_multilayer(list(ring, ring), coupling = "multiplex"), "'arg' should be one of")
-  expect_error(fc_multilayer(list(ring, ring), allegiance = NA), "'allegiance' must be TRUE or FALSE")
+  expect_error(fc_multilayer(list(ring, ring), allegiance = NA), "'allegiance' must be TRUE, FALSE or a floor in \\(0, 1\\]")
+  expect_error(fc_multilayer(list(ring, ring), allegiance = 0), "not 0")
   expect_error(fc_multilayer(list(ring, list(1))), "'layers\\[\\[2\\]\\]' must be a network")
 })
