@@ -57,6 +57,22 @@ void row_pairs(const Multilayer& m, const std::vector<LayerMembers>& members, in
   }
 }
 
+// fn(i, row) for every row i, rows on the OpenMP threads (each with its own scratch).
+template <class Fn>
+void for_each_row(const Multilayer& m, const std::vector<LayerMembers>& members, int64_t t, Fn&& fn) {
+  const int team = parallel_team(m.n * m.layers, 0);
+#pragma omp parallel num_threads(team) if (team > 1)
+  {
+    std::vector<char> mark(static_cast<size_t>(m.n), 0);
+    std::vector<std::pair<int64_t, int64_t>> row;
+#pragma omp for schedule(dynamic, 64)
+    for (int64_t i = 0; i < m.n; ++i) {
+      row_pairs(m, members, t, i, mark, row);
+      fn(i, row);
+    }
+  }
+}
+
 }  // namespace
 
 int64_t multilayer_allegiance_pairs(const Multilayer& m, double floor, int64_t* rows, int64_t* cols, double* values,
@@ -68,36 +84,21 @@ int64_t multilayer_allegiance_pairs(const Multilayer& m, double floor, int64_t* 
   if (t > m.layers || m.n < 2) return 0;
   const std::vector<LayerMembers> members = members_by_layer(m, m.layers);
   std::vector<int64_t> count(static_cast<size_t>(m.n + 1), 0);
-  const int team = parallel_team(m.n * m.layers, 0);
-#pragma omp parallel num_threads(team) if (team > 1)
-  {
-    std::vector<char> mark(static_cast<size_t>(m.n), 0);
-    std::vector<std::pair<int64_t, int64_t>> row;
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t i = 0; i < m.n; ++i) {
-      row_pairs(m, members, t, i, mark, row);
-      count[static_cast<size_t>(i + 1)] = int64_t(row.size());
-    }
-  }
+  for_each_row(m, members, t, [&](int64_t i, const std::vector<std::pair<int64_t, int64_t>>& row) {
+    count[static_cast<size_t>(i + 1)] = int64_t(row.size());
+  });
   for (int64_t i = 0; i < m.n; ++i) count[static_cast<size_t>(i + 1)] += count[static_cast<size_t>(i)];
   const int64_t total = count[static_cast<size_t>(m.n)];
   if (capacity < total) return total;  // the caller reports the shortfall; nothing written
-#pragma omp parallel num_threads(team) if (team > 1)
-  {
-    std::vector<char> mark(static_cast<size_t>(m.n), 0);
-    std::vector<std::pair<int64_t, int64_t>> row;
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t i = 0; i < m.n; ++i) {
-      row_pairs(m, members, t, i, mark, row);
-      int64_t x = count[static_cast<size_t>(i)];
-      for (const auto& [j, shared] : row) {
-        rows[x] = i;
-        cols[x] = j;
-        values[x] = double(shared) * scale;
-        ++x;
-      }
+  for_each_row(m, members, t, [&](int64_t i, const std::vector<std::pair<int64_t, int64_t>>& row) {
+    int64_t x = count[static_cast<size_t>(i)];
+    for (const auto& [j, shared] : row) {
+      rows[x] = i;
+      cols[x] = j;
+      values[x] = double(shared) * scale;
+      ++x;
     }
-  }
+  });
   return total;
 }
 
