@@ -104,7 +104,7 @@
  * (fc_pcc_dense_f64, fc_pcc_cross_f64, fc_pcc_triu_f64); the edge weights of 'graph' carry float
  * rounding (about 6e-8) whatever the precision (float in fc_graph).
  *
- * Build (the five files fastconn_mex.c fastconn_mex_dfc.c fastconn_mex_api.c fastconn_mex_centrality.c
+ * Build (the files fastconn_mex.c fastconn_mex_dfc.c fastconn_mex_api.c fastconn_mex_centrality.c
  *        fastconn_mex_lfcd.c, fastconn_mex_modules.c,
  *        written FILES):
  *   MATLAB  mex -I<prefix>/include -L<prefix>/lib -lfastconn FILES
