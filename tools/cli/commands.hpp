@@ -12,6 +12,7 @@ int run_dfc(int argc, char** argv, int first);
 int run_triangle(int argc, char** argv, int first);
 int run_ecm(int argc, char** argv, int first);
 int run_lfcd(int argc, char** argv, int first);
+int run_batch(int argc, char** argv, int first);  // cmd_batch.cpp
 
 // help.cpp: the usage texts (AFNI/FSL style: usage line, what it does, options, examples).
 void print_main_help(bool to_stderr);

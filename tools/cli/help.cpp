@@ -40,6 +40,7 @@ struct Help {
   const char* usage;
   const char* text;
   bool edges;
+  bool common = true;  // whether the single-scan options (kCommon) apply
 };
 
 const Help kHelp[] = {
@@ -171,6 +172,45 @@ const Help kHelp[] = {
      "Example:\n"
      "  fastconn lfcd tests/data/fmri1.nii.gz --threshold 0.6 -o /tmp/lfcd.nii.gz\n",
      false},
+    {"batch", "one pipeline over many scans, resumable (fastconn.cohort's files)",
+     "fastconn batch SCAN... -o OUT --step STEP[:KEY=VALUE,...]... [--list FILE] [options]",
+     "Runs a per-subject pipeline over a cohort of 4D NIfTI scans, one subject after the other in\n"
+     "this process on one context, and writes what python3 -m fastconn.cohort writes, so either\n"
+     "runner resumes the other's output folder: OUT/<subject>/<step>.<array>.npy (numpy .npy,\n"
+     "as np.save writes it), OUT/<subject>/voxels.npy (the NIfTI indices of the analysed voxels:\n"
+     "the finite, non-constant ones), the done-marker OUT/<subject>/subject.json (input, pipeline,\n"
+     "settings, version, every output's size and SHA-256) and OUT/manifest.json. Every file is\n"
+     "written under a temporary name in its folder, fsync'ed and renamed: a run killed mid-subject\n"
+     "leaves no half-written file under a final name. A rerun skips complete subjects and redoes\n"
+     "the others (removing a killed run's temporary files). A bad scan is reported with its name\n"
+     "and the other subjects go on; the exit status is then 1, with a summary of the failures.\n"
+     "Series are the scan's values as float32 (as the Python runner reads them).\n"
+     "Steps (the Python runner's names and parameters; values are JSON, else text):\n"
+     "  degree:RULE[,signed=true]          degree, strength (N)\n"
+     "  window_degree:width=L[,step=S],RULE degree, strength (windows x N)\n"
+     "  triangle[:order=row|col]           r (N(N-1)/2)\n"
+     "  matrix                             r (N x N)\n"
+     "  RULE is one of threshold=R, density=D, topk=K; name=NAME renames a step's files.\n"
+     "  (modules and the Gaussian taper: python3 -m fastconn.cohort)\n"
+     "Options:\n"
+     "  SCAN...               NIfTI scans; subject ids are the file names without .nii(.gz)\n"
+     "  --list FILE           scans, one a line, or ID<tab>PATH on every line (# comments)\n"
+     "  -o, --output DIR      the output folder\n"
+     "  --step STEP           a pipeline step (repeat, in order)\n"
+     "  --pipeline FILE       steps as a JSON list of {\"step\": NAME, \"name\": ..., params}\n"
+     "  --force               redo every subject (default: resume)\n"
+     "  --verify sha256|size  how a complete subject's outputs are checked (default sha256)\n"
+     "  --backend B           auto (default), cpu or cuda\n"
+     "  --precision P         fp32 (default), fp64 (triangle and matrix then float64), tf32\n"
+     "  --constant nan|zero   what a constant series correlates as (default nan, as fastconn.Context)\n"
+     "  --threads N           CPU threads (0 = all cores; default 0)\n"
+     "  --memory-limit BYTES  working memory of one computation, e.g. 4G\n"
+     "  -q, --quiet           no progress on stderr (failures are still printed)\n"
+     "  -h, --help            this text\n"
+     "Example:\n"
+     "  fastconn batch sub-01.nii.gz sub-02.nii.gz -o out --backend cpu \\\n"
+     "      --step degree:threshold=0.5 --step window_degree:width=50,step=10,topk=10\n",
+     false, false},
 };
 
 }  // namespace
@@ -199,7 +239,8 @@ void print_main_help(bool to_stderr) {
 void print_command_help(const char* command) {
   for (const Help& h : kHelp) {
     if (std::strcmp(h.name, command) != 0) continue;
-    std::printf("Usage: %s\n\n%s: %s.\n\n%s\n%s%s", h.usage, h.name, h.summary, h.text, h.edges ? kEdges : "", kCommon);
+    std::printf("Usage: %s\n\n%s: %s.\n\n%s\n%s%s", h.usage, h.name, h.summary, h.text, h.edges ? kEdges : "",
+                h.common ? kCommon : "");
     return;
   }
 }

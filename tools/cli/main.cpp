@@ -22,7 +22,7 @@ struct Command {
 
 const Command kCommands[] = {{"degree", fcli::run_degree}, {"seed", fcli::run_seed},         {"graph", fcli::run_graph},
                              {"dfc", fcli::run_dfc},       {"modules", fcli::run_modules}, {"triangle", fcli::run_triangle},
-                             {"ecm", fcli::run_ecm}, {"lfcd", fcli::run_lfcd}};
+                             {"ecm", fcli::run_ecm}, {"lfcd", fcli::run_lfcd}, {"batch", fcli::run_batch}};
 
 int print_version() {
   int major = 0, minor = 0, patch = 0;
@@ -54,7 +54,7 @@ int dispatch(int argc, char** argv) {
   if (first == "--version" || first == "-version" || first == "-V") return print_version();
   for (const Command& c : kCommands)
     if (first == c.name) return c.run(argc, argv, 2);
-  fcli::fail("unknown command '" + first + "' (commands: degree, seed, graph, dfc, modules, triangle, ecm, lfcd; see fastconn --help)");
+  fcli::fail("unknown command '" + first + "' (commands: degree, seed, graph, dfc, modules, triangle, ecm, lfcd, batch; see fastconn --help)");
 }
 
 }  // namespace
