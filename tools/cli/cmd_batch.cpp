@@ -14,15 +14,13 @@
 #include <regex>
 
 #include "batch_pipeline.hpp"
+#include "batch_scan.hpp"
 #include "batch_store.hpp"
 #include "commands.hpp"
 #include "context_start.hpp"
 #include "errors.hpp"
-#include "nifti_io.hpp"
 #include "options.hpp"
-#include "outputs.hpp"
 #include "progress.hpp"
-#include "scan_voxels.hpp"
 #include "thread_split.hpp"
 
 namespace fcli {
@@ -146,29 +144,6 @@ ContextPtr open_context(const Settings& s, Progress& progress) {
   return ctx;
 }
 
-// A NIfTI scan's series as fastconn.cohort_pipeline.load_series reads it: float32 values of the
-// finite, non-constant voxels (the automatic mask), whose NIfTI indices are `voxels`.
-SeriesPtr load_series(fc_context* ctx, const std::string& path, int io_threads, std::vector<int64_t>& voxels,
-                      int64_t& n_time) {
-  if (ends_with(path, ".npy"))
-    fail("fastconn batch reads NIfTI scans (.nii, .nii.gz); run .npy scans with python3 -m fastconn.cohort");
-  if (nifti_extension(path).empty()) fail(path + ": not a .nii, .nii.gz or .npy file");
-  NiftiPtr scan = read_header(path, "scan");
-  require_scan_shape(scan.get(), path);
-  load_data(scan.get(), path, "scan", io_threads);
-  int64_t nonfinite = 0;
-  voxels = automatic_mask(scan.get(), &nonfinite, io_threads);
-  if (voxels.empty()) fail("scan " + path + ": no voxel has a finite, non-constant time series");
-  n_time = time_points(scan.get());
-  const int64_t n = static_cast<int64_t>(voxels.size());
-  std::vector<float> data(static_cast<size_t>(n * n_time));
-  gather_series(scan.get(), path, voxels, data.data(), io_threads);
-  scan.reset();
-  fc_series* s = nullptr;
-  check(fc_series_create_f32(ctx, data.data(), n, n_time, 1, n, &s), "fc_series_create_f32");
-  return SeriesPtr(s);
-}
-
 struct Outcome {
   std::string status;  // done, skipped, failed
   JValue marker;
@@ -195,7 +170,7 @@ Outcome run_subject(const Subject& subject, const std::vector<BatchStep>& steps,
     ::unlink((folder + "/" + kMarkerName).c_str());  // from here on the subject is incomplete
     std::vector<int64_t> voxels;
     int64_t n_time = 0;
-    SeriesPtr series = load_series(ctx, subject.path, host_threads(settings.threads), voxels, n_time);
+    SeriesPtr series = load_subject_series(ctx, subject.path, host_threads(settings.threads), voxels, n_time);
     const int64_t n = static_cast<int64_t>(voxels.size());
     JValue outputs = JValue::object(), seconds = JValue::object();
     outputs.set("voxels.npy", write_npy(folder, "voxels.npy", "<i8", {n}, voxels.data(), voxels.size() * sizeof(int64_t)));
@@ -290,6 +265,7 @@ int run_batch(int argc, char** argv, int first) {
   const std::vector<Subject> subjects = read_subjects(args);
   const std::string out_dir = absolute_path(args.text("output"));
   make_folder(out_dir);
+  remove_temporary(out_dir);  // a manifest's, of a run killed while writing it
 
   Progress progress(args.has("quiet"));
   const double started = now_seconds();
