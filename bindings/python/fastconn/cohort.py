@@ -38,6 +38,10 @@ missing file, NaN in the data, a bad shape) does not stop the others: the run go
 manifest records the subject as "failed" with the error naming it, and at the end run_cohort
 raises CohortError listing the failed subjects (errors="return": returns the result instead).
 
+The command line `fastconn batch` (tools/cli; `fastconn batch --help`) is the serial, Dask-free
+equivalent for NIfTI scans: the steps degree, window_degree (rectangular), triangle and matrix,
+the same files byte for byte, so either runner resumes (or verifies) the other's output folder.
+
 One run_cohort at a time per output folder: two runs writing the same subjects would redo each
 other's work (their files stay whole, as every write is a rename, but the manifest is the last
 writer's).
