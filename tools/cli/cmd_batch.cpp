@@ -145,26 +145,22 @@ ContextPtr open_context(const Settings& s, Progress& progress) {
 }
 
 struct Outcome {
-  std::string status;  // done, skipped, failed
+  std::string status;  // done or failed
   JValue marker;
   std::string error;
   double seconds = 0;
 };
 
-// cohort.run_subject: skip a complete subject, else start it over and write its outputs, then
-// its done-marker. A subject's error is its outcome; Ctrl-C is the run's.
+// cohort.run_subject for a subject found incomplete: start it over (its leftovers removed) and
+// write its outputs, then its done-marker. A subject's error is its outcome; Ctrl-C is the run's.
 Outcome run_subject(const Subject& subject, const std::vector<BatchStep>& steps, const JValue& expected,
-                    const std::string& out_dir, bool resume, bool verify_sha256, const Settings& settings,
-                    fc_context* ctx, Progress& progress, const std::string& backend_used) {
+                    const std::string& out_dir, const Settings& settings, fc_context* ctx, Progress& progress,
+                    const std::string& backend_used) {
   const std::string folder = out_dir + "/" + subject.id;
   const double started = now_seconds();
   std::string step_name;
   try {
     make_folder(folder);
-    if (resume) {
-      Completeness c = check_complete(folder, expected, verify_sha256);
-      if (c.complete) return {"skipped", c.marker, "", 0};
-    }
     remove_temporary(folder);
     const JValue previous = read_json_file(folder + "/" + kMarkerName);
     ::unlink((folder + "/" + kMarkerName).c_str());  // from here on the subject is incomplete
@@ -344,8 +340,7 @@ int run_batch(int argc, char** argv, int first) {
     for (size_t k : todo) {
       check_cancel();
       const Subject& s = subjects[k];
-      const Outcome o = run_subject(s, steps, expected[k], out_dir, resume, verify_sha256, settings, ctx.get(), progress,
-                                    backend_used);
+      const Outcome o = run_subject(s, steps, expected[k], out_dir, settings, ctx.get(), progress, backend_used);
       if (o.status == "failed") {
         JValue entry = JValue::object();
         entry.set("status", "failed");
@@ -356,8 +351,8 @@ int run_batch(int argc, char** argv, int first) {
         report(s.id, "failed", o.seconds, o.error);
       } else {
         entries.set(s.id, done_entry(o.marker));
-        ++(o.status == "done" ? computed : skipped);
-        report(s.id, o.status, o.seconds, "");
+        ++computed;
+        report(s.id, "done", o.seconds, "");
       }
       write_json_atomically(out_dir, kManifestName, manifest);
     }
