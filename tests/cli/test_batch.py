@@ -19,8 +19,7 @@ from conftest import CLI, SCAN, flat, run
 
 PIPELINE = ["--step", "degree:threshold=0.3", "--step", "window_degree:width=20,step=10,threshold=0.4",
             "--step", "triangle"]
-PY_STEPS = ["--step", "degree:threshold=0.3", "--step", "window_degree:width=20,step=10,threshold=0.4",
-            "--step", "triangle"]
+MODULES = ["--step", "modules:density=0.1,weights=abs", "--step", "modules:topk=4,name=modules_topk,seed=3"]
 
 
 def synthetic(path, seed, shape=(5, 4, 3), n_time=60):
@@ -89,6 +88,15 @@ def test_outputs_are_numpy_files_equal_to_the_single_scan_commands(tmp_path):
         "-o", tmp_path / "dfc.nii", "-q")
     windows = flat(nib.load(tmp_path / "dfc.nii"))[voxels].T  # (windows, N)
     np.testing.assert_array_equal(windows, np.load(out / subject / "window_degree.degree.npy"))
+
+    # modules: the labels of `fastconn modules` on the same network (labels there 1.. inside the mask)
+    run("batch", SCAN, "-o", out, "--backend", "cpu", "-q", "--force", *PIPELINE,
+        "--step", "modules:density=0.1,weights=abs")
+    run("modules", SCAN, "--backend", "cpu", "--density", "0.1", "--weights", "abs", "-o", tmp_path / "m.nii", "-q")
+    labels = np.load(out / subject / "modules.labels.npy")
+    q = np.load(out / subject / "modules.q.npy")
+    assert labels.dtype == np.int64 and q.shape == () and 0 < q < 1
+    np.testing.assert_array_equal(flat(nib.load(tmp_path / "m.nii"))[voxels], labels + 1)
 
     # the triangle, against float64 numpy on the series as read (r within fp32's 1e-5)
     x = np.asarray(nib.load(SCAN).get_fdata(), dtype=np.float64).reshape(-1, 40, order="F")[voxels]
@@ -209,7 +217,9 @@ def test_usage_errors(tmp_path, scans):
             ([*scans, "-o", tmp_path, "--step", "degree"], "needs one edge rule"),
             ([*scans, "-o", tmp_path, "--step", "degree:threshold=0.5,topk=3"], "needs one edge rule"),
             ([*scans, "-o", tmp_path, "--step", "degree:cutoff=0.5"], "has no parameter 'cutoff'"),
-            ([*scans, "-o", tmp_path, "--step", "modules:density=0.1"], "python3 -m fastconn.cohort"),
+            ([*scans, "-o", tmp_path, "--step", "window_degree:width=9,topk=2,taper=gaussian"],
+             "python3 -m fastconn.cohort"),
+            ([*scans, "-o", tmp_path, "--step", "modules:density=0.1,weights=signed"], "weights must be one of"),
             ([*scans, "-o", tmp_path, "--step", "degree:threshold=1.5"], "threshold must be in"),
             ([*scans, "-o", tmp_path, "--step", "triangle", "--step", "triangle"], "used twice"),
             ([*scans, scans[0], "-o", tmp_path, "--step", "triangle"], "appears twice"),
@@ -218,6 +228,22 @@ def test_usage_errors(tmp_path, scans):
         p = run("batch", *args, check=False)
         assert p.returncode == 1 and message in p.stderr, (args, p.stderr)
     assert "fastconn.cohort" in run("batch", "--help").stdout
+
+
+def test_a_pipeline_file_is_the_same_pipeline_as_steps(tmp_path, scans):
+    spec = tmp_path / "pipeline.json"
+    spec.write_text(json.dumps([{"step": "degree", "threshold": 0.3}, {"step": "triangle", "name": "tri"}]))
+    run("batch", *scans, "-o", tmp_path / "a", "--backend", "cpu", "-q", "--pipeline", spec,
+        "--step", "window_degree:width=20,step=10,threshold=0.4")
+    run("batch", *scans, "-o", tmp_path / "b", "--backend", "cpu", "-q", "--step", "degree:threshold=0.3",
+        "--step", "triangle:name=tri", "--step", "window_degree:width=20,step=10,threshold=0.4")
+    a, b = marker(tmp_path / "a", "sub-01"), marker(tmp_path / "b", "sub-01")
+    assert a["pipeline"] == b["pipeline"] and a["outputs"] == b["outputs"]
+    assert [s["name"] for s in a["pipeline"]] == ["degree", "tri", "window_degree"]
+    # the same pipeline resumes: nothing redone
+    assert "0 computed, 3 skipped" in run("batch", *scans, "-o", tmp_path / "b", "--backend", "cpu",
+                                          "--pipeline", spec, "--step",
+                                          "window_degree:width=20,step=10,threshold=0.4").stderr
 
 
 def python_binding():
@@ -240,8 +266,9 @@ def cohort(*args):
 def test_the_python_runner_writes_the_same_bytes_and_each_resumes_the_other(tmp_path, scans):
     scans = scans + [SCAN]
     cli_out, py_out = tmp_path / "cli", tmp_path / "py"
-    run("batch", *scans, "-o", cli_out, "--backend", "cpu", "-q", *PIPELINE)
-    cohort("-o", py_out, "--backend", "cpu", "--workers", "0", *PY_STEPS, *scans)
+    steps = PIPELINE + MODULES
+    run("batch", *scans, "-o", cli_out, "--backend", "cpu", "-q", *steps)
+    cohort("-o", py_out, "--backend", "cpu", "--workers", "0", *steps, *scans)
     for subject in ("sub-01", "sub-02", "sub-03", "fmri1"):
         c, p = marker(cli_out, subject), marker(py_out, subject)
         assert c["outputs"] == p["outputs"]  # sizes and SHA-256 of every array
@@ -252,8 +279,8 @@ def test_the_python_runner_writes_the_same_bytes_and_each_resumes_the_other(tmp_
     assert set(manifest(cli_out)["subjects"]["sub-01"]) == set(manifest(py_out)["subjects"]["sub-01"])
     # the Python runner resumes the CLI's folder, and the CLI the Python runner's
     cli_files, py_files = files(cli_out), files(py_out)
-    assert "0 computed, 4 skipped" in cohort("-o", cli_out, "--backend", "cpu", "--workers", "0", *PY_STEPS, *scans)
-    assert "0 computed, 4 skipped" in run("batch", *scans, "-o", py_out, "--backend", "cpu", *PIPELINE).stderr
+    assert "0 computed, 4 skipped" in cohort("-o", cli_out, "--backend", "cpu", "--workers", "0", *steps, *scans)
+    assert "0 computed, 4 skipped" in run("batch", *scans, "-o", py_out, "--backend", "cpu", *steps).stderr
     for before, after in ((cli_files, files(cli_out)), (py_files, files(py_out))):
         assert {k: v for k, v in after.items() if k != "manifest.json"} == \
             {k: v for k, v in before.items() if k != "manifest.json"}

@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "errors.hpp"
+#include "handles.hpp"
 
 namespace fcli {
 namespace {
@@ -23,6 +24,8 @@ const std::vector<StepSpec>& step_specs() {
       {"triangle", {}, {"order"}, false},
       {"matrix", {}, {}, false},
       {"window_degree", {"width"}, {"step", "taper", "threshold", "density", "topk", "signed"}, true},
+      {"modules", {}, {"threshold", "density", "topk", "signed", "weights", "resolution", "max_communities", "min_size",
+                       "seed", "eigen_threshold", "signed_mode"}, true},
   };
   return specs;
 }
@@ -74,6 +77,36 @@ Rule edge_rule(const JValue& params, const std::string& where) {
     return {FC_EDGE_DENSITY, d};
   }
   return {FC_EDGE_TOP_K, static_cast<double>(whole_param(params, "topk", 1, 1, where))};
+}
+
+std::string text_param(const JValue& params, const std::string& key, const std::string& fallback,
+                       const std::vector<std::string>& choices, const std::string& where) {
+  const JValue* v = params.find(key);
+  if (!v || v->kind() == JValue::Kind::Null) return fallback;
+  if (v->kind() == JValue::Kind::String && std::count(choices.begin(), choices.end(), v->string())) return v->string();
+  std::string list;
+  for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
+  fail(where + ": " + key + " must be one of " + list);
+}
+
+// The "modules" step's options as fastconn.Context.modularity sets them (the rest: defaults).
+fc_modularity_options modularity_options(const JValue& params, const std::string& where) {
+  fc_modularity_options o;
+  check(fc_modularity_options_default(&o), "fc_modularity_options_default");
+  if (present(params, "resolution")) o.resolution = number_param(params, "resolution", where);
+  if (present(params, "eigen_threshold")) o.eigen_threshold = number_param(params, "eigen_threshold", where);
+  o.max_communities = whole_param(params, "max_communities", 0, 0, where);
+  o.min_community_size = whole_param(params, "min_size", 1, 0, where);
+  o.seed = static_cast<uint64_t>(whole_param(params, "seed", 1, 0, where));
+  o.signed_mode = text_param(params, "signed_mode", "gomez", {"gomez", "rubinov"}, where) == "rubinov"
+                      ? FC_SIGNED_RUBINOV
+                      : FC_SIGNED_GOMEZ;
+  return o;
+}
+
+int graph_weights(const JValue& params, const std::string& where) {
+  const std::string w = text_param(params, "weights", "r", {"r", "abs", "binary"}, where);
+  return w == "abs" ? FC_GRAPH_WEIGHTED_ABS : w == "binary" ? FC_GRAPH_BINARY : FC_GRAPH_WEIGHTED;
 }
 
 template <class T>
@@ -144,12 +177,9 @@ std::vector<BatchStep> normalize_steps(const std::vector<RawStep>& raw) {
       params.erase("name");
     }
     auto spec = std::find_if(step_specs().begin(), step_specs().end(), [&](const StepSpec& s) { return kind == s.kind; });
-    if (spec == step_specs().end()) {
-      if (kind == "modules")
-        fail(label(index, kind) + " is not computed by fastconn batch; run this pipeline with python3 -m fastconn.cohort");
+    if (spec == step_specs().end())
       fail("pipeline step " + std::to_string(index) + " is '" + kind +
-           "': not a step name (degree, triangle, matrix, window_degree)");
-    }
+           "': not a step name (degree, triangle, matrix, window_degree, modules)");
     for (const auto& [key, value] : params.members()) {
       if (std::count(spec->required.begin(), spec->required.end(), key) +
               std::count(spec->optional.begin(), spec->optional.end(), key) ==
@@ -181,6 +211,7 @@ std::vector<BatchStep> normalize_steps(const std::vector<RawStep>& raw) {
       if (order->kind() != JValue::Kind::String || (order->string() != "row" && order->string() != "col"))
         fail(label(index, kind) + ": order must be \"row\" or \"col\"");
     }
+    if (kind == "modules") modularity_options(params, label(index, kind));
     if (!std::regex_match(name, kName))
       fail("pipeline step " + std::to_string(index) + ": output name '" + name + "' must be letters, digits, _ or -");
     for (const BatchStep& s : steps)
@@ -241,6 +272,20 @@ std::vector<StepArray> compute_step(fc_context* ctx, const fc_series* series, in
       arrays.push_back(make_array<float>("r", "<f4", {size}));
       check(fc_pcc_triu(ctx, series, o, data_of<float>(arrays[0]), size), "fc_pcc_triu");
     }
+  } else if (step.kind == "modules") {
+    // cohort_pipeline: ctx.network(weights, rule) then ctx.modularity(...): labels and Q
+    const Rule rule = edge_rule(step.params, where);
+    const fc_modularity_options options = modularity_options(step.params, where);
+    fc_graph* g = nullptr;
+    check(fc_pcc_graph(ctx, series, rule.rule, rule.param, graph_weights(step.params, where), &g), "fc_pcc_graph");
+    GraphPtr graph(g);
+    fc_modules* m = nullptr;
+    check(fc_modularity(ctx, graph.get(), &options, &m), "fc_modularity");
+    ModulesPtr modules(m);
+    arrays.push_back(make_array<int64_t>("labels", "<i8", {n}));
+    arrays.push_back(make_array<double>("q", "<f8", {}));
+    check(fc_modules_labels(modules.get(), data_of<int64_t>(arrays[0]), n), "fc_modules_labels");
+    check(fc_modules_info(modules.get(), nullptr, nullptr, data_of<double>(arrays[1]), nullptr), "fc_modules_info");
   } else if (step.kind == "matrix") {
     if (fp64) {
       arrays.push_back(make_array<double>("r", "<f8", {n, n}));

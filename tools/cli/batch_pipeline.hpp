@@ -1,6 +1,5 @@
-// batch_pipeline.hpp - the per-subject pipeline of `fastconn batch`: the steps of
-// fastconn.cohort_pipeline that the C API computes in one call each (degree, window_degree,
-// triangle, matrix), spelled, checked and recorded as the Python runner does, so that both
+// batch_pipeline.hpp - the per-subject pipeline of `fastconn batch`: the built-in steps of
+// fastconn.cohort_pipeline (degree, window_degree, triangle, matrix, modules), spelled, checked and recorded as the Python runner does, so that both
 // write the same done-markers and arrays for the same pipeline.
 #pragma once
 
@@ -16,7 +15,7 @@ namespace fcli {
 
 struct BatchStep {
   std::string name;  // output name: files <name>.<array>.npy
-  std::string kind;  // degree, window_degree, triangle, matrix
+  std::string kind;  // degree, window_degree, triangle, matrix, modules
   JValue params;     // an object, as recorded in the manifest
 };
 

@@ -1,5 +1,5 @@
 // cmd_batch.cpp - `fastconn batch`: one pipeline (degree maps, window degree, triangles,
-// matrices) over many subjects' scans, serially in this process on one context, with the files
+// matrices, modules) over many subjects' scans, serially in this process on one context, with the files
 // of fastconn.cohort (batch_store.hpp): per-subject arrays written atomically, a done-marker per
 // subject and OUT/manifest.json rewritten after each subject. A rerun skips complete subjects
 // and redoes partial ones (a killed run's temporary files are removed), whichever runner made

@@ -190,8 +190,10 @@ const Help kHelp[] = {
      "  window_degree:width=L[,step=S],RULE degree, strength (windows x N)\n"
      "  triangle[:order=row|col]           r (N(N-1)/2)\n"
      "  matrix                             r (N x N)\n"
+     "  modules:RULE[,weights=r|abs|binary,resolution=G,max_communities=K,min_size=M,seed=S,\n"
+     "          eigen_threshold=E,signed_mode=gomez|rubinov]   labels (N), q\n"
      "  RULE is one of threshold=R, density=D, topk=K; name=NAME renames a step's files.\n"
-     "  (modules and the Gaussian taper: python3 -m fastconn.cohort)\n"
+     "  (the Gaussian taper, .npy scans and steps of your own: python3 -m fastconn.cohort)\n"
      "Options:\n"
      "  SCAN...               NIfTI scans; subject ids are the file names without .nii(.gz)\n"
      "  --list FILE           scans, one a line, or ID<tab>PATH on every line (# comments)\n"
@@ -209,7 +211,8 @@ const Help kHelp[] = {
      "  -h, --help            this text\n"
      "Example:\n"
      "  fastconn batch sub-01.nii.gz sub-02.nii.gz -o out --backend cpu \\\n"
-     "      --step degree:threshold=0.5 --step window_degree:width=50,step=10,topk=10\n",
+     "      --step degree:threshold=0.5 --step window_degree:width=50,step=10,topk=10 \\\n"
+     "      --step modules:density=0.05\n",
      false, false},
 };
 

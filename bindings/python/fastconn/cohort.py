@@ -39,7 +39,7 @@ manifest records the subject as "failed" with the error naming it, and at the en
 raises CohortError listing the failed subjects (errors="return": returns the result instead).
 
 The command line `fastconn batch` (tools/cli; `fastconn batch --help`) is the serial, Dask-free
-equivalent for NIfTI scans: the steps degree, window_degree (rectangular), triangle and matrix,
+equivalent for NIfTI scans: the built-in steps (window_degree without the Gaussian taper), and
 the same files byte for byte, so either runner resumes (or verifies) the other's output folder.
 
 One run_cohort at a time per output folder: two runs writing the same subjects would redo each
