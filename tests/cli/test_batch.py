@@ -184,6 +184,27 @@ def test_a_run_killed_mid_subject_leaves_no_half_file_and_the_rerun_completes(tm
             {n: r["sha256"] for n, r in marker(reference, f"big-{k}")["outputs"].items()}
 
 
+def test_ctrl_c_stops_the_run_cleanly_and_the_rerun_completes(tmp_path):
+    scans = [synthetic(tmp_path / f"big-{k}.nii", k, shape=(20, 12, 10), n_time=50) for k in range(6)]
+    pipeline = ["--step", "degree:topk=5", "--step", "matrix"]
+    out = tmp_path / "out"
+    p = subprocess.Popen([CLI, "batch", *scans, "-o", out, "--backend", "cpu", "--threads", "1", "-q", *pipeline],
+                         stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (out / "big-0" / "subject.json").exists():
+        assert p.poll() is None and time.monotonic() < deadline, "the first subject did not finish"
+        time.sleep(0.002)
+    p.send_signal(signal.SIGINT)
+    err = p.communicate(timeout=60)[1]
+    assert p.returncode == 130, err
+    assert "cancelled" in err
+    statuses = {k: v["status"] for k, v in manifest(out)["subjects"].items()}
+    assert statuses["big-0"] == "done" and "pending" in statuses.values()
+    assert not [k for k in files(out) if ".tmp-" in k]  # the interrupted write removed its file
+    run("batch", *scans, "-o", out, "--backend", "cpu", "-q", *pipeline)
+    assert {v["status"] for v in manifest(out)["subjects"].values()} == {"done"}
+
+
 def npy_bytes(array):
     buffer = io.BytesIO()
     np.save(buffer, array)
