@@ -133,7 +133,7 @@ void graph_eigenvector_centrality(const ContextState& ctx, const GraphData& g, i
   if (eigenvalue != nullptr) *eigenvalue = r.value;
 }
 
-void thresholded_ecm(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int weights,
+void thresholded_ecm(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param, int weights,
                      double tolerance, double* centrality, int64_t capacity, double* eigenvalue) {
   // Checked before the graph is built, so that a bad argument costs nothing.
   centrality_tolerance(tolerance);

@@ -31,7 +31,7 @@ void graph_eigenvector_centrality(const ContextState& ctx, const GraphData& g, i
 
 // fc_pcc_ecm_thresholded: the graph of pcc_graph (graph/graph.hpp) under (rule, param, weights),
 // solved by graph_eigenvector_centrality, rescaled to unit L2 norm.
-void thresholded_ecm(const ContextState& ctx, const SeriesData& s, fc_edge_rule rule, double param, int weights,
+void thresholded_ecm(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param, int weights,
                      double tolerance, double* centrality, int64_t capacity, double* eigenvalue);
 
 }  // namespace fc
