@@ -164,6 +164,17 @@ Rcpp::NumericVector factor_matrix(const float* factor, int64_t n, int64_t rank) 
   return result;
 }
 
+SEXP series_from_matrix(SEXP context, SEXP x, SeriesCreate create) {
+  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
+  if (TYPEOF(x) != REALSXP) Rcpp::stop("fastconn: internal error: series data must be a double matrix");
+  SEXP dim = Rf_getAttrib(x, R_DimSymbol);
+  if (Rf_length(dim) != 2) Rcpp::stop("fastconn: internal error: series data must have 2 dimensions");
+  const int64_t n_time = INTEGER(dim)[0], n_series = INTEGER(dim)[1];
+  fc_series* raw = nullptr;
+  run_interruptible(ctx, [&] { return create(ctx, REAL(x), n_series, n_time, n_time, 1, &raw); });
+  return make_handle<SeriesHandle>(raw, kSeriesTag);
+}
+
 }  // namespace fcr
 
 using namespace fcr;
@@ -185,18 +196,10 @@ SEXP fcr_context_create(SEXP backend, SEXP precision, SEXP constant_zero) {
   END_RCPP
 }
 
-// x: a double matrix, T rows (time) x N columns (series), used in place: column-major storage
-// is series_stride = T, time_stride = 1, so nothing is transposed or copied on the R side.
+// x: a double matrix, T rows (time) x N columns (series), checked in R (series_from_matrix).
 SEXP fcr_series_create(SEXP context, SEXP x) {
   BEGIN_RCPP
-  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
-  if (TYPEOF(x) != REALSXP) Rcpp::stop("fastconn: internal error: series data must be a double matrix");
-  SEXP dim = Rf_getAttrib(x, R_DimSymbol);
-  if (Rf_length(dim) != 2) Rcpp::stop("fastconn: internal error: series data must have 2 dimensions");
-  const int64_t n_time = INTEGER(dim)[0], n_series = INTEGER(dim)[1];
-  fc_series* raw = nullptr;
-  run_interruptible(ctx, [&] { return fc_series_create_f64(ctx, REAL(x), n_series, n_time, n_time, 1, &raw); });
-  return make_handle<SeriesHandle>(raw, kSeriesTag);
+  return series_from_matrix(context, x, fc_series_create_f64);
   END_RCPP
 }
 

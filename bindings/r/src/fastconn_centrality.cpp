@@ -37,14 +37,7 @@ extern "C" {
 // A series set of the columns' ranks (x: a double T x N matrix, checked in R).
 SEXP fcr_series_create_ranked(SEXP context, SEXP x) {
   BEGIN_RCPP
-  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
-  if (TYPEOF(x) != REALSXP) Rcpp::stop("fastconn: internal error: series data must be a double matrix");
-  SEXP dim = Rf_getAttrib(x, R_DimSymbol);
-  if (Rf_length(dim) != 2) Rcpp::stop("fastconn: internal error: series data must have 2 dimensions");
-  const int64_t n_time = INTEGER(dim)[0], n_series = INTEGER(dim)[1];
-  fc_series* raw = nullptr;
-  run_interruptible(ctx, [&] { return fc_series_create_ranked_f64(ctx, REAL(x), n_series, n_time, n_time, 1, &raw); });
-  return make_handle<SeriesHandle>(raw, kSeriesTag);
+  return series_from_matrix(context, x, fc_series_create_ranked_f64);
   END_RCPP
 }
 

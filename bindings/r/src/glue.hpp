@@ -103,6 +103,12 @@ fc_status run_interruptible(fc_context* ctx, Call&& call) {
   return status;
 }
 
+// A series set made by `create` (fc_series_create_f64 or fc_series_create_ranked_f64) from x, a
+// double matrix of T rows (time) x N columns (series), used in place: column-major storage is
+// series_stride = T, time_stride = 1, so nothing is transposed or copied on the R side.
+using SeriesCreate = fc_status (*)(fc_context*, const double*, int64_t, int64_t, int64_t, int64_t, fc_series**);
+SEXP series_from_matrix(SEXP context, SEXP x, SeriesCreate create);
+
 // The graph's CSR as a symmetric Matrix::dgCMatrix (dimnames: list(names, names) or of NULLs).
 SEXP graph_as_dgCMatrix(const fc_graph* graph, SEXP dimnames);
 // A symmetric dgCMatrix's slots (checked in R) as a library graph.
