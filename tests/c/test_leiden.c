@@ -8,32 +8,7 @@
  *     14 - 18 = -4, singletons -3: the triangles; at gamma 2 singletons (-12) beat the triangles
  *     (2 (6 - 18) = -24): every node alone, Newman's Q at gamma 1 = -34/196. */
 #include "check.h"
-
-typedef struct edge { int64_t i, j; float w; } edge;
-
-/* A graph from an undirected edge list (i != j, each pair once), rows sorted. */
-static fc_graph* make_graph(int64_t n, const edge* e, int64_t m) {
-  int64_t* offsets = (int64_t*)check_malloc(sizeof(int64_t) * (size_t)(n + 1));
-  int64_t* columns = (int64_t*)check_malloc(sizeof(int64_t) * (size_t)(2 * m + 1));
-  float* weights = (float*)check_malloc(sizeof(float) * (size_t)(2 * m + 1));
-  int64_t v, x, y, at = 0;
-  fc_graph* g = NULL;
-  offsets[0] = 0;
-  for (v = 0; v < n; ++v) { /* row v: every edge touching v, in column order */
-    for (y = 0; y < n; ++y)
-      for (x = 0; x < m; ++x)
-        if ((e[x].i == v && e[x].j == y) || (e[x].j == v && e[x].i == y)) {
-          columns[at] = y;
-          weights[at++] = e[x].w;
-        }
-    offsets[v + 1] = at;
-  }
-  REQUIRE_OK(fc_graph_create_csr(n, offsets, columns, weights, &g));
-  free(offsets);
-  free(columns);
-  free(weights);
-  return g;
-}
+#include "edge_graph.h"
 
 static int cancel_first(int64_t done, int64_t total, void* user) {
   (void)done, (void)total, (void)user;

@@ -7,31 +7,7 @@
  *   W_in - (49 + 49) / 14 = 5; coupling 2 x omega x 6 = 12; 2 mu = 28 + 12:
  *   Q = (10 + 12) / 40 = 0.55, flexibility 0, allegiance 1 inside a triangle, 0 across. */
 #include "check.h"
-
-typedef struct edge { int64_t i, j; float w; } edge;
-
-static fc_graph* make_graph(int64_t n, const edge* e, int64_t m) {
-  int64_t* offsets = (int64_t*)check_malloc(sizeof(int64_t) * (size_t)(n + 1));
-  int64_t* columns = (int64_t*)check_malloc(sizeof(int64_t) * (size_t)(2 * m + 1));
-  float* weights = (float*)check_malloc(sizeof(float) * (size_t)(2 * m + 1));
-  int64_t v, x, y, at = 0;
-  fc_graph* g = NULL;
-  offsets[0] = 0;
-  for (v = 0; v < n; ++v) {
-    for (y = 0; y < n; ++y)
-      for (x = 0; x < m; ++x)
-        if ((e[x].i == v && e[x].j == y) || (e[x].j == v && e[x].i == y)) {
-          columns[at] = y;
-          weights[at++] = e[x].w;
-        }
-    offsets[v + 1] = at;
-  }
-  REQUIRE_OK(fc_graph_create_csr(n, offsets, columns, weights, &g));
-  free(offsets);
-  free(columns);
-  free(weights);
-  return g;
-}
+#include "edge_graph.h"
 
 #define CHECK_BAD_OPTION(o, field, value)                                                  \
   do {                                                                                     \
