@@ -11,7 +11,7 @@
 #
 # Environment: GPU_CHECK_STEPS (default "build gpu-tests sanitizer all-tests bench graph-bench
 # dfc-bench cli-bench"), GPU_TESTS (a ctest regex narrowing gpu-tests),
-# FASTCONN_GPU_BUILD_DIR. graph-bench: bench/gpu/bench_gpu_graph (networks without the N x N
+# FASTCONN_GPU_BUILD_DIR. extra: scripts/gpu-steps/*.sh (see that step). graph-bench: bench/gpu/bench_gpu_graph (networks without the N x N
 # matrix) with torch_graph_baseline.py, then its --large case (GRAPH_LARGE="N T EDGES", default
 # "200000 200 10000000"); its section goes to $out/RESULTS-gpu-graph.md. dfc-bench:
 # bench/gpu/bench_gpu_dfc (sliding windows) with torch_dfc_baseline.py, into $out/RESULTS-gpu-dfc.md.
@@ -256,6 +256,20 @@ if has_step modularity-bench; then
     echo "device memory used: peak $(sort -n "$out/modularity-memory.csv" | tail -1) MiB, before the run $(head -1 "$out/modularity-memory.csv") MiB"
   } >"$out/bench-modularity.log" 2>&1 || status=1
   note "modularity benchmark: $(grep -c 'median' "$out/bench-modularity.log") runs, labels $(grep -c 'equal those' "$out/bench-modularity.log") equal / $(grep -c 'DIFFER' "$out/bench-modularity.log") differ ($(( $(date +%s) - start )) s)"
+fi
+
+# extra: each scripts/gpu-steps/NAME.sh (a capability's own GPU tests and benchmark), run as
+# `bash scripts/gpu-steps/NAME.sh BUILD_DIR OUT_DIR`; its output goes to $out/step-NAME.log and its
+# last line (a one-line verdict) into the summary. GPU_STEPS_ONLY narrows them (a regex on NAME).
+if has_step extra; then
+  for script in scripts/gpu-steps/*.sh; do
+    [ -e "$script" ] || continue
+    name=$(basename "$script" .sh)
+    [[ -n "${GPU_STEPS_ONLY:-}" && ! "$name" =~ $GPU_STEPS_ONLY ]] && continue
+    start=$(date +%s)
+    if bash "$script" "$build" "$out" >"$out/step-$name.log" 2>&1; then verdict=ok; else verdict=FAILED; status=1; fi
+    note "$name: $verdict, $(tail -1 "$out/step-$name.log") ($(( $(date +%s) - start )) s)"
+  done
 fi
 
 echo
