@@ -110,8 +110,8 @@ if has_step sanitizer; then
   # compute-sanitizer over the GPU test programs (issue 12): memcheck on each (leaks included),
   # racecheck (shared memory hazards) and initcheck (reads of device memory nothing wrote) on the
   # window and network kernels. Sizes in these tests are small, so each tool finishes in minutes.
-  # SANITIZER_TOOLS (default "memcheck racecheck initcheck") and SANITIZER_FILTER (a gtest filter
-  # for every tool) narrow it.
+  # SANITIZER_TOOLS (default "memcheck racecheck initcheck"), SANITIZER_FILTER (a gtest filter
+  # for every tool) and SANITIZER_PROGRAMS (the test programs, for every tool) narrow it.
   start=$(date +%s)
   cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   srun() { # tool, program, gtest filter, extra sanitizer flags
@@ -139,20 +139,33 @@ if has_step sanitizer; then
   # operations one by one and the small graphs solved on the device cover every kernel)
   small_modularity=${SANITIZER_FILTER:-'CudaModularity.GroupSpace*:CudaModularity.SmallGraphs*'}
   small_graph=${SANITIZER_FILTER:-'CudaGraph.FusedDegree*:CudaGraph.HistogramMatchesTriuBits:CudaGraph.TopK*:*n5_abs*:*n257_abs*'}
+  # memcheck: every GPU test program whose kernels are ours (SANITIZER_PROGRAMS narrows it);
+  # racecheck and initcheck also take the newer capabilities' programs whole (their tests are
+  # small): fast ECM's device eigensolve, partial correlation, the compact codes, the tensor-core
+  # degree and lFCD.
+  newer_programs="test_cuda_ecm test_cuda_partial test_cuda_compact test_cuda_tc_degree test_cuda_lfcd"
+  memcheck_programs=${SANITIZER_PROGRAMS:-"test_cuda_window test_cuda_graph test_cuda_modularity $newer_programs"}
+  shared_memory_programs=${SANITIZER_PROGRAMS:-$newer_programs}
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" memcheck "* ]] && {
-    srun memcheck test_cuda_window "${SANITIZER_FILTER:-*}" --leak-check=full
-    srun memcheck test_cuda_graph "${SANITIZER_FILTER:-*}" --leak-check=full
-    srun memcheck test_cuda_modularity "${SANITIZER_FILTER:-*}" --leak-check=full
+    for program in $memcheck_programs; do
+      srun memcheck "$program" "${SANITIZER_FILTER:-*}" --leak-check=full
+    done
   }
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" racecheck "* ]] && {
-    srun racecheck test_cuda_window "$small_window"
-    srun racecheck test_cuda_graph "$small_graph"
-    srun racecheck test_cuda_modularity "$small_modularity"
+    if [ -z "${SANITIZER_PROGRAMS:-}" ]; then
+      srun racecheck test_cuda_window "$small_window"
+      srun racecheck test_cuda_graph "$small_graph"
+      srun racecheck test_cuda_modularity "$small_modularity"
+    fi
+    for program in $shared_memory_programs; do srun racecheck "$program" "${SANITIZER_FILTER:-*}"; done
   }
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" initcheck "* ]] && {
-    srun initcheck test_cuda_window "$small_window"
-    srun initcheck test_cuda_graph "$small_graph"
-    srun initcheck test_cuda_modularity "$small_modularity"
+    if [ -z "${SANITIZER_PROGRAMS:-}" ]; then
+      srun initcheck test_cuda_window "$small_window"
+      srun initcheck test_cuda_graph "$small_graph"
+      srun initcheck test_cuda_modularity "$small_modularity"
+    fi
+    for program in $shared_memory_programs; do srun initcheck "$program" "${SANITIZER_FILTER:-*}"; done
   }
   note "compute-sanitizer: $(( $(date +%s) - start )) s"
 fi
