@@ -56,6 +56,14 @@ __global__ void row_products(const C* __restrict__ z, int64_t n, int64_t t, cons
   }
 }
 
+__global__ void finish_kernel(const double* __restrict__ member, const double* __restrict__ ones, double* __restrict__ y,
+                              int64_t n) {
+  const double sum = *ones;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    y[i] = __dmul_rn(__dadd_rn(y[i], __dmul_rn(member[i], sum)), 0.5);
+}
+
 template <class C>
 cudaError_t transpose_product(const C* z, int64_t n, int64_t t, int64_t chunk_rows, const double* x, double* partial,
                               double* u, cudaStream_t stream) {
@@ -87,6 +95,12 @@ cudaError_t series_product(const float* z, int64_t n, int64_t t, const double* u
 }
 cudaError_t series_product(const double* z, int64_t n, int64_t t, const double* u, double* y, cudaStream_t stream) {
   return product(z, n, t, u, y, stream);
+}
+
+cudaError_t centrality_finish(const double* member, const double* ones, double* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  finish_kernel<<<grid_size(n, 256), 256, 0, stream>>>(member, ones, y, n);
+  return cudaGetLastError();
 }
 
 }  // namespace kernels

@@ -24,5 +24,10 @@ cudaError_t series_transpose_product(const double* z, int64_t n, int64_t t, int6
 cudaError_t series_product(const float* z, int64_t n, int64_t t, const double* u, double* y, cudaStream_t stream);
 cudaError_t series_product(const double* z, int64_t n, int64_t t, const double* u, double* y, cudaStream_t stream);
 
+// Fast ECM's operator from the product g = Z u above (backend/centrality_backend.hpp's
+// gram_space): y[i] = (y[i] + member[i] * *ones) * 0.5, each operation rounded once; *ones (m^T x)
+// on the device.
+cudaError_t centrality_finish(const double* member, const double* ones, double* y, int64_t n, cudaStream_t stream);
+
 }  // namespace kernels
 }  // namespace fc

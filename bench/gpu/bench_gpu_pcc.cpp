@@ -195,19 +195,9 @@ int main(int argc, char** argv) {
   t0 = now();
   cuda_ok(cudaHostAlloc(reinterpret_cast<void**>(&pinned), bytes, cudaHostAllocDefault), "cudaHostAlloc output");
   r["pin_alloc_s"] = now() - t0;
-  cudaEvent_t e0, e1;
-  cuda_ok(cudaEventCreate(&e0), "event");
-  cuda_ok(cudaEventCreate(&e1), "event");
   times.clear();
-  for (int k = 0; k < 2; ++k) {
-    cuda_ok(cudaEventRecord(e0), "record");
-    cuda_ok(cudaMemcpy(pinned, d_out, bytes, cudaMemcpyDeviceToHost), "D2H");
-    cuda_ok(cudaEventRecord(e1), "record");
-    cuda_ok(cudaEventSynchronize(e1), "sync");
-    float ms = 0;
-    cuda_ok(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
-    times.push_back(ms / 1e3);
-  }
+  for (int k = 0; k < 2; ++k)
+    times.push_back(device_seconds([&] { cuda_ok(cudaMemcpy(pinned, d_out, bytes, cudaMemcpyDeviceToHost), "D2H"); }));
   r["a_floor_s"] = *std::min_element(times.begin(), times.end());
   r["d2h_gbps"] = bytes / r["a_floor_s"] / 1e9;
   const uint64_t reference_sum = checksum(pinned, pairs);

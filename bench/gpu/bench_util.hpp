@@ -50,6 +50,23 @@ double timed(int reps, F&& f) {
   return median(t);
 }
 
+// Seconds the device takes for what f enqueues on the default stream (events around it).
+template <class F>
+double device_seconds(F&& f) {
+  cudaEvent_t e0, e1;
+  cuda_ok(cudaEventCreate(&e0), "cudaEventCreate");
+  cuda_ok(cudaEventCreate(&e1), "cudaEventCreate");
+  cuda_ok(cudaEventRecord(e0), "cudaEventRecord");
+  f();
+  cuda_ok(cudaEventRecord(e1), "cudaEventRecord");
+  cuda_ok(cudaEventSynchronize(e1), "cudaEventSynchronize");
+  float ms = 0;
+  cuda_ok(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  return ms / 1e3;
+}
+
 inline std::string read_file(const std::string& path) {
   std::ifstream f(path);
   std::stringstream s;

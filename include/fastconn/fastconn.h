@@ -516,7 +516,18 @@ FC_API fc_status fc_dfc_lowrank(fc_context* ctx, const fc_series* series, int64_
  * left out of the matrix (the other entries are those of the set without them) and get NaN. A set
  * with no series but constant ones gives NaN everywhere under FC_CONSTANT_NAN, and 1/sqrt(N),
  * lambda = N/2 under FC_CONSTANT_ZERO. The progress callback is called after each product (total:
- * the 10000 products an eigensolve may take at most), so it can count and cancel them. */
+ * the 10000 products an eigensolve may take at most), so it can count and cancel them.
+ * On a CUDA context the whole eigensolve runs on the device: the Lanczos vectors stay there (about
+ * 424 N bytes beyond the series: 52 vectors of N doubles, and m; the context keeps them for its
+ * next ECM call, e.g. the next window of fc_dfc_ecm, until it is destroyed) and only scalars and
+ * the answer come back; the result has the same bits as a CPU context's (every device sum in the
+ * host's order). A context memory limit below that keeps the vectors on the host (the same bits, one
+ * round trip of x and y per product); a device without the memory fails with
+ * FC_ERR_OUT_OF_MEMORY. On any error nothing is written.
+ *
+ *   double c[31], lambda;
+ *   fc_pcc_ecm(ctx, s, 0, c, 31, &lambda);
+ */
 FC_API fc_status fc_pcc_ecm(fc_context* ctx, const fc_series* series, double tolerance, double* centrality,
                             int64_t capacity, double* eigenvalue);
 

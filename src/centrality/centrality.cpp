@@ -25,15 +25,20 @@ void require_capacity(const double* centrality, int64_t capacity, int64_t n) {
                                       " values needed (one per node)");
 }
 
-// The Lanczos answer as the header promises it: sign such that the entries sum to >= 0 (for a
-// non-negative matrix the leading eigenvector has one sign), rounding's negatives set to 0.
-EigenResult solve(int64_t n, const SymmetricOperator& op, double tolerance, int threads, const char* what) {
+// Both eigensolves' options: the same on every backend, so the same products and bits.
+EigenOptions solve_options(double tolerance, int threads) {
   EigenOptions options;
   options.max_products = kCentralityMaxProducts;
   options.tolerance = tolerance;
   options.threads = threads;
   options.max_basis = 32;
-  EigenResult r = leading_eigenpair(n, op, options);
+  return options;
+}
+
+// The Lanczos answer as the header promises it: sign such that the entries sum to >= 0 (for a
+// non-negative matrix the leading eigenvector has one sign), rounding's negatives set to 0.
+EigenResult solve(int64_t n, EigenSpace& space, double tolerance, int threads, const char* what) {
+  EigenResult r = leading_eigenpair(n, space, solve_options(tolerance, threads));
   if (!r.converged)
     fail(FC_ERR_INTERNAL, std::string(what) + ": the eigensolve did not meet its residual test " + exact_text(tolerance) +
                               " after " + std::to_string(r.iterations) + " products (residual " +
@@ -79,14 +84,19 @@ void fast_ecm(const ContextState& ctx, const SeriesData& s, double tolerance, do
   const SeriesView view = s.view();
   Backend& backend = *s.backend;
   const int threads = ctx.threads;
-  // B x = (Z (Z^T x) + m (m^T x)) / 2, O(N T) (Wink et al. 2012, eq. 4).
+  // B x = (Z (Z^T x) + m (m^T x)) / 2, O(N T) (Wink et al. 2012, eq. 4): on the backend's device
+  // where it offers the whole eigensolve (the same bits, centrality_backend.hpp), else on the host
+  // around its products.
   const SymmetricOperator op = [&](const double* x, double* y) {
     backend.gram_product(view, x, y, run);
     const double ones = deterministic_dot(member.data(), x, n, threads);
     for (int64_t i = 0; i < n; ++i) y[i] = (y[i] + member[i] * ones) * 0.5;
     progress.advance(1);
   };
-  const EigenResult r = solve(n, op, tolerance, threads, "fast ECM");
+  HostSpace host(op, threads);
+  const std::unique_ptr<EigenSpace> device =
+      backend.gram_space(view, member.data(), eigen_slots(n, solve_options(tolerance, threads)), run);
+  const EigenResult r = solve(n, device ? *device : static_cast<EigenSpace&>(host), tolerance, threads, "fast ECM");
   for (int64_t i = 0; i < n; ++i) centrality[i] = drop_constant && s.constant[i] ? nan : r.vector[i];
   if (eigenvalue != nullptr) *eigenvalue = r.value;
 }
@@ -127,7 +137,8 @@ void graph_eigenvector_centrality(const ContextState& ctx, const GraphData& g, i
     }
     progress.advance(1);
   };
-  const EigenResult r = solve(n, op, tolerance, ctx.threads, "eigenvector centrality");
+  HostSpace space(op, ctx.threads);
+  const EigenResult r = solve(n, space, tolerance, ctx.threads, "eigenvector centrality");
   const double top = *std::max_element(r.vector.begin(), r.vector.end());
   for (int64_t i = 0; i < n; ++i) centrality[i] = r.vector[i] / top;
   if (eigenvalue != nullptr) *eigenvalue = r.value;

@@ -143,9 +143,24 @@ EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const Eige
   return leading_eigenpair(n, space, options, accept);
 }
 
+namespace {
+
+// The basis size m and the Ritz vectors kept at a restart.
+int64_t basis_size(int64_t n, const EigenOptions& options) { return std::min(n, std::max<int64_t>(3, options.max_basis)); }
+int64_t kept_size(int64_t m, const EigenOptions& options) {
+  return std::clamp<int64_t>(options.keep > 0 ? options.keep : m / 2, 1, std::max<int64_t>(1, m - 1));
+}
+
+}  // namespace
+
+int64_t eigen_slots(int64_t n, const EigenOptions& options) {
+  const int64_t m = basis_size(n, options);
+  return m + 4 + kept_size(m, options);  // leading_eigenpair's slots, below
+}
+
 EigenResult leading_eigenpair(int64_t n, EigenSpace& space, const EigenOptions& options, const EarlyAccept& accept) {
-  const int64_t m = std::min(n, std::max<int64_t>(3, options.max_basis));
-  const int64_t keep = std::clamp<int64_t>(options.keep > 0 ? options.keep : m / 2, 1, std::max<int64_t>(1, m - 1));
+  const int64_t m = basis_size(n, options);
+  const int64_t keep = kept_size(m, options);
   const double tol = options.tolerance;
   bool early = accept && options.early_tolerance > tol;  // until accept has been asked
   const double early_tol = options.early_tolerance;

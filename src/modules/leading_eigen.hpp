@@ -130,6 +130,10 @@ struct EigenResult {
 // Asked once at most, with the first pair that meets early_tolerance: true takes it as the answer.
 using EarlyAccept = std::function<bool(const EigenResult&)>;
 
+// The slots leading_eigenpair reserves in its space for an n x n problem (what a device space
+// must hold: a backend sizes its buffers by it before the eigensolve starts).
+int64_t eigen_slots(int64_t n, const EigenOptions& options);
+
 // The algebraically largest eigenpair of the n x n symmetric operator (n >= 1), in a HostSpace.
 EigenResult leading_eigenpair(int64_t n, const SymmetricOperator& op, const EigenOptions& options,
                               const EarlyAccept& accept = nullptr);

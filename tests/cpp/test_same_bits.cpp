@@ -4,7 +4,9 @@
 // each backend in the same order, kernels/window_normalize.cu and cpu_window.cpp) and the
 // all-windows triangle and degree. Both compute each pair as one fma chain over k from the same
 // normalized rows (pair_kernels.hpp, kernels/pair_tile.cuh). Strength is a sum over a series'
-// edges in each backend's own fixed order and is compared to 1e-12 relative.
+// edges in each backend's own fixed order and is compared to 1e-12 relative. Fast ECM
+// (centrality and eigenvalue): every product and vector operation in the host's order
+// (centrality_backend.hpp's gram_space, kernels/eigen_space.cu).
 //
 // Labelled `gpu`: the CUDA instantiation runs on the GPU machine (skipped without a device); the
 // CPU one compares the CPU with itself and is skipped.
@@ -74,6 +76,13 @@ std::vector<float> dfc_triu(const Context& ctx, const Series& s, int64_t length,
   return out;
 }
 
+// Fast ECM's centrality with its eigenvalue appended (the eigensolve on the device on CUDA).
+std::vector<double> pcc_ecm(const Context& ctx, const Series& s, int64_t n) {
+  std::vector<double> c(static_cast<size_t>(n + 1), -7.0);
+  check(fc_pcc_ecm(ctx.get(), s.get(), 0, c.data(), n, &c[static_cast<size_t>(n)]), "fc_pcc_ecm");
+  return c;
+}
+
 class SameBits : public BackendTest {
  protected:
   void SetUp() override {
@@ -95,6 +104,7 @@ class SameBits : public BackendTest {
     if (n <= 4096) {
       EXPECT_TRUE(same_bits(pcc_dense(dev, a, n + 3), pcc_dense(host, a_cpu, n + 3), "fc_pcc_dense"));
     }
+    EXPECT_TRUE(same_bits(pcc_ecm(dev, a, n), pcc_ecm(host, a_cpu, n), "fc_pcc_ecm"));
     {
       const Dataset part = subset(d, 0, std::min<int64_t>(n, 37));
       const Series b = make_series(dev, part), b_cpu = make_series(host, part);

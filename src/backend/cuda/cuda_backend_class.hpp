@@ -17,6 +17,7 @@
 #include "backend/backend.hpp"
 #include "backend/cuda/band_pipeline.hpp"
 #include "backend/cuda/band_plan.hpp"
+#include "backend/cuda/cuda_eigen_space.hpp"
 #include "backend/cuda/cuda_modules.hpp"
 #include "backend/cuda/cuda_resources.hpp"
 #include "backend/cuda/cuda_series.hpp"
@@ -53,6 +54,14 @@ inline int default_host_threads() {
 // arena's assembly, taken from it; freed into the backend's spare set (CudaBackend::give_back),
 // which the next assembly reuses, so that graph after graph allocates nothing. Destroyed before
 // its backend (fc_dfc holds its context).
+// The centrality products' buffers, kept between products and between calls (cuda_centrality.cpp):
+// gram_product's vectors (x, y); both paths' chunk sums and Z^T x; gram_space's m and its
+// eigensolver's buffers (fast ECM window after window allocates once).
+struct CentralityScratch {
+  DeviceBuffer x, y, partial, u, member;
+  std::shared_ptr<EigenBuffers> space = std::make_shared<EigenBuffers>();
+};
+
 class CudaBackend;
 struct CudaDeviceCsr : DeviceCsr {
   explicit CudaDeviceCsr(CudaBackend* backend, int threads) : home(backend), host_threads(threads) {}
@@ -173,6 +182,9 @@ class CudaBackend : public Backend {
 
   void gram_product(const SeriesView& s, const double* x, double* y, const RunSettings& run) override;
 
+  std::unique_ptr<EigenSpace> gram_space(const SeriesView& s, const double* member, int64_t slots,
+                                         const RunSettings& run) override;
+
  private:
   cuda::GraphJob graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values);
 
@@ -264,11 +276,7 @@ class CudaBackend : public Backend {
     std::vector<std::unique_ptr<cuda::Event>> ready;
   };
   WindowGroup window_group_;
-  // gram_product's vectors (x, y), chunk sums and Z^T x, kept between products.
-  struct CentralityScratch {
-    cuda::DeviceBuffer x, y, partial, u;
-  };
-  CentralityScratch centrality_;
+  cuda::CentralityScratch centrality_;
   cudaStream_t user_stream_ = nullptr;
 };
 

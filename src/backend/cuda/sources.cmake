@@ -11,6 +11,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_csr.cpp
   ${CMAKE_CURRENT_LIST_DIR}/graph_profile.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_eigen_space.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_modules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_centrality.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu

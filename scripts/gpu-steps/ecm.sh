@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Fast ECM with its eigensolve on the device (issue 34: 1,000,000 x 200 in <= 0.1 s on the H100):
+# the GPU tests that cover it (tests/gpu/test_cuda_ecm.cpp: the same bits as the CPU backend,
+# progress and cancellation, out of device memory; test_centrality's CUDA instances; the modules'
+# device space, which shares cuda_eigen_space.cpp; test_same_bits, fast ECM among its calls), then bench/gpu/bench_gpu_ecm at 1,000,000 x 200
+# and 90,112 x 165 with its floor measured in the same run, its table into
+# OUT_DIR/RESULTS-ecm-gpu.md. Last line: the verdict.
+#   bash scripts/gpu-steps/ecm.sh BUILD_DIR OUT_DIR
+set -uo pipefail
+build=${1:?BUILD_DIR}
+out=${2:?OUT_DIR}
+mkdir -p "$out"
+export FASTCONN_REQUIRE_CUDA=1
+nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader 2>&1 | head -2
+echo "host CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
+
+regex='CudaEcm|Centrality|CudaModularity|SameBits'
+ctest --test-dir "$build" -R "$regex" --output-on-failure --timeout 300 2>&1 | tee "$out/ecm-tests.log"
+tests_rc=${PIPESTATUS[0]}
+summary=$(grep -E '^[0-9]+% tests passed' "$out/ecm-tests.log" | tail -1)
+total=$(echo "$summary" | sed -n 's/.* out of \([0-9]*\).*/\1/p')
+failed=$(echo "$summary" | sed -n 's/.*, \([0-9]*\) tests failed.*/\1/p')
+total=${total:-0}
+failed=${failed:-0}
+passed=$((total - failed))
+
+bench="$build/bench/gpu/bench_gpu_ecm"
+bench_rc=1
+if [ -x "$bench" ]; then
+  "$bench" --sizes 1000000x200,90112x165 --reps 5 --cpu-threads "$(nproc)" --md "$out/RESULTS-ecm-gpu.md" 2>&1 |
+    tee "$out/ecm-bench.log"
+  bench_rc=${PIPESTATUS[0]}
+else
+  echo "missing $bench (a build without -DFASTCONN_BUILD_BENCH=ON?)"
+fi
+verdict=$(sed -n 's/^verdict=//p' "$out/ecm-bench.log" 2>/dev/null | tail -1)
+echo "tests $passed/$total passed; ${verdict:-bench failed (rc $bench_rc)}"
+[ "$tests_rc" -eq 0 ] && [ "$total" -gt 0 ] && [ "$bench_rc" -eq 0 ]
