@@ -393,6 +393,26 @@ TEST_F(CudaFaults, Windows) {
       });
 }
 
+// Fast ECM's eigensolve on the device (cuda_centrality.cpp's gram_space and cuda_eigen_space.cpp):
+// every call of a product, a vector operation and the kept buffers' growth.
+TEST_F(CudaFaults, FastEcm) {
+  const Context& ctx = *context;
+  const Series a = make_series(ctx, d);
+  std::vector<double> c(static_cast<size_t>(kN + 1));  // the centrality, then lambda
+  fail_each_cuda_call("fc_pcc_ecm", [&] { return fc_pcc_ecm(ctx.get(), a.get(), 0, c.data(), kN, &c[size_t(kN)]); },
+                      [&](Bytes& out) { append(out, c); });
+  constexpr int64_t kLength = 40, kStep = 35;
+  const int64_t windows = fc_window_count(kT, kLength, kStep);
+  std::vector<double> w(static_cast<size_t>(windows * (kN + 1)));
+  fail_each_cuda_call(
+      "fc_dfc_ecm",
+      [&] {
+        return fc_dfc_ecm(ctx.get(), a.get(), kLength, kStep, FC_TAPER_RECTANGULAR, 0.0, 0, w.data(), windows * kN,
+                          w.data() + windows * kN);
+      },
+      [&](Bytes& out) { append(out, w); });
+}
+
 TEST_F(CudaFaults, ContextCreation) {
   fc_context* c = nullptr;
   fail_each_cuda_call(
