@@ -23,12 +23,10 @@ int64_t small_count(int64_t slots) { return slots * slots + 2 * slots + 4; }
 
 CudaEigenSpace::~CudaEigenSpace() { quiesce(); }
 
+// (No DeviceScope: a stream is synchronized from any current device, and a failing
+// cudaGetDevice must not skip the wait, since a backend's next space may reuse the buffers.)
 void CudaEigenSpace::quiesce() noexcept {
-  try {
-    DeviceScope scope(device_);
-    if (stream_) cudaStreamSynchronize(stream_->get());
-  } catch (...) {
-  }
+  if (stream_) cudaStreamSynchronize(stream_->get());
 }
 
 int64_t CudaEigenSpace::reserve_bytes(int64_t n, int64_t slots) {
