@@ -494,8 +494,8 @@ FC_API fc_status fc_dfc_lowrank(fc_context* ctx, const fc_series* series, int64_
  * (Z (Z^T x) + 1 (1^T x)) / 2, O(N T) work and memory, by Lanczos with a residual test
  * (||B x - lambda x|| <= tolerance * lambda). Products are summed in float64 from the stored rows
  * (float in FP32/TF32 mode, double in FP64 mode), in a fixed order: the same bits run after run
- * and for any thread count. Both backends agree to 1e-9 (max |difference| of the unit vectors;
- * their products are specified to the same order of float64 operations).
+ * and for any thread count. Both backends give the same bits (their products and the
+ * eigensolve's vector operations are specified to the same order of float64 operations).
  *
  * Spearman's rho: a ranked series set (fc_series_create_ranked_*) stores the ranks of each series
  * (ties get their average rank, as scipy.stats.spearmanr and R's cor(method = "spearman")), so
