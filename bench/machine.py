@@ -63,3 +63,15 @@ def pin_threads(threads):
     if os.environ.get("OMP_NUM_THREADS") != str(threads):
         os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
         os.execv(sys.executable, [sys.executable] + sys.argv)
+
+
+def write_results(path, title, intro, table, machine):
+    """Prints `table` (lines) and `machine`, and when `path` is set writes them as a results file:
+    '# title', the intro paragraph, '## Results (today)', the table, the machine line."""
+    import datetime
+    print("\n".join(table))
+    print(machine)
+    if path:
+        with open(path, "w") as f:
+            f.write(f"# {title}\n\n{intro}\n\n## Results ({datetime.date.today().isoformat()})\n\n")
+            f.write("\n".join(table) + "\n\n" + machine + "\n")

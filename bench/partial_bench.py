@@ -5,14 +5,13 @@ scikit-learn's LedoitWolf on the standardized series + np.linalg.inv + the formu
 process, on the same data and the same number of BLAS threads; writes bench/RESULTS-partial.md.
 
   /usr/bin/python3 bench/partial_bench.py --lib build/libfastconn.so [--n 1000] [--t 1200]
-      [--threads 2] [--reps 5] [--out bench/RESULTS-partial.md]
+      [--threads 2] [--reps 9] [--out bench/RESULTS-partial.md]
 
 fastconn is timed from the raw (T, N) array: series upload (mean, norm) + the partial correlation
 call, on an FP64 context (float64 rows, as sklearn). Both answers are compared (max |difference|).
 """
 import argparse
 import ctypes
-import datetime
 import os
 import sys
 import time
@@ -22,7 +21,7 @@ ap.add_argument("--lib", required=True)
 ap.add_argument("--n", type=int, default=1000)
 ap.add_argument("--t", type=int, default=1200)
 ap.add_argument("--threads", type=int, default=2)
-ap.add_argument("--reps", type=int, default=5)
+ap.add_argument("--reps", type=int, default=9)
 ap.add_argument("--out", default=None)
 args = ap.parse_args()
 
@@ -32,7 +31,7 @@ if os.environ.get("OMP_NUM_THREADS") != str(args.threads):
     os.execv(sys.executable, [sys.executable] + sys.argv)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from machine import cpu_model, median_time, openblas_core  # noqa: E402 (bench/machine.py)
+from machine import cpu_model, median_time, openblas_core, write_results  # noqa: E402 (bench/machine.py)
 import numpy as np  # noqa: E402
 import sklearn  # noqa: E402
 from sklearn.covariance import LedoitWolf  # noqa: E402
@@ -98,8 +97,15 @@ def sklearn_parts():
 
 z_floor = (x - x.mean(axis=0)) / x.std(axis=0)
 load_before = os.getloadavg()
-t_fc, pc_fc = median_time(args.reps, fastconn)
-t_sk, (pc_sk, a_sk) = median_time(args.reps, sklearn_recipe)
+# In alternation, one call of each per round: a burst of load on the shared machine then slows
+# both sides, not only the one being timed.
+fc_times, sk_times = [], []
+for _ in range(args.reps):
+    t_one, pc_fc = median_time(1, fastconn)
+    fc_times.append(t_one)
+    t_one, (pc_sk, a_sk) = median_time(1, sklearn_recipe)
+    sk_times.append(t_one)
+t_fc, t_sk = sorted(fc_times)[args.reps // 2], sorted(sk_times)[args.reps // 2]
 parts = sklearn_parts()
 t_default, _ = median_time(args.reps, lambda: LedoitWolf().fit(z_floor).precision_)  # sklearn's default: pinvh
 t_gemm, _ = median_time(args.reps, lambda: z_floor.T @ z_floor)  # floor: the one product both need
@@ -121,15 +127,10 @@ lines += ["", f"Floors in the same run: numpy's z.T @ z (N x N from N x T, float
 machine = (f"{cpu_model()}, {os.cpu_count()} CPUs visible, OpenBLAS core {openblas_core()}, numpy {np.__version__}, "
            f"scikit-learn {sklearn.__version__}; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after "
            f"(shared machine); median of {args.reps}")
-print("\n".join(lines))
-print(machine)
-if args.out:
-    with open(args.out, "w") as f:
-        f.write("# Partial correlation benchmark (issue 34 item 3)\n\n")
-        f.write("`/usr/bin/python3 bench/partial_bench.py --lib build/libfastconn.so --out bench/RESULTS-partial.md`: "
-                "fc_partial_correlation (Ledoit-Wolf, FP64 context, upload included) against scikit-learn's "
-                "LedoitWolf(store_precision=False) (as nilearn) on the standardized series + np.linalg.inv + -P_ij / sqrt(P_ii P_jj), same process, "
-                "same data, same BLAS thread count. Target: >= 5x.\n\n")
-        f.write(f"## Results ({datetime.date.today().isoformat()})\n\n")
-        f.write("\n".join(lines) + "\n\n")
-        f.write(machine + "\n")
+write_results(args.out, "Partial correlation benchmark (issue 34 item 3)",
+              "`/usr/bin/python3 bench/partial_bench.py --lib build/libfastconn.so --out bench/RESULTS-partial.md`: "
+              "fc_partial_correlation (Ledoit-Wolf, FP64 context, upload included) against scikit-learn's "
+              "LedoitWolf(store_precision=False) (as nilearn) on the standardized series + np.linalg.inv + "
+              "-P_ij / sqrt(P_ii P_jj), same process, same data, same BLAS thread count, the two timed in "
+              "alternation (one of each per round) so that the shared machine's load weighs on both alike. "
+              "Target: >= 5x.", lines, machine)

@@ -667,16 +667,26 @@ FC_API fc_status fc_pcc_lfcd(fc_context* ctx, const fc_series* series, const int
  * correlation") standardizes them): the shrunk matrix S = (1 - a) R + a mu I, mu = trace(R) / N
  * (= 1), with a given intensity a in [0, 1] or Ledoit-Wolf's automatic one exactly as
  * scikit-learn's ledoit_wolf_shrinkage computes it on the standardized data (Ledoit & Wolf 2004,
- * J. Multivariate Anal. 88:365); its inverse P (the precision) by Cholesky (LAPACK dpotrf, dpotri);
+ * J. Multivariate Anal. 88:365); its inverse P (the precision) by Cholesky;
  * the partial correlation -P_ij / sqrt(P_ii P_jj), diagonal exactly 1. So sklearn's
  * LedoitWolf().fit(X) (or ShrunkCovariance(shrinkage = a)) on the columns of X standardized with
  * ddof = 0 gives the same covariance_, and its inverse the same precision.
- * Computed on the host in float64 from the stored normalized rows (float in FP32/TF32 mode, double
- * in FP64 mode: use an FP64 context for float64 accuracy; partial correlations amplify the rows'
- * rounding by the conditioning of S): the product R through BLAS on the context's threads (same
- * bits run after run for one thread count), the Cholesky and its inverse on one thread. A CUDA
- * context copies its stored rows (the same values as the CPU backend's) to the host and computes
- * the same way there (cuSOLVER is to come).
+ * Computed in float64 from the stored normalized rows (float in FP32/TF32 mode, double in FP64
+ * mode: use an FP64 context for float64 accuracy; partial correlations amplify the rows' rounding
+ * by the conditioning of S), only the upper triangle of each matrix, on the context's backend:
+ *  - CPU: R by BLAS dsyrk on the context's threads, the Cholesky and its inverse by LAPACK
+ *    (dpotrf, dpotri) on one thread; the same bits run after run for one thread count.
+ *  - CUDA: everything on the device, in float64 in every precision mode (FP32/TF32 contexts widen
+ *    their stored float rows there): R by cuBLAS Dsyrk, the intensity's sums by a fixed reduction,
+ *    cuSOLVER's Dpotrf + Dpotri; the matrix comes back to the host. The same bits run after run on
+ *    one device. Against a CPU context on the same series it agrees to rounding, not to the bit
+ *    (cuBLAS's and cuSOLVER's blocking differ from the host's): the intensity within 1e-12
+ *    (relative), each partial correlation within 1e-14 x kappa_1(S), each precision value within
+ *    1e-14 x kappa_1(S) x max|P_ij|, kappa_1(S) = ||S||_1 ||P||_1 the condition number (tested in
+ *    tests/gpu/test_cuda_partial.cpp). Device memory: 8 N^2 bytes, plus 8 N T for float storage, plus
+ *    cuSOLVER's workspace, kept by the context for the next call; a memory limit below that gives
+ *    FC_ERR_OUT_OF_MEMORY naming the need. A matrix that is not positive definite gives the CPU's
+ *    error (FC_ERR_INVALID_ARG, the leading minor named).
  * A constant series gives FC_ERR_INVALID_ARG naming it (its precision row is undefined). N > T is
  * fine with a > 0 (S is positive definite); a = 0 needs N <= T - 1 (R has rank <= T - 1), else
  * FC_ERR_INVALID_ARG. On any error nothing is written.
@@ -695,7 +705,17 @@ typedef enum fc_partial_output {
 /* Dense N x N float64, row-major: element (i, j) at out[i * ld + j], ld >= N (entries j >= N of a
  * row are not touched). shrinkage: in [0, 1], or FC_SHRINKAGE_LEDOIT_WOLF. output: an
  * fc_partial_output value (passed as int, checked). shrinkage_used (may be NULL): the intensity
- * applied (the automatic one, or shrinkage). */
+ * applied (the automatic one, or shrinkage). For example, 3 regions of 200 samples (x: 3 x 200,
+ * series-major) on whatever backend the machine has:
+ *
+ *   fc_context* ctx; fc_series* s; double pc[3 * 3], used;
+ *   fc_context_create(FC_BACKEND_AUTO, -1, &ctx);
+ *   fc_context_set_precision(ctx, FC_PRECISION_FP64);
+ *   fc_series_create_f64(ctx, x, 3, 200, 200, 1, &s);
+ *   if (fc_partial_correlation(ctx, s, FC_SHRINKAGE_LEDOIT_WOLF, FC_PARTIAL_CORRELATION, pc, 3, &used) != FC_OK)
+ *     fprintf(stderr, "fastconn: %s\n", fc_last_error());
+ *   fc_series_destroy(s); fc_context_destroy(ctx);
+ */
 FC_API fc_status fc_partial_correlation(fc_context* ctx, const fc_series* series, double shrinkage, int output,
                                         double* out, int64_t ld, double* shrinkage_used);
 

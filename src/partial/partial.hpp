@@ -1,5 +1,6 @@
 // Partial correlation and precision of a series set: Ledoit-Wolf (or a given) shrinkage of the
-// correlation matrix, its inverse by Cholesky (LAPACK dpotrf/dpotri), on the host in float64.
+// correlation matrix, its inverse by Cholesky, in float64 on the context's backend
+// (backend/partial_backend.hpp: LAPACK on the host, cuSOLVER on a CUDA device).
 #pragma once
 
 #include <cstdint>

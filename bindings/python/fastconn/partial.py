@@ -90,8 +90,9 @@ def partial_correlation(x, shrinkage=LEDOIT_WOLF, output="partial", triu=False, 
     return_shrinkage=True: (result, the intensity applied).
     precision="fp64" stores the series in float64 (use it for float64 accuracy: partial
     correlations amplify rounding by the conditioning of S). A constant series raises
-    InvalidArgumentError naming it (its precision row is undefined). Computed on the host in
-    float64 (BLAS for R, LAPACK Cholesky), whatever the backend.
+    InvalidArgumentError naming it (its precision row is undefined). Computed in float64 on the
+    context's backend: BLAS and a Cholesky inverse on the host (CPU), cuBLAS and cuSOLVER on the
+    device (CUDA; agrees with the CPU to rounding amplified by S's conditioning, see fastconn.h).
     See fastconn.partial for an example against scikit-learn.
 
     >>> import numpy as np, fastconn

@@ -1,7 +1,7 @@
 // The CPU backend: the numerical reference. Its capabilities are in their own files, by the names
 // the CUDA backend uses: cpu_pcc.cpp (triangle, cross blocks), cpu_graph.cpp (networks),
 // cpu_window.cpp (windows and low rank), cpu_centrality.cpp (products for eigenvector
-// centrality); the modules' products run on the host
+// centrality), cpu_partial.cpp (partial correlation); the modules' products run on the host
 // (modules/modularity.cpp), so it has no modules engine. Products through CBLAS (OpenBLAS on
 // Debian) on a fixed grid of tiles (cpu_tiles.hpp).
 #include <algorithm>
@@ -10,6 +10,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/cpu/cpu_centrality.hpp"
+#include "backend/cpu/cpu_partial.hpp"
 #include "backend/cpu/cpu_pcc.hpp"
 #include "backend/cpu/cpu_tiles.hpp"
 #include "backend/cpu/cpu_window.hpp"
@@ -91,6 +92,11 @@ class CpuBackend : public Backend {
   // Centrality: cpu_centrality.cpp.
   void gram_product(const SeriesView& s, const double* x, double* y, const RunSettings& run) override {
     cpu::gram_product(s, x, y, run);
+  }
+
+  // Partial correlation: cpu_partial.cpp.
+  double partial_upper(const SeriesView& s, const PartialRequest& request, double* upper, const RunSettings& run) override {
+    return cpu::partial_upper(s, request, upper, run);
   }
 
 };

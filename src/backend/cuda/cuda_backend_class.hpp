@@ -19,6 +19,7 @@
 #include "backend/cuda/band_plan.hpp"
 #include "backend/cuda/cuda_eigen_space.hpp"
 #include "backend/cuda/cuda_modules.hpp"
+#include "backend/cuda/cuda_partial.hpp"
 #include "backend/cuda/cuda_resources.hpp"
 #include "backend/cuda/cuda_series.hpp"
 #include "backend/cuda/cuda_window.hpp"
@@ -184,6 +185,9 @@ class CudaBackend : public Backend {
 
   std::unique_ptr<EigenSpace> gram_space(const SeriesView& s, const double* member, int64_t slots,
                                          const RunSettings& run) override;
+  // --- partial correlation (cuda_partial.cpp) ----------------------------------------------------
+
+  double partial_upper(const SeriesView& s, const PartialRequest& request, double* upper, const RunSettings& run) override;
 
  private:
   cuda::GraphJob graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values);
@@ -277,6 +281,7 @@ class CudaBackend : public Backend {
   };
   WindowGroup window_group_;
   cuda::CentralityScratch centrality_;
+  cuda::PartialScratch partial_;  // partial_upper's cuSOLVER handle and buffers, kept between calls
   cudaStream_t user_stream_ = nullptr;
 };
 

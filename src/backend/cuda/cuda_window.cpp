@@ -12,30 +12,13 @@
 #include <string>
 
 #include "backend/cuda/cuda_check.hpp"
+#include "backend/cuda/run_ordered.hpp"
 #include "base/error.hpp"
 #include "kernels/window_normalize.cuh"
 
 namespace fc {
 namespace cuda {
 namespace {
-
-// Runs body(stream, blas) on the first compute stream, ordered after the work queued on the
-// caller's stream (as run_bands orders its streams), and waits for it. On an exception the
-// backend's streams are drained before it propagates, so that the caller's buffers (declared
-// outside body) are never freed under a running kernel or copy.
-template <class Body>
-void run_ordered(PipelineResources& res, cudaStream_t user_stream, Body&& body) {
-  const cudaStream_t stream = res.compute_stream(0);
-  try {
-    FC_CUDA(cudaEventRecord(res.start_event(), user_stream));
-    FC_CUDA(cudaStreamWaitEvent(stream, res.start_event(), 0));
-    body(stream, res.blas(0));
-    FC_CUDA(cudaStreamSynchronize(stream));
-  } catch (...) {
-    res.quiesce();
-    throw;
-  }
-}
 
 // Rows per chunk for a pass over n rows that needs `fixed` bytes plus `per_row` bytes a row:
 // as many as the budget holds (all n when per_row is 0), at most what a cuBLAS int dimension

@@ -14,6 +14,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_eigen_space.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_modules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_centrality.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_partial.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
   ${PROJECT_SOURCE_DIR}/kernels/cross_finish.cu
   ${PROJECT_SOURCE_DIR}/kernels/edge_compact.cu
@@ -27,8 +28,9 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/group_product.cu
   ${PROJECT_SOURCE_DIR}/kernels/eigen_space.cu
   ${PROJECT_SOURCE_DIR}/kernels/host_store.cu
-  ${PROJECT_SOURCE_DIR}/kernels/series_products.cu)
+  ${PROJECT_SOURCE_DIR}/kernels/series_products.cu
+  ${PROJECT_SOURCE_DIR}/kernels/partial_matrix.cu)
 find_package(Threads REQUIRED)
-target_link_libraries(fastconn PRIVATE CUDA::cudart CUDA::cublas Threads::Threads)
+target_link_libraries(fastconn PRIVATE CUDA::cudart CUDA::cublas CUDA::cusolver Threads::Threads)
 # Kernels: optimized device code, no per-thread default stream (the backend passes its streams).
 target_compile_options(fastconn PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3 --expt-relaxed-constexpr>)
