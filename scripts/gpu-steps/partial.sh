@@ -2,7 +2,8 @@
 # Partial correlation on the GPU (issue 34 item 3), run by scripts/gpu-check.sh's extra step as
 #   bash scripts/gpu-steps/partial.sh BUILD_DIR OUT_DIR
 # after a Release build with CUDA, tests and benchmarks: the GPU tests of the CUDA path
-# (tests/gpu/test_cuda_partial.cpp, CUDA against CPU contexts) and the 1000 x 1200 benchmark
+# (tests/gpu/test_cuda_partial.cpp, CUDA against CPU contexts; test_cuda_faults.cpp's
+# PartialCorrelation, every CUDA call failed in turn) and the 1000 x 1200 benchmark
 # (bench/partial_gpu_bench.py), which writes OUT_DIR/RESULTS-partial-gpu.md. The last line is the
 # verdict; the exit status is non-zero when a test or the benchmark fails.
 set -uo pipefail
@@ -14,7 +15,7 @@ py=/opt/torch/.venv/bin/python
 
 tests_log="$out/partial-tests.log"
 # -V: the test's own lines (the worst CUDA vs CPU difference) go into the log too.
-FASTCONN_REQUIRE_CUDA=1 ctest --test-dir "$build" -R '^gpu\.CudaPartial\.' -V --output-on-failure >"$tests_log" 2>&1
+FASTCONN_REQUIRE_CUDA=1 ctest --test-dir "$build" -R '^gpu\.(CudaPartial\.|CudaFaults\.PartialCorrelation$)' -V --output-on-failure >"$tests_log" 2>&1
 tests_rc=$?
 cat "$tests_log"
 # ctest's summary: "100% tests passed, 0 tests failed out of 5"

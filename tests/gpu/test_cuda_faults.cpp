@@ -413,6 +413,25 @@ TEST_F(CudaFaults, FastEcm) {
       [&](Bytes& out) { append(out, w); });
 }
 
+// Partial correlation (cuda_partial.cpp): no limit, which the n x n matrix would not fit.
+TEST_F(CudaFaults, PartialCorrelation) {
+  context->memory_limit(0);
+  const Context& ctx = *context;
+  const Series a = make_series(ctx, d);
+  std::vector<double> p(static_cast<size_t>(kN * kN));
+  std::vector<double> used(1);
+  fail_each_cuda_call(
+      "fc_partial_correlation",
+      [&] {
+        return fc_partial_correlation(ctx.get(), a.get(), FC_SHRINKAGE_LEDOIT_WOLF, FC_PARTIAL_CORRELATION, p.data(), kN,
+                                      used.data());
+      },
+      [&](Bytes& out) {
+        append(out, p);
+        append(out, used);
+      });
+}
+
 TEST_F(CudaFaults, ContextCreation) {
   fc_context* c = nullptr;
   fail_each_cuda_call(
