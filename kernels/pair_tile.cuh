@@ -52,6 +52,26 @@ __device__ __forceinline__ void load_lanes(const T* stage_row, int base, T* v) {
   }
 }
 
+// The k loop of a staged main loop: load_stage(s, kk) issues the copies of k step kk into stage
+// s; step(s) computes on stage s once it is in. kTileStages stages in flight (cp.async groups),
+// one barrier a step. Every thread of the block calls this.
+template <class Load, class Step>
+__device__ __forceinline__ void staged_k_loop(int k_steps, Load&& load_stage, Step&& step) {
+#pragma unroll
+  for (int s = 0; s < kTileStages - 1; ++s) {
+    if (s < k_steps) load_stage(s, s);
+    commit_stage();
+  }
+  for (int kk = 0; kk < k_steps; ++kk) {
+    wait_stages<kTileStages - 2>();
+    __syncthreads();  // stage kk is in; every thread is done with stage kk - 1, refilled next
+    const int next = kk + kTileStages - 1;
+    if (next < k_steps) load_stage(next % kTileStages, next);
+    commit_stage();
+    step(kk % kTileStages);
+  }
+}
+
 // acc[i][j] = <z_q, z_p> for q = rs + lane_index(ty, i) of zq and p = cs + lane_index(tx, j) of zp
 // (k-major, leading dimensions ldq and ldp, zero past their series and time points; rs, cs and
 // the leading dimensions whole 16-byte pieces), over k_steps stages of kTileK. smem holds
@@ -77,19 +97,9 @@ __device__ __forceinline__ void tile_products(const T* __restrict__ zq, int64_t 
   for (int i = 0; i < R; ++i)
 #pragma unroll
     for (int j = 0; j < R; ++j) acc[i][j] = T(0);
-#pragma unroll
-  for (int s = 0; s < kTileStages - 1; ++s) {
-    if (s < k_steps) load_stage(s, s);
-    commit_stage();
-  }
-  for (int kk = 0; kk < k_steps; ++kk) {
-    wait_stages<kTileStages - 2>();
-    __syncthreads();  // stage kk is in; every thread is done with stage kk - 1, refilled next
-    const int next = kk + kTileStages - 1;
-    if (next < k_steps) load_stage(next % kTileStages, next);
-    commit_stage();
-    const T* a = a_stage(kk % kTileStages);
-    const T* b = b_stage(kk % kTileStages);
+  staged_k_loop(k_steps, load_stage, [&](int stage) {
+    const T* a = a_stage(stage);
+    const T* b = b_stage(stage);
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       T av[R], bv[R];
@@ -100,7 +110,7 @@ __device__ __forceinline__ void tile_products(const T* __restrict__ zq, int64_t 
 #pragma unroll
         for (int j = 0; j < R; ++j) acc[i][j] = fma_of(av[i], bv[j], acc[i][j]);
     }
-  }
+  });
 }
 
 }  // namespace kernels

@@ -24,6 +24,7 @@
 #include "graph_reference.hpp"
 #include "reference.hpp"
 #include "require_cuda.hpp"
+#include "scoped_env.hpp"
 
 namespace {
 
@@ -157,26 +158,6 @@ TEST(CudaGraph, MemoryLimitManyBandsAndArenaFlushes) {
   ASSERT_EQ(a.row_count, b.row_count);
   for (size_t k = 0; k < a.values.size(); ++k) ASSERT_NEAR(a.values[k], b.values[k], 2e-6) << k;
 }
-
-// Sets an environment variable for one scope and puts back what was there.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    const char* old = std::getenv(name);
-    had_ = old != nullptr;
-    if (had_) old_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1);
-    else unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string old_;
-};
 
 // Per series, from the float64 reference: pairs that surely pass the test, pairs within
 // kNearThreshold of the threshold (either way), and the float64 weight of the sure ones.

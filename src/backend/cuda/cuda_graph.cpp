@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -37,6 +38,7 @@
 #include "backend/cuda/staging_ring.hpp"
 #include "kernels/graph_tiles.cuh"
 #include "kernels/host_store.cuh"
+#include "kernels/tc_bound.hpp"
 
 namespace fc {
 namespace cuda {
@@ -427,6 +429,30 @@ int64_t fused_degree_bytes(int64_t n, int64_t t) {
          2 * n * int64_t(sizeof(unsigned long long));
 }
 
+bool exact_pairs_forced() {
+  const char* env = std::getenv("FASTCONN_EXACT_PAIRS");
+  return env != nullptr && std::strcmp(env, "0") != 0;
+}
+
+namespace {
+
+kernels::TcVariant tc_variant() {
+  const char* env = std::getenv("FASTCONN_TC_KERNEL");
+  return env != nullptr && std::strcmp(env, "mma") == 0 ? kernels::TcVariant::Mma : kernels::TcVariant::Wmma;
+}
+
+// FASTCONN_TC_STATS=1: one stderr line per tensor-core degree call with the pairs it recomputed
+// in FP32 (the benchmark's fraction; no API carries it).
+void report_recomputed(const GraphJob& job, unsigned long long recomputed, float delta, kernels::TcVariant variant) {
+  const char* env = std::getenv("FASTCONN_TC_STATS");
+  if (env == nullptr || std::strcmp(env, "0") == 0) return;
+  std::fprintf(stderr, "fastconn tc_degree (%s): n %lld t %lld delta %.3e recomputed %llu of %lld pairs\n",
+               variant == kernels::TcVariant::Mma ? "mma" : "wmma", static_cast<long long>(job.n),
+               static_cast<long long>(job.t), double(delta), recomputed, static_cast<long long>(job.n * (job.n - 1) / 2));
+}
+
+}  // namespace
+
 bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength) {
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
@@ -436,10 +462,14 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   if (job.z.kmajor == nullptr || job.z.f64) return false;
   const float* zt = static_cast<const float*>(job.z.kmajor);
   const int64_t ld = job.z.ld, t_pad = job.z.t_pad;
-  DeviceBuffer count, sums;
+  DeviceBuffer count, sums, redo;
   const int dev = res.device();
+  // Degrees alone are decided on tensor cores (tc_degree.cu: the same bits); the strength needs
+  // every kept pair's FP32 r, which this kernel computes anyway.
+  const bool tc = strength == nullptr && !exact_pairs_forced() && kernels::tc_degree_available(dev);
   if (!count.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
-      !sums.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)))
+      !sums.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
+      !redo.try_allocate(dev, sizeof(unsigned long long)))
     return false;
   DrainOnUnwind drain(res);
   // The zeroed sums, after the work the caller queued on its stream.
@@ -447,20 +477,30 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   FC_CUDA(cudaStreamWaitEvent(copy, res.start_event(), 0));
   zero_async(count, copy);
   zero_async(sums, copy);
+  zero_async(redo, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
 
   const std::vector<RowBand> bands = fused_bands(job.n, job.tile_values);
   const kernels::EdgeRule rule = edge_rule(test);
   const int bits = fixed_point_bits(job.n);
+  // FASTCONN_TC_DELTA replaces the bound, for the test that shows a too-narrow band is caught.
+  const char* delta_env = std::getenv("FASTCONN_TC_DELTA");
+  const kernels::TcVariant variant = tc_variant();
+  const float delta = delta_env != nullptr ? std::strtof(delta_env, nullptr) : kernels::tc_delta(job.t, t_pad);
   unsigned long long* strength_fixed = strength != nullptr ? sums.get<unsigned long long>() : nullptr;
   // The band's "GEMM" is the whole computation; it runs on the compute stream of blas, and there
   // is no tile and no pass (integer atomics: bands on both streams may add at once).
   const Gemm gemm = [&](size_t k, cublasHandle_t blas, void*) {
     cudaStream_t stream = nullptr;
     FC_CUBLAS(cublasGetStream(blas, &stream));
-    launched(kernels::fused_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule,
-                                        bits, count.get<unsigned long long>(), strength_fixed, stream),
-             "fused_degree_band kernel launch");
+    if (tc)
+      launched(kernels::tc_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule, delta,
+                                       variant, count.get<unsigned long long>(), redo.get<unsigned long long>(), stream),
+               "tc_degree_band kernel launch");
+    else
+      launched(kernels::fused_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule,
+                                          bits, count.get<unsigned long long>(), strength_fixed, stream),
+               "fused_degree_band kernel launch");
   };
   const Pass no_pass = [](size_t, int, cudaStream_t, void*) {};
   run_in_order(job, bands.size(), [&](size_t k) { return bands[k].pairs; }, gemm, no_pass,
@@ -468,8 +508,11 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   std::vector<unsigned long long> c(static_cast<size_t>(job.n)), f(static_cast<size_t>(job.n));
   copy_to_host(c.data(), count.get(), job.n, copy);
   copy_to_host(f.data(), sums.get(), job.n, copy);
+  unsigned long long recomputed = 0;
+  if (tc) copy_to_host(&recomputed, redo.get(), 1, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
   drain.done();
+  if (tc) report_recomputed(job, recomputed, delta, variant);
   for (int64_t i = 0; i < job.n; ++i) {
     if (degree != nullptr) degree[i] = static_cast<int64_t>(c[static_cast<size_t>(i)]);
     if (strength != nullptr) strength[i] = std::ldexp(static_cast<double>(static_cast<int64_t>(f[static_cast<size_t>(i)])), -bits);

@@ -21,6 +21,7 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/csr_build.cu
   ${PROJECT_SOURCE_DIR}/kernels/degree_accumulate.cu
   ${PROJECT_SOURCE_DIR}/kernels/fused_degree.cu
+  ${PROJECT_SOURCE_DIR}/kernels/tc_degree.cu
   ${PROJECT_SOURCE_DIR}/kernels/pair_products.cu
   ${PROJECT_SOURCE_DIR}/kernels/abs_histogram.cu
   ${PROJECT_SOURCE_DIR}/kernels/row_topk.cu

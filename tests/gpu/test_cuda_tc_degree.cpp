@@ -1,0 +1,207 @@
+// The degree decided on tensor cores (kernels/tc_degree.cu, its wmma and its mma.sync kernels)
+// against the FP32 fused kernel it replaces (FASTCONN_EXACT_PAIRS=1) and against the strength call
+// (which always runs the FP32 kernel): the degrees must be the same integers, on structured data,
+// on data built so that many pairs sit within 1e-6 of the threshold (with a wide dynamic range
+// inside each row), at T = 2 .. 4,000, N around the 128 x 128 tiles, with constant and duplicated
+// series, under a memory limit that cuts the triangle into several bands, for every threshold
+// rule. FASTCONN_TC_STATS=1 makes the backend print the pairs it recomputed: the tests read it to
+// be sure the tensor-core path ran (on sm_80+), and a run with delta forced to 0
+// (FASTCONN_TC_DELTA) must differ on the near-t data, so the comparison can fail.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "api/handles.hpp"
+#include "api_calls.hpp"
+#include "reference.hpp"
+#include "require_cuda.hpp"
+#include "scoped_env.hpp"
+
+namespace {
+
+using namespace fctest;
+
+bool tensor_cores_here() {
+  int major = 0;
+  return cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) == cudaSuccess && major >= 8;
+}
+
+struct DegreeRun {
+  std::vector<int64_t> degree;
+  bool tc = false;              // the backend reported a tensor-core run
+  long long recomputed = -1;    // pairs it recomputed in FP32
+};
+
+// Tensor cores through nvcuda::wmma (the default) or mma.sync PTX (FASTCONN_TC_KERNEL=mma).
+enum class Path { Wmma, Mma, ExactForced, WithStrength };
+
+// One threshold_degree call on `path` in ctx; stderr is captured for the backend's stats line.
+DegreeRun degree_on(const Context& ctx, const Series& s, const fc::EdgeTest& test, Path path) {
+  const ScopedEnv stats("FASTCONN_TC_STATS", "1");
+  const ScopedEnv exact("FASTCONN_EXACT_PAIRS", path == Path::ExactForced ? "1" : nullptr);
+  const ScopedEnv variant("FASTCONN_TC_KERNEL", path == Path::Mma ? "mma" : nullptr);
+  const fc::SeriesView v = s.get()->data->view();
+  DegreeRun r{std::vector<int64_t>(static_cast<size_t>(v.n), -1)};
+  std::vector<double> strength(static_cast<size_t>(v.n), -1.0);
+  fc::Progress progress(nullptr, nullptr, triu_size(v.n));
+  const fc::RunSettings run = ctx.get()->state->run_settings(progress);
+  testing::internal::CaptureStderr();
+  ctx.get()->state->backend->threshold_degree(v, test, r.degree.data(),
+                                              path == Path::WithStrength ? strength.data() : nullptr, run);
+  const std::string err = testing::internal::GetCapturedStderr();
+  const size_t at = err.find("recomputed ");
+  if (at != std::string::npos) {
+    r.tc = err.find(path == Path::Mma ? "(mma)" : "(wmma)") != std::string::npos;
+    r.recomputed = std::stoll(err.substr(at + 11));
+  }
+  return r;
+}
+
+// Tensor cores, forced FP32 and the strength call: equal degrees; the tensor-core path ran where
+// the device has tensor cores, and the others did not. Returns the pairs recomputed.
+long long expect_same_degrees(const Dataset& d, const fc::EdgeTest& test, int64_t memory_limit = 0) {
+  SCOPED_TRACE("n " + std::to_string(d.n) + " t " + std::to_string(d.t) + (test.absolute ? " |r| >= " : " r >= ") +
+               std::to_string(test.threshold) + " limit " + std::to_string(memory_limit));
+  Context ctx(FC_BACKEND_CUDA);
+  if (memory_limit > 0) ctx.memory_limit(memory_limit);
+  const Series s = make_series(ctx, d);
+  const DegreeRun exact = degree_on(ctx, s, test, Path::ExactForced);
+  const DegreeRun strength = degree_on(ctx, s, test, Path::WithStrength);
+  EXPECT_FALSE(exact.tc);
+  EXPECT_FALSE(strength.tc);
+  EXPECT_EQ(exact.degree, strength.degree);
+  long long recomputed = -1;
+  for (const Path path : {Path::Wmma, Path::Mma}) {
+    SCOPED_TRACE(path == Path::Mma ? "mma.sync" : "wmma");
+    const DegreeRun tc = degree_on(ctx, s, test, path);
+    EXPECT_EQ(tc.tc, tensor_cores_here() && d.n > 1);
+    EXPECT_EQ(tc.degree, exact.degree);
+    for (int64_t i = 0; i < d.n; ++i)
+      if (tc.degree[i] != exact.degree[i]) {
+        ADD_FAILURE() << "first differing series " << i << ": " << tc.degree[i] << " vs " << exact.degree[i];
+        break;
+      }
+    // The same products decide in both variants (the same instructions underneath): the same band.
+    if (recomputed >= 0) EXPECT_EQ(tc.recomputed, recomputed);
+    recomputed = tc.recomputed;
+  }
+  return recomputed;
+}
+
+// Series on a circle of one plane: s_k = cos(phi_k) u + sin(phi_k) v (u, v centred, orthonormal),
+// phi_k = k alpha + e_k with cos(alpha) = threshold and |e_k| <= 1e-6, so each pair of
+// neighbours has r within ~1e-6 of the threshold; every third series is negated (r near
+// -threshold). wide: u and v's elements spread over 4 decades, the rows' TF32 rounding then
+// falls on a few large elements. A few series are duplicated (r = 1 up to rounding).
+Dataset near_threshold_data(int64_t n, int64_t t, double threshold, bool wide, uint64_t seed) {
+  Random rng(seed);
+  std::vector<double> u(static_cast<size_t>(t)), v(static_cast<size_t>(t));
+  for (int64_t k = 0; k < t; ++k) {
+    const double scale_u = wide ? std::pow(10.0, rng.uniform(-2.0, 2.0)) : 1.0;
+    const double scale_v = wide ? std::pow(10.0, rng.uniform(-2.0, 2.0)) : 1.0;
+    u[k] = scale_u * rng.normal();
+    v[k] = scale_v * rng.normal();
+  }
+  auto centre_unit = [&](std::vector<double>& w) {
+    double mean = 0, ss = 0;
+    for (double x : w) mean += x;
+    mean /= double(t);
+    for (double& x : w) ss += (x -= mean) * x;
+    for (double& x : w) x /= std::sqrt(ss);
+  };
+  centre_unit(u);
+  double dot = 0;
+  for (int64_t k = 0; k < t; ++k) dot += u[k] * v[k];
+  for (int64_t k = 0; k < t; ++k) v[k] -= dot * u[k];
+  centre_unit(v);
+  const double alpha = std::acos(threshold);
+  Dataset d;
+  d.n = n;
+  d.t = t;
+  d.x.resize(static_cast<size_t>(n * t));
+  for (int64_t s = 0; s < n; ++s) {
+    const double phi = double(s) * alpha + rng.uniform(-1e-6, 1e-6);
+    const double sign = s % 3 == 2 ? -1.0 : 1.0;
+    for (int64_t k = 0; k < t; ++k) d.at(s, k) = 100.0 + 10.0 * sign * (std::cos(phi) * u[k] + std::sin(phi) * v[k]);
+  }
+  for (int64_t s = 7; s + 5 < n; s += 50)
+    for (int64_t k = 0; k < t; ++k) d.at(s + 5, k) = d.at(s, k);
+  return d;
+}
+
+const fc::EdgeTest kRules[] = {fc::EdgeTest{true, 0.3f}, fc::EdgeTest{false, 0.3f}, fc::EdgeTest{false, -0.2f},
+                               fc::EdgeTest{true, 0.0f}, fc::EdgeTest{true, 1.0f}};
+
+TEST(CudaTcDegree, SameDegreesAsFp32OnStructuredDataAtOddSizes) {
+  REQUIRE_CUDA();
+  struct Shape {
+    int64_t n, t;
+  };
+  for (const Shape sh : {Shape{2, 2}, Shape{3, 3}, Shape{7, 2}, Shape{127, 9}, Shape{129, 165}, Shape{257, 3},
+                         Shape{389, 1200}, Shape{131, 4000}, Shape{1031, 165}}) {
+    Dataset d = structured_data(sh.n, sh.t, 300 + sh.n);
+    if (sh.n >= 7) {
+      make_constant(d, 1, 3.0);
+      make_constant(d, sh.n / 3, -2.0);
+      for (int64_t k = 0; k < sh.t; ++k) d.at(sh.n - 1, k) = d.at(2, k);  // a duplicate: r = 1 up to rounding
+    }
+    for (const fc::EdgeTest& test : kRules) expect_same_degrees(d, test);
+  }
+}
+
+TEST(CudaTcDegree, SameDegreesAsFp32WithPairsWithin1e6OfTheThreshold) {
+  REQUIRE_CUDA();
+  struct Case {
+    int64_t n, t;
+    double threshold;
+    bool wide;
+  };
+  for (const Case c : {Case{389, 3, 0.3, false}, Case{601, 165, 0.3, false}, Case{601, 165, 0.5, true},
+                       Case{257, 1200, 0.7, true}, Case{300, 4000, 0.3, true}, Case{131, 4000, 0.9, false}}) {
+    const Dataset d = near_threshold_data(c.n, c.t, c.threshold, c.wide, 77 + c.n);
+    const float t = static_cast<float>(c.threshold);
+    for (const fc::EdgeTest& test : {fc::EdgeTest{true, t}, fc::EdgeTest{false, t}, fc::EdgeTest{false, -t}}) {
+      const long long redo = expect_same_degrees(d, test);
+      // Neighbours sit within ~1e-6 of +-t (negated ones on the other side): the band catches them.
+      if (tensor_cores_here()) {
+        EXPECT_GE(redo, c.n / 3) << "n " << c.n << " t " << c.t;
+      }
+    }
+  }
+}
+
+TEST(CudaTcDegree, SameDegreesAsFp32UnderAMemoryLimitOfManyBands) {
+  REQUIRE_CUDA();
+  // The fused kernels need the k-major copy (168 x 1,408 floats here, 0.95 MB) and 16 bytes a
+  // series; 1.25 MB leaves ~30,000 pairs a band: one 128-row tile row a band, 9 bands.
+  const Dataset d = near_threshold_data(1031, 165, 0.4, true, 5);
+  for (const fc::EdgeTest& test : {fc::EdgeTest{true, 0.4f}, fc::EdgeTest{false, 0.4f}})
+    expect_same_degrees(d, test, int64_t(1250) << 10);
+}
+
+// The comparison can fail: with delta forced to 0 the near-t pairs are decided from their TF32
+// r~, about 1e-3 from r, and some degrees must change.
+TEST(CudaTcDegree, ZeroBandChangesDegreesOnNearThresholdData) {
+  REQUIRE_CUDA();
+  if (!tensor_cores_here()) GTEST_SKIP() << "no tensor cores (sm_80+) here";
+  const Dataset d = near_threshold_data(601, 165, 0.3, true, 11);
+  const fc::EdgeTest test{true, 0.3f};
+  Context ctx(FC_BACKEND_CUDA);
+  const Series s = make_series(ctx, d);
+  const DegreeRun exact = degree_on(ctx, s, test, Path::ExactForced);
+  const ScopedEnv zero("FASTCONN_TC_DELTA", "0");
+  for (const Path path : {Path::Wmma, Path::Mma}) {
+    const DegreeRun tc = degree_on(ctx, s, test, path);
+    ASSERT_TRUE(tc.tc);
+    EXPECT_EQ(tc.recomputed, 0);
+    EXPECT_NE(tc.degree, exact.degree);
+  }
+}
+
+}  // namespace
