@@ -15,6 +15,8 @@
 
 #include <cstdint>
 
+#include "kernels/tc_bound.hpp"
+
 namespace fc {
 namespace kernels {
 
@@ -105,14 +107,15 @@ cudaError_t fused_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_
 // --- the degree decided on tensor cores (tc_degree.cu) -----------------------------------------
 // fused_degree_band's degrees (no strength), the same bits, from TF32 tensor-core products: a
 // pair whose test is the same anywhere within delta (kernels/tc_bound.hpp: tc_delta) of its TF32
-// r~ is decided from r~, any other pair from its FP32 r, recomputed as fused_degree_band computes
-// it; *recomputed (if not null) += the pairs recomputed. tc_degree_available: whether `device`
+// r~, i.e. whose r~ (|r~|) is below cut.fail_below or at least cut.pass_from (tc_cutoffs), is
+// decided from r~, any other pair from its FP32 r, recomputed as fused_degree_band computes it;
+// *recomputed (if not null) += the pairs recomputed. tc_degree_available: whether `device`
 // runs the kernel's tensor-core body (sm_80+ and a binary built for it).
 // variant: the tensor-core instructions (nvcuda::wmma, or mma.sync PTX), the same degrees.
 enum class TcVariant { Wmma, Mma };
 bool tc_degree_available(int device);
 cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_t n, int64_t q0, int64_t q1,
-                           const uint8_t* constant, EdgeRule rule, float delta, TcVariant variant,
+                           const uint8_t* constant, EdgeRule rule, TcCutoffs cut, TcVariant variant,
                            unsigned long long* degree, unsigned long long* recomputed, cudaStream_t stream);
 
 // --- |r| histogram (abs_histogram.cu) -----------------------------------------------------------

@@ -18,8 +18,8 @@
 //  * r (fmaf chain): t_pad fused multiply-adds, one rounding each: |r - s| <= gamma(t_pad, 2^-24) S.
 // Hence |r~ - r| <= delta0 = S [(2u + u^2) + gamma(2 t_pad, 2^-23)(1 + u)^2 + gamma(t_pad, 2^-24)]
 // + t_pad 2^-126, and delta = kTcSafety x delta0, rounded up to float. With delta, the decision
-// clamp(r) >= t (or min(|r|, 1) >= t), monotone in r (in |r|), is settled by r~ whenever it is the
-// same at r~ - delta and r~ + delta (each rounded outward); otherwise r itself is computed.
+// clamp(r) >= t (or min(|r|, 1) >= t), monotone in r (in |r|), is settled by r~ whenever r~ is
+// farther than delta from where it changes (tc_cutoffs); otherwise r itself is computed.
 // T = 165: delta = 2.05e-3; T = 1,200: 2.67e-3; T = 4,000: 4.35e-3 (test_tc_bound prints them).
 #pragma once
 
@@ -47,6 +47,27 @@ inline float tc_delta(int64_t t, int64_t t_pad) {
   const double norm = 1.0 + tc_gamma(2.0 * double(t) + 8.0, std::ldexp(1.0, -24));
   const double delta = kTcSafety * (norm * norm * tc_bound_per_norm(t_pad) + double(t_pad) * std::ldexp(1.0, -126));
   return std::nextafter(static_cast<float>(delta), INFINITY);
+}
+
+// Where a pair is decided from x = r~ (or |r~| under |r| >= t): it fails when x < fail_below,
+// passes when x >= pass_from, and has r recomputed otherwise. The test clamp(r) >= t (min(|r|, 1)
+// >= t) is r >= t' (|r| >= t') with t' = t for -1 < t <= 1 (0 < t <= 1), -infinity for t at or
+// below that (every pair passes) and +infinity above 1 (none); r is within delta of r~, so x <
+// t' - delta fails and x >= t' + delta passes. Both are rounded outward to float with one more ulp
+// each, which covers the rounding of t' -+ delta in double.
+struct TcCutoffs {
+  float fail_below, pass_from;
+};
+
+inline TcCutoffs tc_cutoffs(bool absolute, float threshold, float delta) {
+  double t = threshold;
+  if (t <= (absolute ? 0.0 : -1.0)) t = -INFINITY;
+  else if (t > 1.0) t = INFINITY;
+  const double lo = t - double(delta), hi = t + double(delta);
+  float f = static_cast<float>(lo), p = static_cast<float>(hi);
+  if (double(f) > lo) f = std::nextafter(f, -INFINITY);
+  if (double(p) < hi) p = std::nextafter(p, INFINITY);
+  return TcCutoffs{std::nextafter(f, -INFINITY), std::nextafter(p, INFINITY)};
 }
 
 }  // namespace kernels

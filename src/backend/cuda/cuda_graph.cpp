@@ -487,6 +487,7 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   const char* delta_env = std::getenv("FASTCONN_TC_DELTA");
   const kernels::TcVariant variant = tc_variant();
   const float delta = delta_env != nullptr ? std::strtof(delta_env, nullptr) : kernels::tc_delta(job.t, t_pad);
+  const kernels::TcCutoffs cut = kernels::tc_cutoffs(rule.absolute != 0, rule.threshold, delta);
   unsigned long long* strength_fixed = strength != nullptr ? sums.get<unsigned long long>() : nullptr;
   // The band's "GEMM" is the whole computation; it runs on the compute stream of blas, and there
   // is no tile and no pass (integer atomics: bands on both streams may add at once).
@@ -494,8 +495,8 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
     cudaStream_t stream = nullptr;
     FC_CUBLAS(cublasGetStream(blas, &stream));
     if (tc)
-      launched(kernels::tc_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule, delta,
-                                       variant, count.get<unsigned long long>(), redo.get<unsigned long long>(), stream),
+      launched(kernels::tc_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule, cut, variant,
+                                       count.get<unsigned long long>(), redo.get<unsigned long long>(), stream),
                "tc_degree_band kernel launch");
     else
       launched(kernels::fused_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule,
