@@ -46,6 +46,7 @@ static_assert(kK == 8 && kTile == 8 * kFrag && kThreads == 256, "the warp layout
 __device__ __noinline__ float chain_product(const float* __restrict__ zt, int64_t ld, int k_values, int64_t q,
                                                int64_t p) {
   float acc = 0.0f;
+#pragma unroll 8
   for (int k = 0; k < k_values; ++k) acc = fmaf(__ldg(zt + int64_t(k) * ld + q), __ldg(zt + int64_t(k) * ld + p), acc);
   return acc;
 }
@@ -61,6 +62,7 @@ struct TcArgs {
   const uint8_t* constant;
   EdgeRule rule;
   TcCutoffs cut;
+  int defer;  // band pairs recomputed after the tile, by the whole block (else where found)
   unsigned long long* degree;
   unsigned long long* recomputed;
 };
@@ -68,11 +70,14 @@ struct TcArgs {
 #ifdef FC_TC_DEGREE_BODY
 // The block's shared memory: the operand stages, the tile's counts, and the wmma kernel's
 // per-warp scratch.
+constexpr int kBandList = 1024;  // band pairs a tile defers; more are recomputed where found
 struct TcShared {
   float stage[kTileStages * kStageValues];
   float scratch[kThreads / 32][kFrag * kFrag];
   int row_count[kTile], col_count[kTile];
   unsigned long long recomputed;
+  int band_count;
+  unsigned short band_list[kBandList];  // tile row * 128 + tile column
 };
 
 // Zeroes the counts; then, for each stage of kK values of k, step(a, b) with a[k * kLds + row]
@@ -83,7 +88,7 @@ __device__ __forceinline__ void tc_main_loop(const float* __restrict__ zt, int64
                                              int k_steps, TcShared& sh, Step&& step) {
   const int tid = threadIdx.x;
   if (tid < kTile) sh.row_count[tid] = 0, sh.col_count[tid] = 0;
-  if (tid == 0) sh.recomputed = 0;
+  if (tid == 0) sh.recomputed = 0, sh.band_count = 0;
   const int lk = tid / (kTile / 4), lc = (tid % (kTile / 4)) * 4;  // this thread's 16 bytes of a stage
   const float* ga = zt + lk * ld + rs + lc;
   const float* gb = zt + lk * ld + cs + lc;
@@ -105,20 +110,41 @@ __device__ __forceinline__ bool tc_may_pass(float v, EdgeRule rule, TcCutoffs cu
   return (rule.absolute ? fabsf(v) : v) >= cut.fail_below;
 }
 
-// The decision of pair (q, p) from its tensor-core value v, given tc_may_pass; a pair in the band
-// is recomputed in FP32 and counted in redo.
-__device__ __forceinline__ bool tc_decide(float v, const float* __restrict__ zt, int64_t ld, int k_steps, int64_t q,
-                                          int64_t p, EdgeRule rule, TcCutoffs cut, unsigned long long& redo) {
-  if ((rule.absolute ? fabsf(v) : v) >= cut.pass_from) return true;
+// The decision of pair (q, p) = (rs + tr, cs + tc) from its tensor-core value v, given
+// tc_may_pass. A pair in the band is recomputed in FP32 and counted in redo, or, with defer, put
+// on the tile's band list (false here; tc_flush decides it). Recomputing where found stalls the
+// warp for a whole fmaf chain per pair; the list lets all 256 threads recompute at once.
+__device__ __forceinline__ bool tc_decide(const TcArgs& band, TcShared& sh, float v, int tr, int tc, int64_t q,
+                                          int64_t p, unsigned long long& redo) {
+  if ((band.rule.absolute ? fabsf(v) : v) >= band.cut.pass_from) return true;
+  if (band.defer) {
+    const int at = atomicAdd(&sh.band_count, 1);
+    if (at < kBandList) {
+      sh.band_list[at] = static_cast<unsigned short>(tr * kTile + tc);
+      return false;
+    }
+  }
   ++redo;
-  return passes(pair_r(chain_product(zt, ld, k_steps * kK, q, p)), rule);
+  return passes(pair_r(chain_product(band.zt, band.ld, band.k_steps * kK, q, p)), band.rule);
 }
 
-// The tile's counts into the degrees, once per block (and the recomputed pairs).
-__device__ __forceinline__ void tc_flush(TcShared& sh, unsigned long long redo, int64_t rs, int64_t cs,
-                                         unsigned long long* __restrict__ degree,
-                                         unsigned long long* __restrict__ recomputed) {
+// The tile's band list decided (one pair a thread at a time), then its counts into the degrees,
+// once per block (and the recomputed pairs).
+__device__ __forceinline__ void tc_flush(const TcArgs& band, TcShared& sh, unsigned long long redo, int64_t rs,
+                                         int64_t cs) {
+  unsigned long long* __restrict__ degree = band.degree;
+  unsigned long long* __restrict__ recomputed = band.recomputed;
   const int tid = threadIdx.x;
+  __syncthreads();  // the list is complete
+  const int listed = min(sh.band_count, kBandList);
+  for (int i = tid; i < listed; i += kThreads) {
+    const int tr = sh.band_list[i] / kTile, tc = sh.band_list[i] % kTile;
+    ++redo;
+    if (passes(pair_r(chain_product(band.zt, band.ld, band.k_steps * kK, rs + tr, cs + tc)), band.rule)) {
+      atomicAdd(&sh.row_count[tr], 1);
+      atomicAdd(&sh.col_count[tc], 1);
+    }
+  }
   if (recomputed != nullptr && redo > 0) atomicAdd(&sh.recomputed, redo);
   __syncthreads();
   if (tid < kTile) {
@@ -189,7 +215,7 @@ __device__ __forceinline__ void wmma_tile(const TcArgs& band, TcShared& sh, int6
         const int64_t q = rs + tr;
         const float v = mine[fr * kFrag + col];
         const bool pass = tc_may_pass(v, band.rule, band.cut) && col_live && p > q && q < q1 &&
-                          !is_constant(band.constant, q) && tc_decide(v, zt, ld, k_steps, q, p, band.rule, band.cut, redo);
+                          !is_constant(band.constant, q) && tc_decide(band, sh, v, tr, tc, q, p, redo);
         column_passes += pass ? 1 : 0;
         const unsigned votes = __ballot_sync(0xffffffffu, pass);
         const int in_row = __popc(votes & (half ? 0xffff0000u : 0x0000ffffu));
@@ -200,7 +226,7 @@ __device__ __forceinline__ void wmma_tile(const TcArgs& band, TcShared& sh, int6
     column_passes += __shfl_xor_sync(0xffffffffu, column_passes, 16);
     if (half == 0 && column_passes > 0) atomicAdd(&sh.col_count[tc], column_passes);
   }
-  tc_flush(sh, redo, rs, cs, band.degree, band.recomputed);
+  tc_flush(band, sh, redo, rs, cs);
 }
 
 // mma.sync.m16n8k8 (PTX), whose fragments' layout is specified (PTX ISA, "Matrix fragments for
@@ -274,7 +300,7 @@ __device__ __forceinline__ void mma_tile(const TcArgs& band, TcShared& sh, int64
         const bool live = ((row_live >> (2 * i + h)) & (col_live >> (2 * j + e)) & 1u) != 0;
         const float v = acc[i][j][r];
         if (tc_may_pass(v, band.rule, band.cut) && live && p > q &&
-            tc_decide(v, zt, ld, k_steps, q, p, band.rule, band.cut, redo)) {
+            tc_decide(band, sh, v, wr + 16 * i + g + 8 * h, wc + 8 * j + 2 * c + e, q, p, redo)) {
           ++row_passes[2 * i + h];
           ++col_passes[2 * j + e];
         }
@@ -295,7 +321,7 @@ __device__ __forceinline__ void mma_tile(const TcArgs& band, TcShared& sh, int64
     v += __shfl_xor_sync(0xffffffffu, v, 16);
     if (g == 0 && v > 0) atomicAdd(&sh.col_count[wc + 8 * (x >> 1) + 2 * c + (x & 1)], v);
   }
-  tc_flush(sh, redo, rs, cs, band.degree, band.recomputed);
+  tc_flush(band, sh, redo, rs, cs);
 }
 #endif
 
@@ -328,11 +354,12 @@ bool tc_degree_available(int device) {
 }
 
 cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_t n, int64_t q0, int64_t q1,
-                           const uint8_t* constant, EdgeRule rule, TcCutoffs cut, TcVariant variant,
+                           const uint8_t* constant, EdgeRule rule, TcCutoffs cut, TcVariant variant, bool defer,
                            unsigned long long* degree, unsigned long long* recomputed, cudaStream_t stream) {
   if (q1 <= q0 || n <= 1) return cudaSuccess;
   const dim3 grid(static_cast<unsigned>((n - q0 + kTile - 1) / kTile), static_cast<unsigned>((q1 - q0 + kTile - 1) / kTile));
-  const TcArgs args{zt, ld, static_cast<int>(t_pad / kTileK), n, q0, q1, constant, rule, cut, degree, recomputed};
+  const TcArgs args{zt, ld, static_cast<int>(t_pad / kTileK), n, q0, q1, constant, rule, cut, defer ? 1 : 0, degree,
+                    recomputed};
   if (variant == TcVariant::Wmma) tc_degree_kernel<TcVariant::Wmma><<<grid, kThreads, 0, stream>>>(args);
   else tc_degree_kernel<TcVariant::Mma><<<grid, kThreads, 0, stream>>>(args);
   return cudaGetLastError();

@@ -42,11 +42,11 @@ for shape in "90112 165" "1000000 200"; do
   cat "$out/bench-tc-$1.log"
   line=$(grep '^tc_degree ' "$out/bench-tc-$1.log" | tail -1)
   [ $rc -eq 0 ] || status=1
-  if [[ "$line" =~ exact_s\ ([0-9.]+)\ wmma_s\ ([0-9.]+)\ wmma_recomputed\ ([0-9-]+)\ wmma_differ\ ([0-9]+)\ mma_s\ ([0-9.]+)\ mma_recomputed\ ([0-9-]+)\ mma_differ\ ([0-9]+)\ pairs\ ([0-9]+) ]]; then
-    m=("${BASH_REMATCH[@]}")
+  get() { sed -nE "s/.* $1 ([^ ]+).*/\1/p" <<<"$line"; }
+  if [ -n "$(get exact_s)" ] && [ -n "$(get pairs)" ]; then
     same() { [ "$1" = 0 ] && echo identical || echo "$1 series DIFFER"; }
-    pct=$(awk -v r="${m[6]}" -v p="${m[8]}" 'BEGIN{printf "%.3f", 100*r/p}')
-    verdict_bench+="; $1 x $2: exact ${m[1]} s, wmma ${m[2]} s ($(same "${m[4]}")), mma ${m[5]} s ($(same "${m[7]}")), ${pct} % recomputed"
+    pct=$(awk -v r="$(get mma_recomputed)" -v p="$(get pairs)" 'BEGIN{printf "%.3f", 100*r/p}')
+    verdict_bench+="; $1 x $2: exact $(get exact_s) s, wmma $(get wmma_s) s ($(same "$(get wmma_differ)")), mma $(get mma_s) s ($(same "$(get mma_differ)")), mma inline $(get mma_inline_s) s ($(same "$(get mma_inline_differ)")), ${pct} % recomputed"
   else
     verdict_bench+="; $1 x $2: no result (rc $rc)"
     status=1

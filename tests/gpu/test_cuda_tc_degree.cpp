@@ -38,14 +38,17 @@ struct DegreeRun {
   long long recomputed = -1;    // pairs it recomputed in FP32
 };
 
-// Tensor cores through nvcuda::wmma (the default) or mma.sync PTX (FASTCONN_TC_KERNEL=mma).
-enum class Path { Wmma, Mma, ExactForced, WithStrength };
+// Tensor cores through nvcuda::wmma (the default) or mma.sync PTX (FASTCONN_TC_KERNEL=mma), the
+// latter also with band pairs recomputed where found (FASTCONN_TC_RECOMPUTE=inline).
+enum class Path { Wmma, Mma, MmaInline, ExactForced, WithStrength };
 
 // One threshold_degree call on `path` in ctx; stderr is captured for the backend's stats line.
 DegreeRun degree_on(const Context& ctx, const Series& s, const fc::EdgeTest& test, Path path) {
   const ScopedEnv stats("FASTCONN_TC_STATS", "1");
   const ScopedEnv exact("FASTCONN_EXACT_PAIRS", path == Path::ExactForced ? "1" : nullptr);
-  const ScopedEnv variant("FASTCONN_TC_KERNEL", path == Path::Mma ? "mma" : nullptr);
+  const bool mma = path == Path::Mma || path == Path::MmaInline;
+  const ScopedEnv variant("FASTCONN_TC_KERNEL", mma ? "mma" : nullptr);
+  const ScopedEnv inline_redo("FASTCONN_TC_RECOMPUTE", path == Path::MmaInline ? "inline" : nullptr);
   const fc::SeriesView v = s.get()->data->view();
   DegreeRun r{std::vector<int64_t>(static_cast<size_t>(v.n), -1)};
   std::vector<double> strength(static_cast<size_t>(v.n), -1.0);
@@ -57,7 +60,7 @@ DegreeRun degree_on(const Context& ctx, const Series& s, const fc::EdgeTest& tes
   const std::string err = testing::internal::GetCapturedStderr();
   const size_t at = err.find("recomputed ");
   if (at != std::string::npos) {
-    r.tc = err.find(path == Path::Mma ? "(mma)" : "(wmma)") != std::string::npos;
+    r.tc = err.find(mma ? "(mma)" : "(wmma)") != std::string::npos;
     r.recomputed = std::stoll(err.substr(at + 11));
   }
   return r;
@@ -77,8 +80,8 @@ long long expect_same_degrees(const Dataset& d, const fc::EdgeTest& test, int64_
   EXPECT_FALSE(strength.tc);
   EXPECT_EQ(exact.degree, strength.degree);
   long long recomputed = -1;
-  for (const Path path : {Path::Wmma, Path::Mma}) {
-    SCOPED_TRACE(path == Path::Mma ? "mma.sync" : "wmma");
+  for (const Path path : {Path::Wmma, Path::Mma, Path::MmaInline}) {
+    SCOPED_TRACE(path == Path::Wmma ? "wmma" : path == Path::Mma ? "mma.sync" : "mma.sync, recomputed inline");
     const DegreeRun tc = degree_on(ctx, s, test, path);
     EXPECT_EQ(tc.tc, tensor_cores_here() && d.n > 1);
     EXPECT_EQ(tc.degree, exact.degree);

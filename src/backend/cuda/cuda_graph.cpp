@@ -486,6 +486,8 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   // FASTCONN_TC_DELTA replaces the bound, for the test that shows a too-narrow band is caught.
   const char* delta_env = std::getenv("FASTCONN_TC_DELTA");
   const kernels::TcVariant variant = tc_variant();
+  const char* recompute_env = std::getenv("FASTCONN_TC_RECOMPUTE");  // "inline": where found (the benchmark compares)
+  const bool defer = recompute_env == nullptr || std::strcmp(recompute_env, "inline") != 0;
   const float delta = delta_env != nullptr ? std::strtof(delta_env, nullptr) : kernels::tc_delta(job.t, t_pad);
   const kernels::TcCutoffs cut = kernels::tc_cutoffs(rule.absolute != 0, rule.threshold, delta);
   unsigned long long* strength_fixed = strength != nullptr ? sums.get<unsigned long long>() : nullptr;
@@ -495,7 +497,7 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
     cudaStream_t stream = nullptr;
     FC_CUBLAS(cublasGetStream(blas, &stream));
     if (tc)
-      launched(kernels::tc_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule, cut, variant,
+      launched(kernels::tc_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule, cut, variant, defer,
                                        count.get<unsigned long long>(), redo.get<unsigned long long>(), stream),
                "tc_degree_band kernel launch");
     else
