@@ -146,19 +146,20 @@ Dataset near_threshold_data(int64_t n, int64_t t, double threshold, bool wide, u
 const fc::EdgeTest kRules[] = {fc::EdgeTest{true, 0.3f}, fc::EdgeTest{false, 0.3f}, fc::EdgeTest{false, -0.2f},
                                fc::EdgeTest{true, 0.0f}, fc::EdgeTest{true, 1.0f}};
 
+// Two constant series and a duplicate (r = 1 up to rounding, decided at |r| >= 1).
+void add_constants_and_a_duplicate(Dataset& d) {
+  make_constant(d, 1, 3.0);
+  make_constant(d, d.n / 3, -2.0);
+  for (int64_t k = 0; k < d.t; ++k) d.at(d.n - 1, k) = d.at(2, k);
+}
+
 TEST(CudaTcDegree, SameDegreesAsFp32OnStructuredDataAtOddSizes) {
   REQUIRE_CUDA();
-  struct Shape {
-    int64_t n, t;
-  };
-  for (const Shape sh : {Shape{2, 2}, Shape{3, 3}, Shape{7, 2}, Shape{127, 9}, Shape{129, 165}, Shape{257, 3},
-                         Shape{389, 1200}, Shape{131, 4000}, Shape{1031, 165}}) {
-    Dataset d = structured_data(sh.n, sh.t, 300 + sh.n);
-    if (sh.n >= 7) {
-      make_constant(d, 1, 3.0);
-      make_constant(d, sh.n / 3, -2.0);
-      for (int64_t k = 0; k < sh.t; ++k) d.at(sh.n - 1, k) = d.at(2, k);  // a duplicate: r = 1 up to rounding
-    }
+  const int64_t sizes[][2] = {{2, 2},     {3, 3},      {7, 2},      {127, 9},   {129, 165},
+                              {257, 3},   {389, 1200}, {131, 4000}, {1031, 165}};  // N, T
+  for (const auto& size : sizes) {
+    Dataset d = structured_data(size[0], size[1], 300 + size[0]);
+    if (d.n >= 7) add_constants_and_a_duplicate(d);
     for (const fc::EdgeTest& test : kRules) expect_same_degrees(d, test);
   }
 }
