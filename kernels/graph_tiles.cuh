@@ -111,12 +111,9 @@ cudaError_t fused_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_
 // decided from r~, any other pair from its FP32 r, recomputed as fused_degree_band computes it;
 // *recomputed (if not null) += the pairs recomputed. tc_degree_available: whether `device`
 // runs the kernel's tensor-core body (sm_80+ and a binary built for it).
-// variant: the tensor-core instructions (nvcuda::wmma, or mma.sync PTX), the same degrees;
-// defer: band pairs recomputed by the whole block after the tile, or each where it is found.
-enum class TcVariant { Wmma, Mma };
 bool tc_degree_available(int device);
 cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_t n, int64_t q0, int64_t q1,
-                           const uint8_t* constant, EdgeRule rule, TcCutoffs cut, TcVariant variant, bool defer,
+                           const uint8_t* constant, EdgeRule rule, TcCutoffs cut,
                            unsigned long long* degree, unsigned long long* recomputed, cudaStream_t stream);
 
 // --- |r| histogram (abs_histogram.cu) -----------------------------------------------------------

@@ -11,13 +11,16 @@
 //
 // Layout: 8 warps, warp w covers rows 32 (w / 2) .. + 32 and columns 64 (w % 2) .. + 64 of the
 // tile. Operands staged through shared memory as in pair_tile.cuh (cp.async, kTileStages stages
-// of kTileK values of k), rows padded to kLds floats. Two kernels, the same products: through
-// nvcuda::wmma (m16n16k8), or mma.sync PTX (m16n8k8) with the fragment layout the PTX ISA
-// specifies, which decides in registers (see each). Each pair's pass is added into shared
-// per-tile row and column counts, then to the degrees once per block (integer atomics: exact in
-// any order).
-#include <mma.h>
-
+// of kTileK values of k), rows padded to kLds floats; products by mma.sync PTX (m16n8k8) with the
+// fragment layout the PTX ISA specifies, decided in registers. (An nvcuda::wmma version, whose
+// accumulators must go through shared memory to be read in a known layout, was 27 % slower.)
+// Each pair's pass is added into shared per-tile row and column counts, then to the degrees once
+// per block (integer atomics: exact in any order).
+//
+// Measured on the H100 (bench/RESULTS-tc.md): at 90,112 x 165, |r| >= 0.3, 0.67 % of pairs fall
+// in the band and this kernel takes 50 ms against the FP32 kernel's 31 ms: the band pairs'
+// fmaf chains read the k-major copy (one cache line per k per series), about 3x the tile loads'
+// traffic. So it is not the default (FASTCONN_TC_DEGREE=1 asks for it).
 #include <cmath>
 
 #include "kernels/async_copy.cuh"
@@ -35,11 +38,10 @@ constexpr int kThreads = kTileThreads;
 // launched (tc_degree_available).
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 #define FC_TC_DEGREE_BODY 1
-constexpr int kK = kTileK;                  // 8: one stage is one m16n16k8 step
+constexpr int kK = kTileK;                  // 8: one stage is one m16n8k8 step
 constexpr int kLds = kTile + 8;             // padded row of a stage: 544 bytes, 32-byte aligned
 constexpr int kStageValues = 2 * kK * kLds;  // A (rows q) then B (columns p)
-constexpr int kFrag = 16;
-static_assert(kK == 8 && kTile == 8 * kFrag && kThreads == 256, "the warp layout below");
+static_assert(kK == 8 && kTile == 128 && kThreads == 256, "the warp layout below");
 
 // The FP32 r of pair (q, p), exactly as tile_products computes it (one fmaf chain over every
 // stored k, the zero padding included).
@@ -62,18 +64,15 @@ struct TcArgs {
   const uint8_t* constant;
   EdgeRule rule;
   TcCutoffs cut;
-  int defer;  // band pairs recomputed after the tile, by the whole block (else where found)
   unsigned long long* degree;
   unsigned long long* recomputed;
 };
 
 #ifdef FC_TC_DEGREE_BODY
-// The block's shared memory: the operand stages, the tile's counts, and the wmma kernel's
-// per-warp scratch.
+// The block's shared memory: the operand stages, the tile's counts and its band list.
 constexpr int kBandList = 1024;  // band pairs a tile defers; more are recomputed where found
 struct TcShared {
   float stage[kTileStages * kStageValues];
-  float scratch[kThreads / 32][kFrag * kFrag];
   int row_count[kTile], col_count[kTile];
   unsigned long long recomputed;
   int band_count;
@@ -111,18 +110,17 @@ __device__ __forceinline__ bool tc_may_pass(float v, EdgeRule rule, TcCutoffs cu
 }
 
 // The decision of pair (q, p) = (rs + tr, cs + tc) from its tensor-core value v, given
-// tc_may_pass. A pair in the band is recomputed in FP32 and counted in redo, or, with defer, put
-// on the tile's band list (false here; tc_flush decides it). Recomputing where found stalls the
-// warp for a whole fmaf chain per pair; the list lets all 256 threads recompute at once.
+// tc_may_pass. A pair in the band goes on the tile's band list (false here; tc_flush decides
+// it), or, when the list is full, is recomputed in FP32 here and counted in redo. Recomputing
+// where found stalls the warp for a whole fmaf chain per pair (measured on the H100: 7x slower
+// at 90,112 x 165); the list lets all 256 threads recompute at once.
 __device__ __forceinline__ bool tc_decide(const TcArgs& band, TcShared& sh, float v, int tr, int tc, int64_t q,
                                           int64_t p, unsigned long long& redo) {
   if ((band.rule.absolute ? fabsf(v) : v) >= band.cut.pass_from) return true;
-  if (band.defer) {
-    const int at = atomicAdd(&sh.band_count, 1);
-    if (at < kBandList) {
-      sh.band_list[at] = static_cast<unsigned short>(tr * kTile + tc);
-      return false;
-    }
+  const int at = atomicAdd(&sh.band_count, 1);
+  if (at < kBandList) {
+    sh.band_list[at] = static_cast<unsigned short>(tr * kTile + tc);
+    return false;
   }
   ++redo;
   return passes(pair_r(chain_product(band.zt, band.ld, band.k_steps * kK, q, p)), band.rule);
@@ -160,77 +158,8 @@ __device__ __forceinline__ unsigned tf32_bits(float x) {  // cvt.rna: round to n
   return u;
 }
 
-// wmma (nvcuda::wmma, m16n16k8): the accumulators' register layout is not specified, so each
-// 16 x 16 fragment goes through the warp's scratch in shared memory to be read in a known one:
-// lane l holds column l % 16 and rows 2 i + l / 16 (i = 0 .. 7).
-__device__ __forceinline__ void wmma_tile(const TcArgs& band, TcShared& sh, int64_t rs, int64_t cs) {
-  using namespace nvcuda;
-  const float* zt = band.zt;
-  const int64_t ld = band.ld, n = band.n, q1 = band.q1;
-  const int k_steps = band.k_steps;
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  const int wr = (warp >> 1) * 32, wc = (warp & 1) * 64;  // the warp's corner in the tile
-  wmma::fragment<wmma::accumulator, kFrag, kFrag, kK, float> acc[2][4];
-#pragma unroll
-  for (int i = 0; i < 2; ++i)
-#pragma unroll
-    for (int j = 0; j < 4; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
-  tc_main_loop(zt, ld, rs, cs, k_steps, sh, [&](const float* a, const float* b) {
-    wmma::fragment<wmma::matrix_a, kFrag, kFrag, kK, wmma::precision::tf32, wmma::col_major> fa[2];
-    wmma::fragment<wmma::matrix_b, kFrag, kFrag, kK, wmma::precision::tf32, wmma::row_major> fb[4];
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      wmma::load_matrix_sync(fa[i], a + wr + kFrag * i, kLds);
-#pragma unroll
-      for (int e = 0; e < fa[i].num_elements; ++e) fa[i].x[e] = wmma::__float_to_tf32(fa[i].x[e]);
-    }
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      wmma::load_matrix_sync(fb[j], b + wc + kFrag * j, kLds);
-#pragma unroll
-      for (int e = 0; e < fb[j].num_elements; ++e) fb[j].x[e] = wmma::__float_to_tf32(fb[j].x[e]);
-    }
-#pragma unroll
-    for (int i = 0; i < 2; ++i)
-#pragma unroll
-      for (int j = 0; j < 4; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
-  });
-
-  const int col = lane & 15, half = lane >> 4;
-  float* mine = sh.scratch[warp];
-  unsigned long long redo = 0;
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    const int tc = wc + kFrag * j + col;  // this lane's column in the tile
-    const int64_t p = cs + tc;
-    const bool col_live = p < n && !is_constant(band.constant, p);
-    int column_passes = 0;
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      wmma::store_matrix_sync(mine, acc[i][j], kFrag, wmma::mem_row_major);
-      __syncwarp();
-#pragma unroll
-      for (int h = 0; h < 8; ++h) {
-        const int fr = 2 * h + half, tr = wr + kFrag * i + fr;  // row in the fragment, in the tile
-        const int64_t q = rs + tr;
-        const float v = mine[fr * kFrag + col];
-        const bool pass = tc_may_pass(v, band.rule, band.cut) && col_live && p > q && q < q1 &&
-                          !is_constant(band.constant, q) && tc_decide(band, sh, v, tr, tc, q, p, redo);
-        column_passes += pass ? 1 : 0;
-        const unsigned votes = __ballot_sync(0xffffffffu, pass);
-        const int in_row = __popc(votes & (half ? 0xffff0000u : 0x0000ffffu));
-        if (col == 0 && in_row > 0) atomicAdd(&sh.row_count[tr], in_row);
-      }
-      __syncwarp();  // the scratch is rewritten by the next fragment
-    }
-    column_passes += __shfl_xor_sync(0xffffffffu, column_passes, 16);
-    if (half == 0 && column_passes > 0) atomicAdd(&sh.col_count[tc], column_passes);
-  }
-  tc_flush(band, sh, redo, rs, cs);
-}
-
-// mma.sync.m16n8k8 (PTX), whose fragments' layout is specified (PTX ISA, "Matrix fragments for
-// mma.m16n8k8", .tf32): with g = lane / 4 and c = lane % 4, A's registers hold (row, k) = (g, c),
+// The products by mma.sync.m16n8k8 (PTX), whose fragments' layout is specified (PTX ISA, "Matrix
+// fragments for mma.m16n8k8", .tf32): with g = lane / 4 and c = lane % 4, A's registers hold (row, k) = (g, c),
 // (g + 8, c), (g, c + 4), (g + 8, c + 4); B's (k, column) = (c, g), (c + 4, g); the accumulators'
 // (row, column) = (g, 2c), (g, 2c + 1), (g + 8, 2c), (g + 8, 2c + 1). So the decisions are made
 // in registers. A warp: 32 rows (two m16 pieces) x 64 columns (eight n8 pieces). Shared-memory
@@ -327,15 +256,13 @@ __device__ __forceinline__ void mma_tile(const TcArgs& band, TcShared& sh, int64
 
 // Block (x, y): rows q in [q0 + 128 y, + 128) (those below q1), columns p in [q0 + 128 y +
 // 128 x, + 128) (those below n), pairs p > q, as fused_degree.cu's blocks.
-template <TcVariant V>
 __global__ void __launch_bounds__(kThreads, 2) tc_degree_kernel(TcArgs args) {
 #ifdef FC_TC_DEGREE_BODY
   __shared__ __align__(32) TcShared sh;
   const int64_t rs = args.q0 + int64_t(blockIdx.y) * kTile;
   const int64_t cs = rs + int64_t(blockIdx.x) * kTile;
   if (rs >= args.q1 || cs >= args.n) return;  // the whole block
-  if constexpr (V == TcVariant::Wmma) wmma_tile(args, sh, rs, cs);
-  else mma_tile(args, sh, rs, cs);
+  mma_tile(args, sh, rs, cs);
 #endif
 }
 
@@ -346,7 +273,7 @@ bool tc_degree_available(int device) {
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 8) return false;
   // The binary the device would run must be one built for sm_80+ (not the body-less JIT of older PTX).
   cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, tc_degree_kernel<TcVariant::Mma>) != cudaSuccess) {
+  if (cudaFuncGetAttributes(&attr, tc_degree_kernel) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
@@ -354,14 +281,12 @@ bool tc_degree_available(int device) {
 }
 
 cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_t n, int64_t q0, int64_t q1,
-                           const uint8_t* constant, EdgeRule rule, TcCutoffs cut, TcVariant variant, bool defer,
+                           const uint8_t* constant, EdgeRule rule, TcCutoffs cut,
                            unsigned long long* degree, unsigned long long* recomputed, cudaStream_t stream) {
   if (q1 <= q0 || n <= 1) return cudaSuccess;
   const dim3 grid(static_cast<unsigned>((n - q0 + kTile - 1) / kTile), static_cast<unsigned>((q1 - q0 + kTile - 1) / kTile));
-  const TcArgs args{zt, ld, static_cast<int>(t_pad / kTileK), n, q0, q1, constant, rule, cut, defer ? 1 : 0, degree,
-                    recomputed};
-  if (variant == TcVariant::Wmma) tc_degree_kernel<TcVariant::Wmma><<<grid, kThreads, 0, stream>>>(args);
-  else tc_degree_kernel<TcVariant::Mma><<<grid, kThreads, 0, stream>>>(args);
+  const TcArgs args{zt, ld, static_cast<int>(t_pad / kTileK), n, q0, q1, constant, rule, cut, degree, recomputed};
+  tc_degree_kernel<<<grid, kThreads, 0, stream>>>(args);
   return cudaGetLastError();
 }
 

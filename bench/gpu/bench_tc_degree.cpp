@@ -1,16 +1,13 @@
-// The degree decided on tensor cores (kernels/tc_degree.cu, issue 32) against the FP32 fused
-// kernel it replaces (FASTCONN_EXACT_PAIRS=1), in the same run on the same series: fc_pcc_degree
+// The degree decided on tensor cores (kernels/tc_degree.cu, issue 32; FASTCONN_TC_DEGREE=1)
+// against the FP32 fused kernel (the default), in the same run on the same series: fc_pcc_degree
 // (degrees only, no strength) of the seeded structured data of bench_data.hpp at |r| >= t.
-// Both tensor-core kernels (wmma, mma.sync: FASTCONN_TC_KERNEL) are timed, and mma.sync with
-// band pairs recomputed where found (FASTCONN_TC_RECOMPUTE=inline) instead of by the block after. Rounds rotate the
-// three kernels (round 0 a warm-up of each); medians of the rest. Reports the pairs each
-// tensor-core kernel recomputed in FP32 (its FASTCONN_TC_STATS line, read from stderr) and
-// whether its degrees are identical to the FP32 kernel's.
+// Rounds alternate the two kernels (round 0 a warm-up of both); medians of the rest. Reports the
+// pairs the tensor-core kernel recomputed in FP32 (its FASTCONN_TC_STATS line, read from stderr)
+// and whether its degrees are identical to the FP32 kernel's.
 //
 //   bench_tc_degree N T [--threshold 0.3] [--reps 3] [--markdown FILE]
-// Prints one line: "tc_degree n N t T threshold X exact_s S wmma_s S wmma_recomputed R
-// wmma_differ D mma_s S ... mma_inline_s S ... pairs P identical 0|1"; exit 2 unless
-// identical.
+// Prints one line: "tc_degree n N t T threshold X exact_s S tc_s S tc_recomputed R tc_differ D
+// pairs P identical 0|1"; exit 2 unless identical.
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
@@ -68,15 +65,13 @@ int main(int argc, char** argv) {
   fc_ok(fc_context_create(FC_BACKEND_CUDA, 0, &ctx), "fc_context_create");
   fc_series* s = nullptr;
   fc_ok(fc_series_create_f32(ctx, x.data(), n, t, t, 1, &s), "fc_series_create_f32");
-  // The FP32 kernel and the two tensor-core kernels (tc_degree.cu: wmma, mma.sync).
-  const char* kModes[] = {"exact", "wmma", "mma", "mma_inline"};
-  constexpr int kM = 4;
+  // The FP32 kernel and the tensor-core kernel.
+  const char* kModes[] = {"exact", "tc"};
+  constexpr int kM = 2;
   std::vector<std::vector<int64_t>> out(kM, std::vector<int64_t>(static_cast<size_t>(n)));
   auto run = [&](int m) {
-    if (m == 0) setenv("FASTCONN_EXACT_PAIRS", "1", 1);
-    else unsetenv("FASTCONN_EXACT_PAIRS");
-    setenv("FASTCONN_TC_KERNEL", m == 1 ? "wmma" : "mma", 1);
-    setenv("FASTCONN_TC_RECOMPUTE", m == 3 ? "inline" : "list", 1);
+    if (m == 1) setenv("FASTCONN_TC_DEGREE", "1", 1);
+    else unsetenv("FASTCONN_TC_DEGREE");
     const double t0 = now();
     fc_ok(fc_pcc_degree(ctx, s, FC_EDGE_ABS_THRESHOLD, threshold, out[m].data(), nullptr), "fc_pcc_degree");
     return now() - t0;
@@ -88,16 +83,14 @@ int main(int argc, char** argv) {
       const double t = run(m);
       if (round > 0) secs[m].push_back(t);
     }
-  long long recomputed[kM] = {0, -1, -1, -1};
+  long long recomputed[kM] = {0, -1};
   setenv("FASTCONN_TC_STATS", "1", 1);
   for (int m = 1; m < kM; ++m) {
     const std::string stats = stderr_of([&] { run(m); });
     if (const size_t at = stats.find("recomputed "); at != std::string::npos) recomputed[m] = std::atoll(stats.c_str() + at + 11);
   }
   unsetenv("FASTCONN_TC_STATS");
-  unsetenv("FASTCONN_EXACT_PAIRS");
-  unsetenv("FASTCONN_TC_KERNEL");
-  unsetenv("FASTCONN_TC_RECOMPUTE");
+  unsetenv("FASTCONN_TC_DEGREE");
   const long long pairs = static_cast<long long>(n) * (n - 1) / 2;
   int64_t edges2 = 0;
   for (int64_t i = 0; i < n; ++i) edges2 += out[0][i];

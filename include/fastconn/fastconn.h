@@ -346,15 +346,16 @@ FC_API fc_status fc_graph_load(const char* path, fc_graph** out);
  * rule. Either output may be NULL; each holds n_series values. On the CUDA backend in FP32 the
  * threshold rules compute their own products in a fused kernel (nothing of N^2 size is written),
  * in the same order as every other call's products, so the degrees are the graph's row sums
- * (FASTCONN_CUDA_FUSED_DEGREE=0 in the environment reads fc_pcc_graph's tiles instead). Degrees
- * alone (strength NULL) on a GPU with tensor cores (sm_80+) are decided on them first: each pair's
- * r~ from TF32 products, and a pair whose test could change within delta of r~ has its FP32 r
- * recomputed and is decided by it. delta bounds |r~ - r| for unit-norm rows: TF32 inputs (unit
- * roundoff u = 2^-11) give products within (2u + u^2) sum|z_ik z_jk| <= (2u + u^2)(1 + e)^2 of the
- * exact ones, FP32 sums in any order (taken as truncating) and the FP32 fmaf chain add
- * gamma(2 T, 2^-23) and gamma(T, 2^-24) times the same sum, and a safety factor of 2 is applied:
- * delta = 2.0e-3 at T = 165, 4.4e-3 at T = 4,000 (kernels/tc_bound.hpp derives it). So the
- * degrees are FP32 mode's, bit for bit (FASTCONN_EXACT_PAIRS=1 forces the FP32 kernel throughout). */
+ * (FASTCONN_CUDA_FUSED_DEGREE=0 in the environment reads fc_pcc_graph's tiles instead). With
+ * FASTCONN_TC_DEGREE=1, degrees alone (strength NULL) on a GPU with tensor cores (sm_80+) are
+ * decided on them first: each pair's r~ from TF32 products, and a pair whose test could change
+ * within delta of r~ has its FP32 r recomputed and is decided by it. delta bounds |r~ - r| for
+ * unit-norm rows: TF32 inputs (unit roundoff u = 2^-11) give products within (2u + u^2)
+ * sum|z_ik z_jk| <= (2u + u^2)(1 + e)^2 of the exact ones, FP32 sums in any order (taken as
+ * truncating) and the FP32 fmaf chain add gamma(2 T, 2^-23) and gamma(T, 2^-24) times the same
+ * sum, and a safety factor of 2 is applied: delta = 2.0e-3 at T = 165, 4.4e-3 at T = 4,000
+ * (kernels/tc_bound.hpp derives it). So the degrees are FP32 mode's, bit for bit; it is not the
+ * default because it is slower so far (H100, 90,112 x 165, |r| >= 0.3: 50 ms against 31 ms). */
 FC_API fc_status fc_pcc_degree(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param,
                                int64_t* degree, double* strength);
 

@@ -1,5 +1,5 @@
 // Sets an environment variable for one scope and puts back what was there: the GPU tests switch
-// the backend's paths (FASTCONN_CUDA_FUSED_DEGREE, FASTCONN_EXACT_PAIRS, ...) this way.
+// the backend's paths (FASTCONN_CUDA_FUSED_DEGREE, FASTCONN_TC_DEGREE, ...) this way.
 #pragma once
 
 #include <cstdlib>

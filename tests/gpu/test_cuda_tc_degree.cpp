@@ -1,6 +1,6 @@
-// The degree decided on tensor cores (kernels/tc_degree.cu, its wmma and its mma.sync kernels)
-// against the FP32 fused kernel it replaces (FASTCONN_EXACT_PAIRS=1) and against the strength call
-// (which always runs the FP32 kernel): the degrees must be the same integers, on structured data,
+// The degree decided on tensor cores (kernels/tc_degree.cu, FASTCONN_TC_DEGREE=1) against the
+// FP32 fused kernel (the default) and against the strength call (which always runs the FP32
+// kernel): the degrees must be the same integers, on structured data,
 // on data built so that many pairs sit within 1e-6 of the threshold (with a wide dynamic range
 // inside each row), at T = 2 .. 4,000, N around the 128 x 128 tiles, with constant and duplicated
 // series, under a memory limit that cuts the triangle into several bands, for every threshold
@@ -38,17 +38,12 @@ struct DegreeRun {
   long long recomputed = -1;    // pairs it recomputed in FP32
 };
 
-// Tensor cores through nvcuda::wmma (the default) or mma.sync PTX (FASTCONN_TC_KERNEL=mma), the
-// latter also with band pairs recomputed where found (FASTCONN_TC_RECOMPUTE=inline).
-enum class Path { Wmma, Mma, MmaInline, ExactForced, WithStrength };
+enum class Path { TensorCores, Fp32, WithStrength };
 
 // One threshold_degree call on `path` in ctx; stderr is captured for the backend's stats line.
 DegreeRun degree_on(const Context& ctx, const Series& s, const fc::EdgeTest& test, Path path) {
   const ScopedEnv stats("FASTCONN_TC_STATS", "1");
-  const ScopedEnv exact("FASTCONN_EXACT_PAIRS", path == Path::ExactForced ? "1" : nullptr);
-  const bool mma = path == Path::Mma || path == Path::MmaInline;
-  const ScopedEnv variant("FASTCONN_TC_KERNEL", mma ? "mma" : nullptr);
-  const ScopedEnv inline_redo("FASTCONN_TC_RECOMPUTE", path == Path::MmaInline ? "inline" : nullptr);
+  const ScopedEnv tc("FASTCONN_TC_DEGREE", path == Path::TensorCores ? "1" : nullptr);
   const fc::SeriesView v = s.get()->data->view();
   DegreeRun r{std::vector<int64_t>(static_cast<size_t>(v.n), -1)};
   std::vector<double> strength(static_cast<size_t>(v.n), -1.0);
@@ -60,7 +55,7 @@ DegreeRun degree_on(const Context& ctx, const Series& s, const fc::EdgeTest& tes
   const std::string err = testing::internal::GetCapturedStderr();
   const size_t at = err.find("recomputed ");
   if (at != std::string::npos) {
-    r.tc = err.find(mma ? "(mma)" : "(wmma)") != std::string::npos;
+    r.tc = true;
     r.recomputed = std::stoll(err.substr(at + 11));
   }
   return r;
@@ -74,29 +69,20 @@ long long expect_same_degrees(const Dataset& d, const fc::EdgeTest& test, int64_
   Context ctx(FC_BACKEND_CUDA);
   if (memory_limit > 0) ctx.memory_limit(memory_limit);
   const Series s = make_series(ctx, d);
-  const DegreeRun exact = degree_on(ctx, s, test, Path::ExactForced);
+  const DegreeRun exact = degree_on(ctx, s, test, Path::Fp32);
   const DegreeRun strength = degree_on(ctx, s, test, Path::WithStrength);
+  const DegreeRun tc = degree_on(ctx, s, test, Path::TensorCores);
   EXPECT_FALSE(exact.tc);
   EXPECT_FALSE(strength.tc);
+  EXPECT_EQ(tc.tc, tensor_cores_here() && d.n > 1);
   EXPECT_EQ(exact.degree, strength.degree);
-  long long recomputed = -1;
-  for (const Path path : {Path::Wmma, Path::Mma, Path::MmaInline}) {
-    SCOPED_TRACE(path == Path::Wmma ? "wmma" : path == Path::Mma ? "mma.sync" : "mma.sync, recomputed inline");
-    const DegreeRun tc = degree_on(ctx, s, test, path);
-    EXPECT_EQ(tc.tc, tensor_cores_here() && d.n > 1);
-    EXPECT_EQ(tc.degree, exact.degree);
-    for (int64_t i = 0; i < d.n; ++i)
-      if (tc.degree[i] != exact.degree[i]) {
-        ADD_FAILURE() << "first differing series " << i << ": " << tc.degree[i] << " vs " << exact.degree[i];
-        break;
-      }
-    // The same products decide in both variants (the same instructions underneath): the same band.
-    if (recomputed >= 0) {
-      EXPECT_EQ(tc.recomputed, recomputed);
+  EXPECT_EQ(tc.degree, exact.degree);
+  for (int64_t i = 0; i < d.n; ++i)
+    if (tc.degree[i] != exact.degree[i]) {
+      ADD_FAILURE() << "first differing series " << i << ": " << tc.degree[i] << " vs " << exact.degree[i];
+      break;
     }
-    recomputed = tc.recomputed;
-  }
-  return recomputed;
+  return tc.recomputed;
 }
 
 // Series on a circle of one plane: s_k = cos(phi_k) u + sin(phi_k) v (u, v centred, orthonormal),
@@ -203,14 +189,12 @@ TEST(CudaTcDegree, ZeroBandChangesDegreesOnNearThresholdData) {
   const fc::EdgeTest test{true, 0.3f};
   Context ctx(FC_BACKEND_CUDA);
   const Series s = make_series(ctx, d);
-  const DegreeRun exact = degree_on(ctx, s, test, Path::ExactForced);
+  const DegreeRun exact = degree_on(ctx, s, test, Path::Fp32);
   const ScopedEnv zero("FASTCONN_TC_DELTA", "0");
-  for (const Path path : {Path::Wmma, Path::Mma}) {
-    const DegreeRun tc = degree_on(ctx, s, test, path);
-    ASSERT_TRUE(tc.tc);
-    EXPECT_LE(tc.recomputed, 5);  // only r~ within an ulp of t
-    EXPECT_NE(tc.degree, exact.degree);
-  }
+  const DegreeRun tc = degree_on(ctx, s, test, Path::TensorCores);
+  ASSERT_TRUE(tc.tc);
+  EXPECT_LE(tc.recomputed, 5);  // only r~ within an ulp of t
+  EXPECT_NE(tc.degree, exact.degree);
 }
 
 }  // namespace

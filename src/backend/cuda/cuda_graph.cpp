@@ -429,25 +429,20 @@ int64_t fused_degree_bytes(int64_t n, int64_t t) {
          2 * n * int64_t(sizeof(unsigned long long));
 }
 
-bool exact_pairs_forced() {
-  const char* env = std::getenv("FASTCONN_EXACT_PAIRS");
+bool tc_degree_requested() {
+  const char* env = std::getenv("FASTCONN_TC_DEGREE");
   return env != nullptr && std::strcmp(env, "0") != 0;
 }
 
 namespace {
 
-kernels::TcVariant tc_variant() {
-  const char* env = std::getenv("FASTCONN_TC_KERNEL");
-  return env != nullptr && std::strcmp(env, "mma") == 0 ? kernels::TcVariant::Mma : kernels::TcVariant::Wmma;
-}
-
 // FASTCONN_TC_STATS=1: one stderr line per tensor-core degree call with the pairs it recomputed
 // in FP32 (the benchmark's fraction; no API carries it).
-void report_recomputed(const GraphJob& job, unsigned long long recomputed, float delta, kernels::TcVariant variant) {
+void report_recomputed(const GraphJob& job, unsigned long long recomputed, float delta) {
   const char* env = std::getenv("FASTCONN_TC_STATS");
   if (env == nullptr || std::strcmp(env, "0") == 0) return;
-  std::fprintf(stderr, "fastconn tc_degree (%s): n %lld t %lld delta %.3e recomputed %llu of %lld pairs\n",
-               variant == kernels::TcVariant::Mma ? "mma" : "wmma", static_cast<long long>(job.n),
+  std::fprintf(stderr, "fastconn tc_degree: n %lld t %lld delta %.3e recomputed %llu of %lld pairs\n",
+               static_cast<long long>(job.n),
                static_cast<long long>(job.t), double(delta), recomputed, static_cast<long long>(job.n * (job.n - 1) / 2));
 }
 
@@ -464,9 +459,9 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   const int64_t ld = job.z.ld, t_pad = job.z.t_pad;
   DeviceBuffer count, sums, redo;
   const int dev = res.device();
-  // Degrees alone are decided on tensor cores (tc_degree.cu: the same bits); the strength needs
-  // every kept pair's FP32 r, which this kernel computes anyway.
-  const bool tc = strength == nullptr && !exact_pairs_forced() && kernels::tc_degree_available(dev);
+  // Degrees alone may be decided on tensor cores (tc_degree.cu: the same bits; slower so far, so
+  // only on request); the strength needs every kept pair's FP32 r, which this kernel computes anyway.
+  const bool tc = strength == nullptr && tc_degree_requested() && kernels::tc_degree_available(dev);
   if (!count.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
       !sums.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
       !redo.try_allocate(dev, sizeof(unsigned long long)))
@@ -485,9 +480,6 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   const int bits = fixed_point_bits(job.n);
   // FASTCONN_TC_DELTA replaces the bound, for the test that shows a too-narrow band is caught.
   const char* delta_env = std::getenv("FASTCONN_TC_DELTA");
-  const kernels::TcVariant variant = tc_variant();
-  const char* recompute_env = std::getenv("FASTCONN_TC_RECOMPUTE");  // "inline": where found (the benchmark compares)
-  const bool defer = recompute_env == nullptr || std::strcmp(recompute_env, "inline") != 0;
   const float delta = delta_env != nullptr ? std::strtof(delta_env, nullptr) : kernels::tc_delta(job.t, t_pad);
   const kernels::TcCutoffs cut = kernels::tc_cutoffs(rule.absolute != 0, rule.threshold, delta);
   unsigned long long* strength_fixed = strength != nullptr ? sums.get<unsigned long long>() : nullptr;
@@ -497,7 +489,7 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
     cudaStream_t stream = nullptr;
     FC_CUBLAS(cublasGetStream(blas, &stream));
     if (tc)
-      launched(kernels::tc_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule, cut, variant, defer,
+      launched(kernels::tc_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule, cut,
                                        count.get<unsigned long long>(), redo.get<unsigned long long>(), stream),
                "tc_degree_band kernel launch");
     else
@@ -515,7 +507,7 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   if (tc) copy_to_host(&recomputed, redo.get(), 1, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
   drain.done();
-  if (tc) report_recomputed(job, recomputed, delta, variant);
+  if (tc) report_recomputed(job, recomputed, delta);
   for (int64_t i = 0; i < job.n; ++i) {
     if (degree != nullptr) degree[i] = static_cast<int64_t>(c[static_cast<size_t>(i)]);
     if (strength != nullptr) strength[i] = std::ldexp(static_cast<double>(static_cast<int64_t>(f[static_cast<size_t>(i)])), -bits);

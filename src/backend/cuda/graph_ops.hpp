@@ -100,12 +100,11 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
 // memory it needs (a k-major copy of the series, the degrees and sums); job.tile_values is only
 // the pairs per band (the unit of progress and cancellation). Returns false, having run nothing,
 // when the device has no room for it.
-// Degrees without strength are decided on tensor cores where the device has them (sm_80+,
-// kernels/tc_degree.cu), with the same bits; FASTCONN_EXACT_PAIRS=1 forces the FP32 kernel, and
-// FASTCONN_TC_STATS=1 prints the pairs the tensor-core kernel recomputed in FP32 to stderr;
-// FASTCONN_TC_KERNEL=mma picks its mma.sync variant over the wmma one (the same degrees).
+// FASTCONN_TC_DEGREE=1: degrees without strength are decided on tensor cores where the device
+// has them (sm_80+, kernels/tc_degree.cu), with the same bits (not the default: slower so far on
+// the H100); FASTCONN_TC_STATS=1 prints the pairs that kernel recomputed in FP32 to stderr.
 bool fused_degree_enabled(bool f64, bool tf32);
-bool exact_pairs_forced();
+bool tc_degree_requested();
 int64_t fused_degree_bytes(int64_t n, int64_t t);
 bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength);
 void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts);
