@@ -108,11 +108,13 @@ cudaError_t fused_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_
 // fused_degree_band's degrees (no strength), the same bits, from TF32 tensor-core products: a
 // pair whose test is the same anywhere within delta (kernels/tc_bound.hpp: tc_delta) of its TF32
 // r~, i.e. whose r~ (|r~|) is below cut.fail_below or at least cut.pass_from (tc_cutoffs), is
-// decided from r~, any other pair from its FP32 r, recomputed as fused_degree_band computes it;
+// decided from r~, any other pair from its FP32 r, recomputed as fused_degree_band computes it
+// (from rows, the n x t row-major series zt transposes);
 // *recomputed (if not null) += the pairs recomputed. tc_degree_available: whether `device`
 // runs the kernel's tensor-core body (sm_80+ and a binary built for it).
 bool tc_degree_available(int device);
-cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_t n, int64_t q0, int64_t q1,
+cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, const float* rows, int64_t t, int64_t n,
+                           int64_t q0, int64_t q1,
                            const uint8_t* constant, EdgeRule rule, TcCutoffs cut,
                            unsigned long long* degree, unsigned long long* recomputed, cudaStream_t stream);
 

@@ -20,7 +20,8 @@
 // Measured on the H100 (bench/RESULTS-tc.md): at 90,112 x 165, |r| >= 0.3, 0.67 % of pairs fall
 // in the band and this kernel takes 50 ms against the FP32 kernel's 31 ms: the band pairs'
 // fmaf chains read the k-major copy (one cache line per k per series), about 3x the tile loads'
-// traffic. So it is not the default (FASTCONN_TC_DEGREE=1 asks for it).
+// traffic (they now read the row-major rows instead: not yet measured). So it is not the default
+// (FASTCONN_TC_DEGREE=1 asks for it).
 #include <cmath>
 
 #include "kernels/async_copy.cuh"
@@ -43,13 +44,17 @@ constexpr int kLds = kTile + 8;             // padded row of a stage: 544 bytes,
 constexpr int kStageValues = 2 * kK * kLds;  // A (rows q) then B (columns p)
 static_assert(kK == 8 && kTile == 128 && kThreads == 256, "the warp layout below");
 
-// The FP32 r of pair (q, p), exactly as tile_products computes it (one fmaf chain over every
-// stored k, the zero padding included).
-__device__ __noinline__ float chain_product(const float* __restrict__ zt, int64_t ld, int k_values, int64_t q,
-                                               int64_t p) {
+// The FP32 r of pair (q, p), exactly as tile_products computes it: one fmaf chain over k from
+// 0.0f, on the same floats, read from the row-major rows (n x t, which the k-major copy
+// transposes) so that a series' values share cache lines instead of taking one per k. The k-major
+// copy's zero padding past t adds fmaf(0, 0, acc) = acc (acc is never -0: it starts at +0 and a
+// sum that cancels rounds to +0), so stopping at t gives the same bits.
+__device__ __noinline__ float chain_product(const float* __restrict__ rows, int t, int64_t q, int64_t p) {
+  const float* a = rows + q * t;
+  const float* b = rows + p * t;
   float acc = 0.0f;
 #pragma unroll 8
-  for (int k = 0; k < k_values; ++k) acc = fmaf(__ldg(zt + int64_t(k) * ld + q), __ldg(zt + int64_t(k) * ld + p), acc);
+  for (int k = 0; k < t; ++k) acc = fmaf(__ldg(a + k), __ldg(b + k), acc);
   return acc;
 }
 
@@ -57,9 +62,11 @@ __device__ __noinline__ float chain_product(const float* __restrict__ zt, int64_
 
 // A band's arguments (tc_degree_band's), as one kernel parameter.
 struct TcArgs {
-  const float* zt;
+  const float* zt;  // k-major copy (the tensor-core products)
   int64_t ld;
   int k_steps;
+  const float* rows;  // row-major rows, n x t (the recomputed chains)
+  int t;
   int64_t n, q0, q1;
   const uint8_t* constant;
   EdgeRule rule;
@@ -123,7 +130,7 @@ __device__ __forceinline__ bool tc_decide(const TcArgs& band, TcShared& sh, floa
     return false;
   }
   ++redo;
-  return passes(pair_r(chain_product(band.zt, band.ld, band.k_steps * kK, q, p)), band.rule);
+  return passes(pair_r(chain_product(band.rows, band.t, q, p)), band.rule);
 }
 
 // The tile's band list decided (one pair a thread at a time), then its counts into the degrees,
@@ -138,7 +145,7 @@ __device__ __forceinline__ void tc_flush(const TcArgs& band, TcShared& sh, unsig
   for (int i = tid; i < listed; i += kThreads) {
     const int tr = sh.band_list[i] / kTile, tc = sh.band_list[i] % kTile;
     ++redo;
-    if (passes(pair_r(chain_product(band.zt, band.ld, band.k_steps * kK, rs + tr, cs + tc)), band.rule)) {
+    if (passes(pair_r(chain_product(band.rows, band.t, rs + tr, cs + tc)), band.rule)) {
       atomicAdd(&sh.row_count[tr], 1);
       atomicAdd(&sh.col_count[tc], 1);
     }
@@ -280,12 +287,14 @@ bool tc_degree_available(int device) {
   return attr.binaryVersion >= 80 || attr.ptxVersion >= 80;
 }
 
-cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_t n, int64_t q0, int64_t q1,
+cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, const float* rows, int64_t t, int64_t n,
+                           int64_t q0, int64_t q1,
                            const uint8_t* constant, EdgeRule rule, TcCutoffs cut,
                            unsigned long long* degree, unsigned long long* recomputed, cudaStream_t stream) {
   if (q1 <= q0 || n <= 1) return cudaSuccess;
   const dim3 grid(static_cast<unsigned>((n - q0 + kTile - 1) / kTile), static_cast<unsigned>((q1 - q0 + kTile - 1) / kTile));
-  const TcArgs args{zt, ld, static_cast<int>(t_pad / kTileK), n, q0, q1, constant, rule, cut, degree, recomputed};
+  const TcArgs args{zt, ld, static_cast<int>(t_pad / kTileK), rows, static_cast<int>(t), n, q0, q1, constant, rule, cut,
+                    degree, recomputed};
   tc_degree_kernel<<<grid, kThreads, 0, stream>>>(args);
   return cudaGetLastError();
 }

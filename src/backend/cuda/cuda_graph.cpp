@@ -489,7 +489,8 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
     cudaStream_t stream = nullptr;
     FC_CUBLAS(cublasGetStream(blas, &stream));
     if (tc)
-      launched(kernels::tc_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule, cut,
+      launched(kernels::tc_degree_band(zt, ld, t_pad, static_cast<const float*>(job.rows), job.t, job.n, bands[k].q0,
+                                       bands[k].q1, job.constant, rule, cut,
                                        count.get<unsigned long long>(), redo.get<unsigned long long>(), stream),
                "tc_degree_band kernel launch");
     else
