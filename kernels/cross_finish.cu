@@ -2,6 +2,8 @@
 // row, threads striding along the row; may run in place (out == tile), so no __restrict__ on them.
 #include "kernels/cross_finish.cuh"
 
+#include "kernels/compact_values.cuh"
+
 #include <algorithm>
 
 namespace fc {
@@ -30,8 +32,8 @@ __global__ void __launch_bounds__(kThreads) cross_finish_kernel(const In* tile, 
     for (int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; j < b.cols; j += stride) {
       Out v;
       if (row_constant || (constant_b != nullptr && constant_b[j] != 0)) v = fill;
-      else v = static_cast<Out>(clamp_unit(src[j]));
-      if (b.same_set && j == i) v = row_constant ? fill : Out(1);  // the diagonal is exactly 1
+      else v = Encode<Out>::of(clamp_unit(src[j]));
+      if (b.same_set && j == i) v = row_constant ? fill : Encode<Out>::of(1.0);  // the diagonal is exactly 1
       dst[j] = v;
     }
   }
@@ -64,6 +66,23 @@ cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t
 }
 cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
                          const uint8_t* constant_b, double fill, double* out, cudaStream_t stream) {
+  return launch(tile, band, constant_a, constant_b, fill, out, stream);
+}
+
+cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, int16_t fill, int16_t* out, cudaStream_t stream) {
+  return launch(tile, band, constant_a, constant_b, fill, out, stream);
+}
+cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, uint16_t fill, uint16_t* out, cudaStream_t stream) {
+  return launch(tile, band, constant_a, constant_b, fill, out, stream);
+}
+cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, int16_t fill, int16_t* out, cudaStream_t stream) {
+  return launch(tile, band, constant_a, constant_b, fill, out, stream);
+}
+cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, uint16_t fill, uint16_t* out, cudaStream_t stream) {
   return launch(tile, band, constant_a, constant_b, fill, out, stream);
 }
 

@@ -33,6 +33,16 @@ cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t
                          const uint8_t* constant_b, double fill, double* out, cudaStream_t stream);
 cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
                          const uint8_t* constant_b, double fill, double* out, cudaStream_t stream);
+// Compact outputs (kernels/compact_values.cuh): int16_t FC_VALUES_INT16 codes, uint16_t
+// FC_VALUES_HALF bits; fill is the constant policy's code. Not in place (2-byte values).
+cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, int16_t fill, int16_t* out, cudaStream_t stream);
+cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, int16_t fill, int16_t* out, cudaStream_t stream);
+cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, uint16_t fill, uint16_t* out, cudaStream_t stream);
+cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
+                         const uint8_t* constant_b, uint16_t fill, uint16_t* out, cudaStream_t stream);
 
 }  // namespace kernels
 }  // namespace fc

@@ -4,6 +4,8 @@
 // runs of the tile and of the slice start at unrelated alignments, so accesses stay 4 bytes wide.
 #include "kernels/triu_extract.cuh"
 
+#include "kernels/compact_values.cuh"
+
 #include <algorithm>
 
 namespace fc {
@@ -56,8 +58,8 @@ __global__ void __launch_bounds__(kThreads) triu_extract_kernel(const In* __rest
       for (int u = 0; u < kValuesPerThread; ++u) {
         const int64_t x = x0 + int64_t(u) * blockDim.x;
         if (x >= len) break;
-        if (constant == nullptr) out[x] = static_cast<Out>(clamp_unit(v[u]));
-        else out[x] = (row_constant || constant[first + x] != 0) ? fill : static_cast<Out>(clamp_unit(v[u]));
+        if (constant == nullptr) out[x] = Encode<Out>::of(clamp_unit(v[u]));
+        else out[x] = (row_constant || constant[first + x] != 0) ? fill : Encode<Out>::of(clamp_unit(v[u]));
       }
     }
   }
@@ -94,6 +96,23 @@ cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t
   return launch(tile, band, constant, fill, dst, batch, stream);
 }
 cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
+                         cudaStream_t stream, const TriuBatch& batch) {
+  return launch(tile, band, constant, fill, dst, batch, stream);
+}
+
+cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, int16_t fill, int16_t* dst,
+                         cudaStream_t stream, const TriuBatch& batch) {
+  return launch(tile, band, constant, fill, dst, batch, stream);
+}
+cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, uint16_t fill, uint16_t* dst,
+                         cudaStream_t stream, const TriuBatch& batch) {
+  return launch(tile, band, constant, fill, dst, batch, stream);
+}
+cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, int16_t fill, int16_t* dst,
+                         cudaStream_t stream, const TriuBatch& batch) {
+  return launch(tile, band, constant, fill, dst, batch, stream);
+}
+cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, uint16_t fill, uint16_t* dst,
                          cudaStream_t stream, const TriuBatch& batch) {
   return launch(tile, band, constant, fill, dst, batch, stream);
 }

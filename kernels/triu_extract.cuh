@@ -1,6 +1,6 @@
 // Launchers of the kernel that turns a GEMM tile of products into a slice of the ordered
 // triangle: clamped to [-1, 1], pairs with a constant series replaced by the constant policy's
-// value, packed in row or column order. Plain declarations over raw device pointers
+// value, packed in row or column order (and encoded, for the compact formats). Plain declarations over raw device pointers
 // and a stream; each returns the launch status (cudaGetLastError) for the caller to check.
 #pragma once
 
@@ -46,6 +46,17 @@ cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t
 cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
                          cudaStream_t stream,
                          const TriuBatch& batch = TriuBatch());
+// Compact outputs (kernels/compact_values.cuh): int16_t FC_VALUES_INT16 codes, uint16_t
+// FC_VALUES_HALF bits of the clamped values, encoded here so that 2 bytes a value leave the GPU;
+// fill is the constant policy's code.
+cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, int16_t fill, int16_t* dst,
+                         cudaStream_t stream, const TriuBatch& batch = TriuBatch());
+cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, int16_t fill, int16_t* dst,
+                         cudaStream_t stream, const TriuBatch& batch = TriuBatch());
+cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, uint16_t fill, uint16_t* dst,
+                         cudaStream_t stream, const TriuBatch& batch = TriuBatch());
+cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, uint16_t fill,
+                         uint16_t* dst, cudaStream_t stream, const TriuBatch& batch = TriuBatch());
 
 }  // namespace kernels
 }  // namespace fc

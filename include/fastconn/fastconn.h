@@ -473,6 +473,70 @@ FC_API fc_status fc_dfc_summary(fc_context* ctx, const fc_series* series, int64_
                                 double sigma, fc_triu_order order, double* mean, double* sd, int64_t capacity);
 
 /* ---------------------------------------------------------------------------------------------
+ * Compact values: the triangle, dense matrix, blocks and all-windows triangles in 2 bytes a value
+ * instead of 4, for outputs whose bound is the bytes moved (a triangle into host memory is as
+ * fast as the copy of its bytes: half the bytes, about half the time on a GPU).
+ *
+ * The values are those of the float calls (fc_pcc_triu, fc_pcc_dense, fc_blocks_next,
+ * fc_dfc_triu: the same r, clamped, with the same constant policy; in FP64 mode the double r),
+ * each turned into a 2-byte code at the end: on the CUDA backend on the GPU before the copy to
+ * the host, on the CPU as the values are written. The conversion is deterministic and the same
+ * on both backends, so they give the same codes wherever they give the same r (FP32 and FP64).
+ *
+ *   FC_VALUES_INT16  int16_t code = round(r * 32767), ties to even, in [-32767, 32767];
+ *                    decoded r' = code / 32767 (resolution 1/32767 = 3.05e-5; |r' - r| <=
+ *                    0.5/32767 = 1.53e-5, and r = +-1, 0 are exact). NaN (a pair with a constant
+ *                    series under FC_CONSTANT_NAN) is the code -32768, which no r gives.
+ *   FC_VALUES_HALF   uint16_t bits of an IEEE 754 binary16 (numpy's float16), r rounded to the
+ *                    nearest half, ties to even (relative error <= 2^-11 = 4.9e-4; absolute
+ *                    |r' - r| <= 2^-12 = 2.44e-4 for |r| <= 1, smaller near 0); NaN stays NaN (0x7E00);
+ *                    +-1 and 0 are exact.
+ *
+ * Buffers are void*, capacity and ld count values (2 bytes each). A format that is not one of
+ * these gives FC_ERR_INVALID_ARG naming it, and nothing is written; every other check is the float
+ * call's (a capacity short of the pairs gives FC_ERR_BUFFER_TOO_SMALL, nothing written).
+ *
+ *   int16_t* codes = malloc(sizeof(int16_t) * fc_triu_size(n));
+ *   float* r = malloc(sizeof(float) * fc_triu_size(n));
+ *   if (fc_pcc_triu_compact(ctx, s, FC_TRIU_ROW, FC_VALUES_INT16, codes, fc_triu_size(n)) != FC_OK ||
+ *       fc_decode_values(FC_VALUES_INT16, codes, fc_triu_size(n), r) != FC_OK)
+ *     fprintf(stderr, "fastconn: %s\n", fc_last_error());
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum fc_value_format {
+  FC_VALUES_INT16 = 1, /* int16_t fixed point: round(r * 32767); NaN -> -32768 */
+  FC_VALUES_HALF = 2   /* uint16_t bits of IEEE binary16 (float16), round to nearest even */
+} fc_value_format;
+
+/* fc_pcc_triu in `format`: fc_triu_size(N) codes in `order`; capacity = codes out holds. */
+FC_API fc_status fc_pcc_triu_compact(fc_context* ctx, const fc_series* series, fc_triu_order order,
+                                     fc_value_format format, void* out, int64_t capacity);
+
+/* fc_pcc_dense in `format`: N x N codes, row-major with ld >= N (the diagonal is the code of 1). */
+FC_API fc_status fc_pcc_dense_compact(fc_context* ctx, const fc_series* series, fc_value_format format, void* out,
+                                      int64_t ld);
+
+/* fc_blocks_next in `format` (capacity in codes); may be mixed with fc_blocks_next on one iterator. */
+FC_API fc_status fc_blocks_next_compact(fc_blocks* blocks, fc_value_format format, void* buf, int64_t capacity,
+                                        fc_block_info* info);
+
+/* Push form: fn(info, codes, user) once per block, in order (codes valid during the call); a
+ * non-zero return stops with FC_ERR_ABORTED. */
+typedef int (*fc_block_compact_fn)(const fc_block_info* info, const void* codes, void* user);
+FC_API fc_status fc_pcc_blocks_foreach_compact(fc_context* ctx, const fc_series* series, int64_t rows_per_block,
+                                               fc_value_format format, fc_block_compact_fn fn, void* user);
+
+/* fc_dfc_triu in `format`: W x fc_triu_size(N) codes (window k at k * fc_triu_size(N)). */
+FC_API fc_status fc_dfc_triu_compact(fc_context* ctx, const fc_series* series, int64_t length, int64_t step,
+                                     int taper, double sigma, fc_triu_order order, fc_value_format format, void* out,
+                                     int64_t capacity);
+
+/* Decode count codes of `format` into r values (out may not overlap codes): int16 code / 32767
+ * (-32768: NaN), half widened exactly. */
+FC_API fc_status fc_decode_values(fc_value_format format, const void* codes, int64_t count, float* out);
+FC_API fc_status fc_decode_values_f64(fc_value_format format, const void* codes, int64_t count, double* out);
+
+/* ---------------------------------------------------------------------------------------------
  * Low rank. A series set's correlation matrix is exactly R = Z Z^T, Z the N x T normalized rows,
  * so its best rank-l approximation in the Frobenius norm (Eckart-Young) is V V^T with V = Z U_l,
  * U_l the l leading eigenvectors of the small T x T matrix Z^T Z (LAPACK, float64). O(N T^2) work

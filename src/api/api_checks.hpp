@@ -6,6 +6,7 @@
 
 #include "base/error.hpp"
 #include "api/handles.hpp"
+#include "backend/series_storage.hpp"
 #include "pcc/series.hpp"
 
 namespace fc {
@@ -22,6 +23,15 @@ inline void require_capacity(int64_t capacity, int64_t needed, const char* what)
   if (capacity < needed)
     fail(FC_ERR_BUFFER_TOO_SMALL, "capacity " + std::to_string(capacity) + " is smaller than the " +
                                       std::to_string(needed) + " " + what);
+}
+
+// The output type of a compact value format; FC_ERR_INVALID_ARG names any other value (read as
+// its raw int before it is used as the enum).
+inline ScalarType compact_type(const fc_value_format& format) {
+  const int f = raw_enum(format);
+  if (f == FC_VALUES_INT16) return ScalarType::I16;
+  if (f == FC_VALUES_HALF) return ScalarType::F16;
+  fail(FC_ERR_INVALID_ARG, "format " + std::to_string(f) + " is not FC_VALUES_INT16 (1) or FC_VALUES_HALF (2)");
 }
 
 }  // namespace fc

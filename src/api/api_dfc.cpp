@@ -31,7 +31,24 @@ FC_API fc_status fc_dfc_triu(fc_context* ctx, const fc_series* series, int64_t l
   return fc::api_guard(__func__, [&] {
     const fc::WindowSpec spec = checked_spec(ctx, series, length, step, taper, sigma);
     const fc::ContextUse use(*ctx->state);
-    fc::dfc_triu(*ctx->state, series->data, spec, order, out, capacity);
+    fc::Output all;
+    all.data = out;
+    fc::dfc_triu(*ctx->state, series->data, spec, order, all, capacity);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_dfc_triu_compact(fc_context* ctx, const fc_series* series, int64_t length, int64_t step, int taper,
+                                     double sigma, fc_triu_order order, fc_value_format format, void* out,
+                                     int64_t capacity) {
+  return fc::api_guard(__func__, [&] {
+    const fc::ScalarType type = fc::compact_type(format);
+    const fc::WindowSpec spec = checked_spec(ctx, series, length, step, taper, sigma);
+    const fc::ContextUse use(*ctx->state);
+    fc::Output all;
+    all.data = out;
+    all.type = type;
+    fc::dfc_triu(*ctx->state, series->data, spec, order, all, capacity);
     return FC_OK;
   });
 }

@@ -4,6 +4,7 @@
 #include "api/context_use.hpp"
 #include "api/handles.hpp"
 #include "base/triangle_index.hpp"
+#include "kernels/compact_values.cuh"
 
 namespace {
 
@@ -12,6 +13,22 @@ fc::Output host_output(void* data, fc::ScalarType type) {
   out.data = data;
   out.type = type;
   return out;
+}
+
+// fc_decode_values(_f64): each code's value (computed in double, then rounded once to O).
+template <class O>
+void decode_values(const fc_value_format& format, const void* codes, int64_t count, O* out) {
+  const fc::ScalarType type = fc::compact_type(format);
+  fc::require_not_null(codes, "codes");
+  fc::require_not_null(out, "out");
+  if (count < 0) fc::fail(FC_ERR_INVALID_ARG, "count " + std::to_string(count) + " is negative");
+  if (type == fc::ScalarType::I16) {
+    const int16_t* in = static_cast<const int16_t*>(codes);
+    for (int64_t x = 0; x < count; ++x) out[x] = static_cast<O>(fc::kernels::decode_int16(in[x]));
+  } else {
+    const uint16_t* in = static_cast<const uint16_t*>(codes);
+    for (int64_t x = 0; x < count; ++x) out[x] = static_cast<O>(fc::kernels::decode_half(in[x]));
+  }
 }
 
 }  // namespace
@@ -109,6 +126,42 @@ FC_API fc_status fc_pcc_cross_f64(fc_context* ctx, const fc_series* a, const fc_
     fc::require_pair(ctx, b, "b");
     const fc::ContextUse use(*ctx->state);
     fc::pcc_cross(*ctx->state, *a->data, *b->data, a->data == b->data, host_output(out, fc::ScalarType::F64), ld);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_pcc_triu_compact(fc_context* ctx, const fc_series* series, fc_triu_order order, fc_value_format format,
+                                     void* out, int64_t capacity) {
+  return fc::api_guard(__func__, [&] {
+    const fc::ScalarType type = fc::compact_type(format);
+    fc::require_pair(ctx, series, "series");
+    const fc::ContextUse use(*ctx->state);
+    fc::pcc_triu(*ctx->state, *series->data, order, host_output(out, type), capacity);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_pcc_dense_compact(fc_context* ctx, const fc_series* series, fc_value_format format, void* out,
+                                      int64_t ld) {
+  return fc::api_guard(__func__, [&] {
+    const fc::ScalarType type = fc::compact_type(format);
+    fc::require_pair(ctx, series, "series");
+    const fc::ContextUse use(*ctx->state);
+    fc::pcc_cross(*ctx->state, *series->data, *series->data, true, host_output(out, type), ld);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_decode_values(fc_value_format format, const void* codes, int64_t count, float* out) {
+  return fc::api_guard(__func__, [&] {
+    decode_values(format, codes, count, out);
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_decode_values_f64(fc_value_format format, const void* codes, int64_t count, double* out) {
+  return fc::api_guard(__func__, [&] {
+    decode_values(format, codes, count, out);
     return FC_OK;
   });
 }

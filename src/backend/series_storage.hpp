@@ -26,7 +26,9 @@ struct SeriesView {
   const SeriesStorage* storage = nullptr;
 };
 
-enum class ScalarType { F32, F64 };
+// F32 / F64: float / double values; I16 and F16: the 2-byte codes of FC_VALUES_INT16 and
+// FC_VALUES_HALF (output_values.hpp, kernels/compact_values.cuh).
+enum class ScalarType { F32, F64, I16, F16 };
 
 // Where results go: host memory the caller owns (typed), or device memory (CUDA backend only).
 struct Output {

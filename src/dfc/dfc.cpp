@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/output_values.hpp"
 #include "base/error.hpp"
 #include "centrality/centrality.hpp"
 #include "dfc/lowrank.hpp"
@@ -98,9 +99,9 @@ int64_t default_dfc_capacity(const ContextState& ctx, int64_t n) {
 }
 
 void dfc_triu(const ContextState& ctx, const std::shared_ptr<const SeriesData>& s, const WindowSpec& spec,
-              const fc_triu_order& order, float* out, int64_t capacity) {
+              const fc_triu_order& order, const Output& out, int64_t capacity) {
   require_order(order);
-  require_not_null(out, "out");
+  require_not_null(out.data, "out");
   const int64_t pairs = triu_count(s->n);
   require_capacity(capacity, checked_product(spec.count, pairs, "windows x pairs"),
                    "values of " + std::to_string(spec.count) + " windows x " + std::to_string(pairs) + " pairs");
@@ -111,8 +112,7 @@ void dfc_triu(const ContextState& ctx, const std::shared_ptr<const SeriesData>& 
   std::vector<int64_t> begins(static_cast<size_t>(spec.count));
   for (int64_t k = 0; k < spec.count; ++k) begins[static_cast<size_t>(k)] = root_begin + spec.begin(k);
   const std::vector<double> weights = taper_weights(spec.taper, spec.sigma, spec.length);
-  Output all;
-  all.data = out;
+  const Output& all = out;
   Progress progress = ctx.make_progress(spec.count * pairs);
   if (ctx.backend->triu_windows(root->view(), begins, spec.length, weights.empty() ? nullptr : weights.data(), order,
                                 rows_begin(order), rows_end(s->n, order), all, pairs, ctx.run_settings(progress)))
@@ -121,8 +121,8 @@ void dfc_triu(const ContextState& ctx, const std::shared_ptr<const SeriesData>& 
   for (int64_t k = 0; k < spec.count; ++k) {
     const ContextState wctx = window_context(ctx, map, k, spec.count, pairs);
     const auto w = create_window_series(ctx, s, spec.begin(k), spec.length, spec.taper, spec.sigma);
-    Output o;
-    o.data = out + k * pairs;
+    Output o = out;
+    o.data = static_cast<char*>(out.data) + static_cast<size_t>(k * pairs) * value_bytes(out.type);
     pcc_triu(wctx, *w, order, o, pairs);
   }
 }

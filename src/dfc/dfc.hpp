@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "backend/series_storage.hpp"
 #include "context/context.hpp"
 #include "graph/graph.hpp"
 #include "pcc/series.hpp"
@@ -15,9 +16,10 @@
 
 namespace fc {
 
-// fc_dfc_triu: W x P values (window k at k * P), P = triu_count(N).
+// fc_dfc_triu (and its compact twin): W x P values of out.type (window k at k * P), P =
+// triu_count(N); capacity in values.
 void dfc_triu(const ContextState& ctx, const std::shared_ptr<const SeriesData>& s, const WindowSpec& spec,
-              const fc_triu_order& order, float* out, int64_t capacity);
+              const fc_triu_order& order, const Output& out, int64_t capacity);
 
 // fc_dfc_degree: W x N each, window-major; either may be null.
 void dfc_degree(const ContextState& ctx, const std::shared_ptr<const SeriesData>& s, const WindowSpec& spec,

@@ -22,7 +22,8 @@ namespace fc {
 namespace cpu {
 namespace {
 
-// Copies len products into out, clamped; pairs with a constant series get `fill`. row_constant:
+// Copies len products into out, clamped (and encoded, for the compact formats); pairs with a
+// constant series get `fill`. row_constant:
 // the row's own series is constant; col_constant: per-column flags starting at the first column.
 template <class C, class O>
 inline void finish_run(const C* src, O* dst, int64_t len, bool row_constant, const uint8_t* col_constant, bool any_constant,
@@ -30,9 +31,9 @@ inline void finish_run(const C* src, O* dst, int64_t len, bool row_constant, con
   if (row_constant) {
     std::fill(dst, dst + len, fill);
   } else if (!any_constant) {
-    for (int64_t x = 0; x < len; ++x) dst[x] = static_cast<O>(clamp_unit(src[x]));
+    for (int64_t x = 0; x < len; ++x) dst[x] = kernels::Encode<O>::of(clamp_unit(src[x]));
   } else {
-    for (int64_t x = 0; x < len; ++x) dst[x] = col_constant[x] ? fill : static_cast<O>(clamp_unit(src[x]));
+    for (int64_t x = 0; x < len; ++x) dst[x] = col_constant[x] ? fill : kernels::Encode<O>::of(clamp_unit(src[x]));
   }
 }
 
@@ -223,7 +224,7 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
         O* row = out + i * ld;
         const int64_t j0 = std::max(c0, i + 1);
         if (j0 < c1) finish_run(tile + (i - g_row) * w + (j0 - c0), row + j0, c1 - j0, ca[i] != 0, ca + j0, any_constant, fill);
-        if (i >= c0 && i < c1) row[i] = ca[i] ? fill : O(1);  // the diagonal is exactly 1
+        if (i >= c0 && i < c1) row[i] = ca[i] ? fill : kernels::Encode<O>::of(1.0);  // the diagonal is exactly 1
       }
     };
     run_tiles(a_begin, a_end, threads, [&](int64_t g) { return grid.column_tiles(g); }, upper, reporter);
@@ -252,7 +253,7 @@ void cross_typed(const SeriesView& a, const SeriesView& b, int64_t a_begin, int6
     for (int64_t i = r0; i < r1; ++i) {
       O* row = out + (i - a_begin) * ld + c0;
       finish_run(tile + (i - g_row) * width, row, width, ca[i] != 0, cb + c0, any_constant, fill);
-      if (same_set && i >= c0 && i < c1) row[i - c0] = ca[i] ? fill : O(1);
+      if (same_set && i >= c0 && i < c1) row[i - c0] = ca[i] ? fill : kernels::Encode<O>::of(1.0);
     }
   };
   run_tiles(a_begin, a_end, threads, [&](int64_t) { return ceil_div(nb, kTileCols); }, item, reporter);
@@ -270,13 +271,11 @@ void triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t r
   check_int_range(s);
   ThreadScope threads(run.threads);
   const bool f64 = s.precision == FC_PRECISION_FP64;
-  if (out.type == ScalarType::F32) {
-    if (f64) triu_typed<double, float>(s, order, row_begin, row_end, static_cast<float*>(out.data), run);
-    else triu_typed<float, float>(s, order, row_begin, row_end, static_cast<float*>(out.data), run);
-  } else {
-    if (f64) triu_typed<double, double>(s, order, row_begin, row_end, static_cast<double*>(out.data), run);
-    else triu_typed<float, double>(s, order, row_begin, row_end, static_cast<double*>(out.data), run);
-  }
+  with_value_type(out.type, [&](auto type) {
+    using O = decltype(type);
+    if (f64) triu_typed<double, O>(s, order, row_begin, row_end, static_cast<O*>(out.data), run);
+    else triu_typed<float, O>(s, order, row_begin, row_end, static_cast<O*>(out.data), run);
+  });
 }
 
 void cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set, const Output& out,
@@ -286,13 +285,11 @@ void cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_
   check_int_range(b);
   ThreadScope threads(run.threads);
   const bool f64 = a.precision == FC_PRECISION_FP64;
-  if (out.type == ScalarType::F32) {
-    if (f64) cross_typed<double>(a, b, a_begin, a_end, same_set, static_cast<float*>(out.data), ld, run);
-    else cross_typed<float>(a, b, a_begin, a_end, same_set, static_cast<float*>(out.data), ld, run);
-  } else {
-    if (f64) cross_typed<double>(a, b, a_begin, a_end, same_set, static_cast<double*>(out.data), ld, run);
-    else cross_typed<float>(a, b, a_begin, a_end, same_set, static_cast<double*>(out.data), ld, run);
-  }
+  with_value_type(out.type, [&](auto type) {
+    using O = decltype(type);
+    if (f64) cross_typed<double>(a, b, a_begin, a_end, same_set, static_cast<O*>(out.data), ld, run);
+    else cross_typed<float>(a, b, a_begin, a_end, same_set, static_cast<O*>(out.data), ld, run);
+  });
 }
 
 }  // namespace cpu

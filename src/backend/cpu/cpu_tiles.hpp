@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/output_values.hpp"
 #include "backend/cpu/pair_kernels.hpp"
 #include "base/error.hpp"
 #include "base/parallel_errors.hpp"
@@ -61,10 +62,6 @@ inline C clamp_unit(C v) {
   return v > C(1) ? C(1) : (v < C(-1) ? C(-1) : v);
 }
 
-template <class O>
-O policy_value(fc_constant_policy policy) {
-  return policy == FC_CONSTANT_ZERO ? O(0) : std::numeric_limits<O>::quiet_NaN();
-}
 
 inline int64_t budget_of(const RunSettings& run) { return run.memory_limit > 0 ? run.memory_limit : default_host_budget(); }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/output_values.hpp"
 #include "backend/cuda/band_pipeline.hpp"
 #include "backend/cuda/band_plan.hpp"
 #include "backend/cuda/cuda_eigen_space.hpp"
@@ -40,10 +41,6 @@ namespace cuda {
 constexpr int64_t kDefaultBudget = int64_t(2) << 30;
 
 
-template <class O>
-O policy_value(fc_constant_policy policy) {
-  return policy == FC_CONSTANT_ZERO ? O(0) : std::numeric_limits<O>::quiet_NaN();
-}
 
 
 inline int default_host_threads() {
@@ -207,9 +204,9 @@ class CudaBackend : public Backend {
 
   static int host_threads(const RunSettings& run) { return run.threads > 0 ? run.threads : default_host_threads(); }
 
-  // triu_extract of a band's tile (storage type: f64) into dst (out_f64), constant pairs filled
-  // by the policy's value.
-  static void pack_band(const void* tile, bool f64, bool out_f64, const kernels::TriuBand& kb, const uint8_t* constant,
+  // triu_extract of a band's tile (storage type: f64) into dst (values of out_type), constant
+  // pairs filled by the policy's value.
+  static void pack_band(const void* tile, bool f64, ScalarType out_type, const kernels::TriuBand& kb, const uint8_t* constant,
                         fc_constant_policy policy, void* dst, cudaStream_t stream, const kernels::TriuBatch& batch);
 
   // triu_windows' device storage of a group of windows: window j's rows, k-major copy (null

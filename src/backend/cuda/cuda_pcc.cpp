@@ -82,7 +82,7 @@ bool CudaBackend::triu_windows(const SeriesView& s, const std::vector<int64_t>& 
   }
   std::vector<std::unique_ptr<cuda::Event>>& ready = kept.ready;  // the window-by-window path's
   set_math_mode(run, src.f64);
-  const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4;
+  const size_t out_elem = value_bytes(out.type);
   for (int64_t g0 = 0; g0 < count; g0 += group) {
     const int64_t g1 = std::min(count, g0 + group);
     Output part = out;
@@ -140,15 +140,14 @@ void CudaBackend::cross(const SeriesView& a, const SeriesView& b, int64_t a_begi
   const CudaSeries& sa = storage_of(a);
   const int64_t nb = b.n, rows_total = a_end - a_begin;
   if (rows_total <= 0 || nb <= 0) return;
-  const bool out_f64 = out.type == ScalarType::F64;
-  const size_t out_elem = out_f64 ? sizeof(double) : sizeof(float);
+  const size_t out_elem = value_bytes(out.type);
   const size_t span = static_cast<size_t>((rows_total - 1) * ld + nb) * out_elem;
   const Destination dest = destination(out, span);
   const uint8_t* ca = constant_flags(a);
   const uint8_t* cb = constant_flags(b);
 
   // A float device output of float products takes them directly and is finished in place: no tile.
-  const bool direct = dest == Destination::Device && !sa.f64 && !out_f64;
+  const bool direct = dest == Destination::Device && !sa.f64 && out.type == ScalarType::F32;
   const size_t tile_elem = direct ? 0 : (sa.f64 ? 8 : 4);
   const int64_t tile_values = plan_tiles(run, nb, tile_elem, dest == Destination::Device ? 0 : out_elem,
                                          "cross PCC against " + std::to_string(nb) + " series");
@@ -182,38 +181,32 @@ void CudaBackend::cross(const SeriesView& a, const SeriesView& b, int64_t a_begi
     const int64_t ld_products = direct ? ld : nb;
     cuda::pair_products(blas, zb, 0, nb, za, band.a0, rows, products, ld_products);
     const kernels::CrossBand kb{band.a0, rows, nb, ld_products, ld_dst, same_set ? 1 : 0};
-    cudaError_t launched;
-    if (out_f64) {
-      const double fill = policy_value<double>(run.constant_policy);
-      launched = sa.f64 ? kernels::cross_finish(static_cast<const double*>(products), kb, ca, cb, fill, static_cast<double*>(dst), stream)
-                        : kernels::cross_finish(static_cast<const float*>(products), kb, ca, cb, fill, static_cast<double*>(dst), stream);
-    } else {
-      const float fill = policy_value<float>(run.constant_policy);
-      launched = sa.f64 ? kernels::cross_finish(static_cast<const double*>(products), kb, ca, cb, fill, static_cast<float*>(dst), stream)
-                        : kernels::cross_finish(static_cast<const float*>(products), kb, ca, cb, fill, static_cast<float*>(dst), stream);
-    }
-    cuda::check_cuda(launched, "cross_finish kernel launch");
+    with_value_type(out.type, [&](auto type) {
+      using O = decltype(type);
+      const O fill = policy_value<O>(run.constant_policy);
+      const cudaError_t launched =
+          sa.f64 ? kernels::cross_finish(static_cast<const double*>(products), kb, ca, cb, fill, static_cast<O*>(dst), stream)
+                 : kernels::cross_finish(static_cast<const float*>(products), kb, ca, cb, fill, static_cast<O*>(dst), stream);
+      cuda::check_cuda(launched, "cross_finish kernel launch");
+    });
   };
   cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
 }
 
-void CudaBackend::pack_band(const void* tile, bool f64, bool out_f64, const kernels::TriuBand& kb,
+void CudaBackend::pack_band(const void* tile, bool f64, ScalarType out_type, const kernels::TriuBand& kb,
                             const uint8_t* constant, fc_constant_policy policy, void* dst, cudaStream_t stream,
                             const kernels::TriuBatch& batch) {
-  auto pack = [&](auto in, auto out) {
-    using In = decltype(in);
+  with_value_type(out_type, [&](auto out) {
     using Out = decltype(out);
-    cuda::check_cuda(kernels::triu_extract(static_cast<const In*>(tile), kb, constant, policy_value<Out>(policy),
-                                           static_cast<Out*>(dst), stream, batch),
-                     "triu_extract kernel launch");
-  };
-  if (f64) {
-    if (out_f64) pack(double(), double());
-    else pack(double(), float());
-  } else {
-    if (out_f64) pack(float(), double());
-    else pack(float(), float());
-  }
+    auto pack = [&](auto in) {
+      using In = decltype(in);
+      cuda::check_cuda(kernels::triu_extract(static_cast<const In*>(tile), kb, constant, policy_value<Out>(policy),
+                                             static_cast<Out*>(dst), stream, batch),
+                       "triu_extract kernel launch");
+    };
+    if (f64) pack(double());
+    else pack(float());
+  });
 }
 
 bool CudaBackend::batched_triangles(const CudaSeries& src, int64_t t, const std::vector<int64_t>& begins, int64_t g0,
@@ -225,7 +218,7 @@ bool CudaBackend::batched_triangles(const CudaSeries& src, int64_t t, const std:
   const int64_t step = begins[static_cast<size_t>(g0 + 1)] - begins[static_cast<size_t>(g0)];
   for (int64_t j = g0 + 1; j < g1; ++j)
     if (begins[static_cast<size_t>(j)] - begins[static_cast<size_t>(j - 1)] != step) return false;
-  const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4, elem = src.f64 ? 8 : 4;
+  const size_t out_elem = value_bytes(out.type), elem = src.f64 ? 8 : 4;
   const int64_t slice = cuda::triu_start(n, order, row_end) - cuda::triu_start(n, order, row_begin);
   const Destination dest = destination(out, static_cast<size_t>((count - 1) * per_window + slice) * out_elem);
   const int64_t tile_values = plan_tiles(run, order == FC_TRIU_ROW ? n - 1 - row_begin : row_end - 1, elem, dest == Destination::Device ? 0 : out_elem,
@@ -252,7 +245,6 @@ bool CudaBackend::batched_triangles(const CudaSeries& src, int64_t t, const std:
   }
   const int64_t t_pad = kernels::kmajor_t_pad(length), ld = kernels::kmajor_ld(n);
   char* const out_base = static_cast<char*>(out.data);
-  const bool out_f64 = out.type == ScalarType::F64;
   const cuda::ComputeBand compute = [&](size_t k, cudaStream_t stream, cublasHandle_t, void* tile, void* packed) {
     const int64_t j0 = static_cast<int64_t>(k) * per_batch, m = transfers[k].rows;
     char* const w_rows = store.rows + j0 * store.rows_stride;
@@ -282,7 +274,7 @@ bool CudaBackend::batched_triangles(const CudaSeries& src, int64_t t, const std:
     void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(transfers[k].dst_offset) * out_elem;
     const kernels::TriuBand kb{n, b.q0, b.q1 - b.q0, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
     const kernels::TriuBatch xb{m, band_values, store.flags_stride, packed != nullptr ? slice : per_window};
-    pack_band(tile, src.f64, out_f64, kb, w_flags, run.constant_policy, dst, stream, xb);
+    pack_band(tile, src.f64, out.type, kb, w_flags, run.constant_policy, dst, stream, xb);
   };
   cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
   return true;
@@ -292,7 +284,7 @@ template <class Prepare>
 void CudaBackend::triangles(int64_t n, bool f64, fc_triu_order order, int64_t row_begin, int64_t row_end,
                             const Output& out, int64_t per_window, int64_t count, Prepare&& prepare,
                             const RunSettings& run) {
-  const size_t out_elem = out.type == ScalarType::F64 ? 8 : 4;
+  const size_t out_elem = value_bytes(out.type);
   const int64_t slice = cuda::triu_start(n, order, row_end) - cuda::triu_start(n, order, row_begin);
   const Destination dest = destination(out, static_cast<size_t>((count - 1) * per_window + slice) * out_elem);
 
@@ -318,7 +310,6 @@ void CudaBackend::triangles(int64_t n, bool f64, fc_triu_order order, int64_t ro
     }
 
   char* const out_base = static_cast<char*>(out.data);
-  const bool out_f64 = out.type == ScalarType::F64;
   const cuda::ComputeBand compute = [&](size_t k, cudaStream_t stream, cublasHandle_t blas, void* tile, void* packed) {
     const int64_t j = static_cast<int64_t>(k / per_series);
     const cuda::TriuBand& b = bands[k % per_series];
@@ -327,7 +318,7 @@ void CudaBackend::triangles(int64_t n, bool f64, fc_triu_order order, int64_t ro
     void* dst = packed != nullptr ? packed : out_base + static_cast<size_t>(transfers[k].dst_offset) * out_elem;
     const kernels::TriuBand kb{n, b.q0, rows, b.p0, b.ld, order == FC_TRIU_ROW ? 0 : 1};
     cuda::gemm_triangle_band(blas, b, z, tile);
-    pack_band(tile, f64, out_f64, kb, constant, run.constant_policy, dst, stream, kernels::TriuBatch());
+    pack_band(tile, f64, out.type, kb, constant, run.constant_policy, dst, stream, kernels::TriuBatch());
   };
   cuda::run_bands(*res_, dest, out_base, out_elem, user_stream_, host_threads(run), transfers, compute, *run.progress);
 }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The compact value formats on the GPU (issue 32 item 2), run by scripts/gpu-check.sh's extra step
+# as `bash scripts/gpu-steps/compact.sh BUILD_DIR OUT_DIR` after a Release build with CUDA, tests
+# and benchmarks:
+#   1. the GPU tests of the compact outputs (tests/gpu/test_cuda_compact.cpp: every code equal to
+#      the CPU context's), the C and C++ tests of the codes, with FASTCONN_REQUIRE_CUDA=1;
+#   2. bench/gpu/bench_gpu_compact: the 90,112 x 165 triangle into pinned memory as float, int16
+#      and half, next to the D2H floors of 4 and 2 bytes a pair, into OUT_DIR/RESULTS-compact.md.
+# The last line is the verdict; the exit status is non-zero on any failure.
+set -uo pipefail
+build=${1:?usage: compact.sh BUILD_DIR OUT_DIR}
+out=${2:?usage: compact.sh BUILD_DIR OUT_DIR}
+mkdir -p "$out"
+status=0
+
+export FASTCONN_REQUIRE_CUDA=1
+log="$out/compact-ctest.log"
+ctest --test-dir "$build" -R 'gpu\.CudaCompact|cpp\.Compact|^c_compact$' --output-on-failure --timeout 300 2>&1 | tee "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+tests=$(grep -Eo '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
+passed=$(echo "$tests" | awk '{print $9 - $4}')
+total=$(echo "$tests" | awk '{print $9}')
+[ -n "$total" ] && [ "$total" -gt 0 ] || { status=1; passed=0; total=0; }
+
+bench="$build/bench/gpu/bench_gpu_compact"
+verdict="benchmark not built ($bench)"
+if [ -x "$bench" ]; then
+  "$bench" --markdown "$out/RESULTS-compact.md" 2>&1 | tee "$out/compact-bench.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  verdict=$(grep '^compact: ' "$out/compact-bench.log" | tail -1 | sed 's/^compact: //')
+  [ -n "$verdict" ] || verdict="benchmark failed (see compact-bench.log)"
+else
+  status=1
+fi
+echo "tests $passed/$total passed; $verdict"
+exit $status
