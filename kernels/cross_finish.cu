@@ -52,39 +52,24 @@ cudaError_t launch(const In* tile, const CrossBand& b, const uint8_t* constant_a
 
 }  // namespace
 
-cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, float fill, float* out, cudaStream_t stream) {
-  return launch(tile, band, constant_a, constant_b, fill, out, stream);
-}
-cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, float fill, float* out, cudaStream_t stream) {
-  return launch(tile, band, constant_a, constant_b, fill, out, stream);
-}
-cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, double fill, double* out, cudaStream_t stream) {
-  return launch(tile, band, constant_a, constant_b, fill, out, stream);
-}
-cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, double fill, double* out, cudaStream_t stream) {
+template <class In, class Out>
+cudaError_t cross_finish(const In* tile, const CrossBand& band, const uint8_t* constant_a, const uint8_t* constant_b,
+                         Out fill, Out* out, cudaStream_t stream) {
   return launch(tile, band, constant_a, constant_b, fill, out, stream);
 }
 
-cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, int16_t fill, int16_t* out, cudaStream_t stream) {
-  return launch(tile, band, constant_a, constant_b, fill, out, stream);
-}
-cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, uint16_t fill, uint16_t* out, cudaStream_t stream) {
-  return launch(tile, band, constant_a, constant_b, fill, out, stream);
-}
-cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, int16_t fill, int16_t* out, cudaStream_t stream) {
-  return launch(tile, band, constant_a, constant_b, fill, out, stream);
-}
-cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, uint16_t fill, uint16_t* out, cudaStream_t stream) {
-  return launch(tile, band, constant_a, constant_b, fill, out, stream);
-}
+#define FC_CROSS_FINISH(In, Out)                                                                                  \
+  template cudaError_t cross_finish<In, Out>(const In*, const CrossBand&, const uint8_t*, const uint8_t*, Out, Out*, \
+                                             cudaStream_t);
+FC_CROSS_FINISH(float, float)
+FC_CROSS_FINISH(float, double)
+FC_CROSS_FINISH(float, int16_t)
+FC_CROSS_FINISH(float, uint16_t)
+FC_CROSS_FINISH(double, float)
+FC_CROSS_FINISH(double, double)
+FC_CROSS_FINISH(double, int16_t)
+FC_CROSS_FINISH(double, uint16_t)
+#undef FC_CROSS_FINISH
 
 }  // namespace kernels
 }  // namespace fc

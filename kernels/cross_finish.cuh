@@ -24,25 +24,13 @@ struct CrossBand {
   int same_set;
 };
 
-cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, float fill, float* out, cudaStream_t stream);
-cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, float fill, float* out, cudaStream_t stream);
-// Double outputs (fc_pcc_dense_f64, fc_pcc_cross_f64): a float product is widened exactly.
-cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, double fill, double* out, cudaStream_t stream);
-cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, double fill, double* out, cudaStream_t stream);
-// Compact outputs (kernels/compact_values.cuh): int16_t FC_VALUES_INT16 codes, uint16_t
-// FC_VALUES_HALF bits; fill is the constant policy's code. Not in place (2-byte values).
-cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, int16_t fill, int16_t* out, cudaStream_t stream);
-cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, int16_t fill, int16_t* out, cudaStream_t stream);
-cudaError_t cross_finish(const float* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, uint16_t fill, uint16_t* out, cudaStream_t stream);
-cudaError_t cross_finish(const double* tile, const CrossBand& band, const uint8_t* constant_a,
-                         const uint8_t* constant_b, uint16_t fill, uint16_t* out, cudaStream_t stream);
+// In: the tile's type (float, double); Out: the output's (float, double: a float product is
+// widened exactly; or the compact formats' int16_t / uint16_t codes, kernels/compact_values.cuh,
+// which cannot run in place); fill is the constant policy's value in Out. Instantiated in
+// cross_finish.cu for every pair of them.
+template <class In, class Out>
+cudaError_t cross_finish(const In* tile, const CrossBand& band, const uint8_t* constant_a, const uint8_t* constant_b,
+                         Out fill, Out* out, cudaStream_t stream);
 
 }  // namespace kernels
 }  // namespace fc

@@ -83,39 +83,24 @@ cudaError_t launch(const In* tile, const TriuBand& b, const uint8_t* constant, O
 
 }  // namespace
 
-cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
-                         cudaStream_t stream, const TriuBatch& batch) {
-  return launch(tile, band, constant, fill, dst, batch, stream);
-}
-cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
-                         cudaStream_t stream, const TriuBatch& batch) {
-  return launch(tile, band, constant, fill, dst, batch, stream);
-}
-cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
-                         cudaStream_t stream, const TriuBatch& batch) {
-  return launch(tile, band, constant, fill, dst, batch, stream);
-}
-cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
+template <class In, class Out>
+cudaError_t triu_extract(const In* tile, const TriuBand& band, const uint8_t* constant, Out fill, Out* dst,
                          cudaStream_t stream, const TriuBatch& batch) {
   return launch(tile, band, constant, fill, dst, batch, stream);
 }
 
-cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, int16_t fill, int16_t* dst,
-                         cudaStream_t stream, const TriuBatch& batch) {
-  return launch(tile, band, constant, fill, dst, batch, stream);
-}
-cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, uint16_t fill, uint16_t* dst,
-                         cudaStream_t stream, const TriuBatch& batch) {
-  return launch(tile, band, constant, fill, dst, batch, stream);
-}
-cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, int16_t fill, int16_t* dst,
-                         cudaStream_t stream, const TriuBatch& batch) {
-  return launch(tile, band, constant, fill, dst, batch, stream);
-}
-cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, uint16_t fill, uint16_t* dst,
-                         cudaStream_t stream, const TriuBatch& batch) {
-  return launch(tile, band, constant, fill, dst, batch, stream);
-}
+#define FC_TRIU_EXTRACT(In, Out)                                                                                \
+  template cudaError_t triu_extract<In, Out>(const In*, const TriuBand&, const uint8_t*, Out, Out*, cudaStream_t, \
+                                             const TriuBatch&);
+FC_TRIU_EXTRACT(float, float)
+FC_TRIU_EXTRACT(float, double)
+FC_TRIU_EXTRACT(float, int16_t)
+FC_TRIU_EXTRACT(float, uint16_t)
+FC_TRIU_EXTRACT(double, float)
+FC_TRIU_EXTRACT(double, double)
+FC_TRIU_EXTRACT(double, int16_t)
+FC_TRIU_EXTRACT(double, uint16_t)
+#undef FC_TRIU_EXTRACT
 
 }  // namespace kernels
 }  // namespace fc

@@ -34,29 +34,13 @@ struct TriuBatch {
   int64_t tile_stride = 0, flags_stride = 0, dst_stride = 0;
 };
 
-cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
-                         cudaStream_t stream,
-                         const TriuBatch& batch = TriuBatch());
-cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
-                         cudaStream_t stream,
-                         const TriuBatch& batch = TriuBatch());
-cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, float fill, float* dst,
-                         cudaStream_t stream,
-                         const TriuBatch& batch = TriuBatch());
-cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, double fill, double* dst,
-                         cudaStream_t stream,
-                         const TriuBatch& batch = TriuBatch());
-// Compact outputs (kernels/compact_values.cuh): int16_t FC_VALUES_INT16 codes, uint16_t
-// FC_VALUES_HALF bits of the clamped values, encoded here so that 2 bytes a value leave the GPU;
-// fill is the constant policy's code.
-cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, int16_t fill, int16_t* dst,
+// In: the tile's type (float, double); Out: the slice's (float, double, or the compact formats'
+// int16_t FC_VALUES_INT16 codes and uint16_t FC_VALUES_HALF bits, kernels/compact_values.cuh,
+// encoded here so that 2 bytes a value leave the GPU); fill is the constant policy's value in Out.
+// Instantiated in triu_extract.cu for every pair of them.
+template <class In, class Out>
+cudaError_t triu_extract(const In* tile, const TriuBand& band, const uint8_t* constant, Out fill, Out* dst,
                          cudaStream_t stream, const TriuBatch& batch = TriuBatch());
-cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, int16_t fill, int16_t* dst,
-                         cudaStream_t stream, const TriuBatch& batch = TriuBatch());
-cudaError_t triu_extract(const float* tile, const TriuBand& band, const uint8_t* constant, uint16_t fill, uint16_t* dst,
-                         cudaStream_t stream, const TriuBatch& batch = TriuBatch());
-cudaError_t triu_extract(const double* tile, const TriuBand& band, const uint8_t* constant, uint16_t fill,
-                         uint16_t* dst, cudaStream_t stream, const TriuBatch& batch = TriuBatch());
 
 }  // namespace kernels
 }  // namespace fc

@@ -175,6 +175,13 @@ static void series_calls(fc_context* ctx, const char* tag, const double* x, int6
   snprintf(name, sizeof name, "%s dense", tag); put(name, f, sizeof(float) * n * n);
   check(fc_pcc_dense_f64(ctx, s, d, n), "dense f64");
   snprintf(name, sizeof name, "%s dense_f64", tag); put(name, d, sizeof(double) * n * n);
+  /* the compact formats: 2-byte codes of the same r (f holds n * n floats, room for them) */
+  check(fc_pcc_triu_compact(ctx, s, FC_TRIU_ROW, FC_VALUES_INT16, f, pairs), "triu int16");
+  snprintf(name, sizeof name, "%s triu_compact int16 row", tag); put(name, f, 2 * (size_t)pairs);
+  check(fc_pcc_triu_compact(ctx, s, FC_TRIU_COL, FC_VALUES_HALF, f, pairs), "triu half");
+  snprintf(name, sizeof name, "%s triu_compact half col", tag); put(name, f, 2 * (size_t)pairs);
+  check(fc_pcc_dense_compact(ctx, s, FC_VALUES_INT16, f, n), "dense int16");
+  snprintf(name, sizeof name, "%s dense_compact int16", tag); put(name, f, 2 * (size_t)(n * n));
   {
     const int64_t na = n < 100 ? n : 100;
     fc_series* a;

@@ -35,26 +35,6 @@ using namespace fcbench;
 constexpr int64_t kN = 90112, kT = 165;
 constexpr int kSamples = 1000000;
 
-// Seconds of one device-to-host copy of `bytes` into pinned memory: the best of two (events).
-double d2h_floor(void* pinned, const void* device, size_t bytes) {
-  cudaEvent_t e0, e1;
-  cuda_ok(cudaEventCreate(&e0), "event");
-  cuda_ok(cudaEventCreate(&e1), "event");
-  double best = 1e30;
-  for (int k = 0; k < 2; ++k) {
-    cuda_ok(cudaEventRecord(e0), "record");
-    cuda_ok(cudaMemcpy(pinned, device, bytes, cudaMemcpyDeviceToHost), "D2H");
-    cuda_ok(cudaEventRecord(e1), "record");
-    cuda_ok(cudaEventSynchronize(e1), "sync");
-    float ms = 0;
-    cuda_ok(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
-    best = std::min(best, ms / 1e3);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  return best;
-}
-
 // Sampled pairs' offsets (fixed seed) and the float triangle's values there.
 struct Sample {
   std::vector<int64_t> offset;
@@ -128,8 +108,8 @@ int main(int argc, char** argv) {
   void* device = nullptr;
   cuda_ok(cudaMalloc(&device, bytes4), "cudaMalloc");
   cuda_ok(cudaMemset(device, 0x3c, bytes4), "cudaMemset");
-  r["floor_4B_s"] = d2h_floor(pinned, device, bytes4);
-  r["floor_2B_s"] = d2h_floor(pinned, device, bytes2);
+  r["floor_4B_s"] = d2h_seconds(pinned, device, bytes4);
+  r["floor_2B_s"] = d2h_seconds(pinned, device, bytes2);
   r["d2h_gbps"] = bytes4 / r["floor_4B_s"] / 1e9;
   cudaFree(device);
 

@@ -195,10 +195,7 @@ int main(int argc, char** argv) {
   t0 = now();
   cuda_ok(cudaHostAlloc(reinterpret_cast<void**>(&pinned), bytes, cudaHostAllocDefault), "cudaHostAlloc output");
   r["pin_alloc_s"] = now() - t0;
-  times.clear();
-  for (int k = 0; k < 2; ++k)
-    times.push_back(device_seconds([&] { cuda_ok(cudaMemcpy(pinned, d_out, bytes, cudaMemcpyDeviceToHost), "D2H"); }));
-  r["a_floor_s"] = *std::min_element(times.begin(), times.end());
+  r["a_floor_s"] = d2h_seconds(pinned, d_out, bytes);
   r["d2h_gbps"] = bytes / r["a_floor_s"] / 1e9;
   const uint64_t reference_sum = checksum(pinned, pairs);
   r["max_err_vs_f64"] = sampled_error(pinned, x, kN, kT, 2000);

@@ -67,6 +67,27 @@ double device_seconds(F&& f) {
   return ms / 1e3;
 }
 
+// Seconds of one device-to-host cudaMemcpy of `bytes` (into pinned memory, for the floor of an
+// output's copy): the best of `tries`, timed with events.
+inline double d2h_seconds(void* host, const void* device, size_t bytes, int tries = 2) {
+  cudaEvent_t e0, e1;
+  cuda_ok(cudaEventCreate(&e0), "event");
+  cuda_ok(cudaEventCreate(&e1), "event");
+  double best = INFINITY;
+  for (int k = 0; k < tries; ++k) {
+    cuda_ok(cudaEventRecord(e0), "record");
+    cuda_ok(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost), "D2H");
+    cuda_ok(cudaEventRecord(e1), "record");
+    cuda_ok(cudaEventSynchronize(e1), "sync");
+    float ms = 0;
+    cuda_ok(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
+    best = std::min(best, ms / 1e3);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  return best;
+}
+
 inline std::string read_file(const std::string& path) {
   std::ifstream f(path);
   std::stringstream s;

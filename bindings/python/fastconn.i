@@ -9,7 +9,7 @@
  *    is thread-local and overwritten by the next fastconn call): FastconnError (a RuntimeError),
  *    InvalidArgumentError (also a ValueError) for the 2xx range, OutOfMemoryError (also a
  *    MemoryError), BackendUnavailableError, AbortedError. Each carries .status. A function whose
- *    only result is its status returns None; the iterators' FC_OK / FC_DONE (fc_blocks_next(_f64),
+ *    only result is its status returns None; the iterators' FC_OK / FC_DONE (fc_blocks_next(_f64, _compact),
  *    fc_dfc_next_triu, fc_dfc_next_graph) is returned as an int.
  *  - The GIL is released around every C call (%exception below), so other Python threads run
  *    while fastconn computes. The only path back into Python is the progress trampoline, which
@@ -109,7 +109,8 @@ static void fcpy_raise(fc_status status) {
   }
 }
 /* ... except for the iterators, whose FC_OK / FC_DONE is the answer. */
-%typemap(out) fc_status fc_blocks_next, fc_status fc_blocks_next_f64, fc_status fc_dfc_next_triu, fc_status fc_dfc_next_graph {
+%typemap(out) fc_status fc_blocks_next, fc_status fc_blocks_next_f64, fc_status fc_blocks_next_compact,
+              fc_status fc_dfc_next_triu, fc_status fc_dfc_next_graph {
   if ((int)$1 >= 100) {
     fcpy_raise($1);
     SWIG_fail;
@@ -647,6 +648,7 @@ static fc_status fcpy_dfc_lowrank(fc_context* ctx, const fc_series* series, int6
 %include "centrality.i"
 %include "partial.i"
 %include "lfcd.i"
+%include "compact.i"
 %include "multilayer.i"
 
 %include "fastconn/fastconn_export.h"

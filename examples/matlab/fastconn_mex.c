@@ -73,6 +73,10 @@
  *         constant  'nan' (default: a constant series correlates as NaN, with a warning
  *                   fastconn:constant naming its columns, once per call) | 'zero'
  *         order     'triu' only: 'row' (default, squareform) | 'col' (R(triu(true(N), 1)))
+ *         values    'triu' only: 'int16' (an int16 column of codes round(r * 32767), ties to
+ *                   even, -32768 for NaN: r = double(v) / 32767 within 1.53e-5) | 'half' (r
+ *                   rounded to IEEE half precision, returned as single: within 2.44e-4). Both
+ *                   through fc_pcc_triu_compact: 2 bytes a pair leave a GPU instead of 4.
  *         weights   'graph', 'dfc_graphs' and 'ecm_thresholded' only: 'r' (default; 'binary' for
  *                   'ecm_thresholded') | 'abs' (|r|) | 'binary' (every edge 1)
  *         method    'pearson' (default) | 'spearman': every command on X (and Y) gives Spearman's rho
@@ -205,6 +209,7 @@ options parse_options(const mxArray* s, call_state* call) {
   opt.weights_given = 0;
   opt.weights = FC_GRAPH_WEIGHTED;
   opt.spearman = 0;
+  opt.values = 0;
   if (s == NULL) return opt;
   if (!mxIsStruct(s) || mxGetNumberOfElements(s) != 1)
     usage_error(call, "options must be a scalar struct with fields backend, precision, threads, memory_limit, "
@@ -257,6 +262,11 @@ options parse_options(const mxArray* s, call_state* call) {
       else if (strcmp(value, "binary") == 0) opt.weights = FC_GRAPH_BINARY;
       else usage_error(call, "options.weights must be 'r', 'abs' or 'binary'");
       opt.weights_given = 1;
+    } else if (strcmp(field, "values") == 0) {
+      lowercase_copy(value, sizeof(value), v);
+      if (strcmp(value, "int16") == 0) opt.values = FC_VALUES_INT16;
+      else if (strcmp(value, "half") == 0) opt.values = FC_VALUES_HALF;
+      else usage_error(call, "options.values must be 'int16' (fixed-point codes) or 'half' (half precision, as single)");
     } else if (strcmp(field, "method") == 0) {
       lowercase_copy(value, sizeof(value), v);
       if (strcmp(value, "pearson") != 0 && strcmp(value, "spearman") != 0)
@@ -264,7 +274,7 @@ options parse_options(const mxArray* s, call_state* call) {
       opt.spearman = strcmp(value, "spearman") == 0;
     } else {
       usage_error(call, "unknown option '%s' (known: backend, precision, threads, memory_limit, constant, order, weights, "
-                        "method)",
+                        "method, values)",
                   field);
     }
   }
@@ -356,11 +366,29 @@ static mxArray* correlation_matrix(fc_context* ctx, call_state* call, int single
 
 /* v = R(tril(true(N), -1)): the row-ordered triangle (or the column-ordered one,
  * R(triu(true(N), 1))), straight into the result. */
-static mxArray* correlation_triangle(fc_context* ctx, call_state* call, int single_output, fc_triu_order order) {
+static mxArray* correlation_triangle(fc_context* ctx, call_state* call, int single_output, fc_triu_order order,
+                                     int values) {
   int64_t n = 0, pairs;
   mxArray* v;
   check(fc_series_info(call->x, &n, NULL, NULL), call, "reading the series shape");
   pairs = fc_triu_size(n);
+  if (values == FC_VALUES_INT16) { /* the codes themselves: MATLAB's int16 */
+    v = mxCreateNumericMatrix((mwSize)pairs, 1, mxINT16_CLASS, mxREAL);
+    if (pairs > 0)
+      check(fc_pcc_triu_compact(ctx, call->x, order, FC_VALUES_INT16, mxGetData(v), pairs), call,
+            "computing the correlations");
+    return v;
+  }
+  if (values == FC_VALUES_HALF) { /* half values widened to single (Octave has no half class) */
+    uint16_t* codes = (uint16_t*)mxMalloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(uint16_t));
+    v = mxCreateNumericMatrix((mwSize)pairs, 1, mxSINGLE_CLASS, mxREAL);
+    if (pairs > 0) {
+      check(fc_pcc_triu_compact(ctx, call->x, order, FC_VALUES_HALF, codes, pairs), call, "computing the correlations");
+      check(fc_decode_values(FC_VALUES_HALF, codes, pairs, (float*)mxGetData(v)), call, "decoding the half values");
+    }
+    mxFree(codes);
+    return v;
+  }
   v = mxCreateNumericMatrix((mwSize)pairs, 1, single_output ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
   if (pairs == 0) return v; /* one series has no pairs */
   if (single_output)
@@ -576,6 +604,8 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
     usage_error(&call, "options.weights applies to 'graph' only, not to '%s'", command);
   if (opt.order_given && strcmp(command, "triu") != 0)
     usage_error(&call, "options.order applies to 'triu' only, not to '%s'", command);
+  if (opt.values != 0 && strcmp(command, "triu") != 0)
+    usage_error(&call, "options.values applies to 'triu' only, not to '%s'", command);
 
   ctx = context_for(&opt, &call);
   call.x = upload(ctx, prhs[1], "X", &opt, &call);
@@ -598,7 +628,7 @@ void mexFunction(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
   } else if (strcmp(command, "cor") == 0) {
     result = correlation_matrix(ctx, &call, single_output);
   } else if (strcmp(command, "triu") == 0) {
-    result = correlation_triangle(ctx, &call, single_output, opt.order);
+    result = correlation_triangle(ctx, &call, single_output, opt.order, opt.values);
   } else {
     result = cross_correlation(ctx, &call, single_output);
   }

@@ -24,6 +24,7 @@ typedef struct options {
   int weights_given;
   fc_graph_weights weights;
   int spearman; /* method 'spearman': series of ranks (fc_series_create_ranked_*) */
+  int values;   /* 'triu' only: 0 (float values), or an fc_value_format (compact values) */
 } options;
 
 /* Handles and scratch buffers of one call, released before any error is raised: mexErrMsg*

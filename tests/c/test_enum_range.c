@@ -37,7 +37,7 @@ int main(void) {
   /* one past the last enumerator of each type, then the common negative and INT_MAX */
   const bad_value common[] = {{-1, "-1"}, {INT_MAX, "2147483647"}, {INT_MIN, "-2147483648"}};
   const bad_value past_backend = {3, "3"}, past_precision = {3, "3"}, past_policy = {2, "2"},
-                  past_order = {2, "2"}, past_rule = {4, "4"}, past_weights = {3, "3"};
+                  past_order = {2, "2"}, past_rule = {4, "4"}, past_weights = {3, "3"}, past_format = {3, "3"};
   enum { N = 12, T = 40 };
   double* x = (double*)check_malloc(sizeof(double) * N * T);
   float* out = (float*)check_malloc(sizeof(float) * N * N * 4);
@@ -62,6 +62,7 @@ int main(void) {
     const bad_value b_order = k < 3 ? common[k] : past_order;
     const bad_value b_rule = k < 3 ? common[k] : past_rule;
     const bad_value b_weights = k < 3 ? common[k] : past_weights;
+    const bad_value b_format = k < 3 ? common[k] : past_format;
     fc_context* other = (fc_context*)&x; /* must stay untouched */
     const fc_status status_bad = (fc_status)b_backend.value;
 
@@ -81,6 +82,12 @@ int main(void) {
     /* fastconn_cuda.h: the order is checked before the backend, so any build names it */
     CHECK_NAMED(fc_pcc_triu_device(ctx, s, (fc_triu_order)b_order.value, out, fc_triu_size(N)), b_order);
     CHECK_NAMED(fc_pcc_triu_device_f64(ctx, s, (fc_triu_order)b_order.value, out64, fc_triu_size(N)), b_order);
+    /* the compact value formats (fc_value_format), and a bad order under a good format */
+    CHECK_NAMED(fc_pcc_triu_compact(ctx, s, FC_TRIU_ROW, (fc_value_format)b_format.value, out, fc_triu_size(N)), b_format);
+    CHECK_NAMED(fc_pcc_triu_compact(ctx, s, (fc_triu_order)b_order.value, FC_VALUES_INT16, out, fc_triu_size(N)), b_order);
+    CHECK_NAMED(fc_pcc_dense_compact(ctx, s, (fc_value_format)b_format.value, out, N), b_format);
+    CHECK_NAMED(fc_decode_values((fc_value_format)b_format.value, out, 1, (float*)out64), b_format);
+    CHECK_NAMED(fc_decode_values_f64((fc_value_format)b_format.value, out, 1, out64), b_format);
 
     g = NULL;
     CHECK_NAMED(fc_pcc_graph(ctx, s, (fc_edge_rule)b_rule.value, 0.5, FC_GRAPH_BINARY, &g), b_rule);

@@ -26,6 +26,7 @@ function test_fastconn_mex(mex_dir, csv_path)
   check_constant_columns();
   check_network(X);
   check_errors(X);
+  check_compact(X);
 
   if ~isempty(fastconn_failures)
     error('test_fastconn_mex: %d check(s) failed:\n  %s', numel(fastconn_failures), ...
@@ -284,6 +285,33 @@ function check_errors(X)
   [id, msg] = caught(@() fastconn_mex('cor', X(1, :)));
   expect(strcmp(id, 'fastconn:FC_ERR_INVALID_ARG') && ~isempty(strfind(msg, 'n_time')), ...
          sprintf('one time point: fastconn:FC_ERR_INVALID_ARG naming n_time (got "%s": %s)', id, msg));
+end
+
+% Compact values ('triu' with options.values): int16 codes are Octave's round(r * 32767) of the
+% float triangle (round goes away from zero at exact halves, where the library goes to even:
+% such ties do not occur in this data, checked by the strict bound below), -32768 for NaN; half
+% values come back as single within 2^-12 of r.
+function check_compact(X)
+  N = columns(X);
+  r = fastconn_mex('triu', X);   % FP32: the float r, widened to double
+  c = fastconn_mex('triu', X, struct('values', 'int16'));
+  expect(strcmp(class(c), 'int16') && isequal(size(c), [N*(N-1)/2 1]), 'compact int16: an int16 column');
+  expect(isequal(c, int16(round(double(r) * 32767))), 'compact int16: the codes are round(r * 32767) of the float r');
+  expect(all(abs(double(c) - double(r) * 32767) < 0.5), 'compact int16: no code at an exact tie');
+  within(double(c) / 32767, corr(X)(tril(true(N), -1)), 0.5 / 32767 + 1e-5, 'compact int16 decoded vs corr');
+  h = fastconn_mex('triu', X, struct('values', 'half', 'order', 'col'));
+  expect(strcmp(class(h), 'single'), 'compact half: decoded to single');
+  within(h, corr(X)(triu(true(N), 1)), 2^-12 + 1e-5, 'compact half decoded vs corr');
+  Xc = X; Xc(:, 4) = 7;
+  saved = warning('off', 'fastconn:constant');
+  cc = fastconn_mex('triu', Xc, struct('values', 'int16', 'constant', 'nan'));
+  warning(saved);
+  R = corr(Xc); mask = isnan(R(tril(true(N), -1)));
+  expect(any(mask) && isequal(cc == -32768, mask), 'compact int16: NaN pairs carry -32768');
+  [id, msg] = caught(@() fastconn_mex('triu', X, struct('values', 'int8')));
+  expect(strcmp(id, 'fastconn:usage') && ~isempty(strfind(msg, 'options.values')), 'compact: a bad values option is refused');
+  [id, msg] = caught(@() fastconn_mex('cor', X, struct('values', 'int16')));
+  expect(~isempty(strfind(msg, 'triu only')), 'compact: values applies to triu only');
 end
 
 function nargout_three(X)

@@ -55,14 +55,14 @@ from .partial import partial_correlation
 from .lfcd import lfcd
 from .network import Graph, load_graph, save_graph, to_igraph, to_networkx
 from .notices import ConstantSeriesWarning, RowvarWarning
-from .triangle import triu_offset, triu_pair, triu_size
+from .triangle import decode, triu_offset, triu_pair, triu_size
 
 __all__ = ["Context", "BlockInfo", "Graph", "corrcoef", "cross", "pcc_triu", "blocks", "graph", "edges", "degree",
            "network", "backend_name", "has_cuda", "cuda_available", "cpu_info", "version", "default_context", "FastconnError",
            "InvalidArgumentError", "OutOfMemoryError", "BackendUnavailableError", "AbortedError", "RowvarWarning",
            "ConstantSeriesWarning", "__version__", "data",
-           # graphs: files and other libraries; the triangle's index arithmetic
-           "save_graph", "load_graph", "to_igraph", "to_networkx", "triu_size", "triu_offset", "triu_pair",
+           # graphs: files and other libraries; the triangle's index arithmetic; compact values' decoding
+           "save_graph", "load_graph", "to_igraph", "to_networkx", "triu_size", "triu_offset", "triu_pair", "decode",
            # sliding windows and low rank (fastconn.dynamic), modules (fastconn.modules)
            "SlidingWindow", "window", "window_starts", "sliding_windows", "dfc_triu", "dfc_networks", "dfc_graphs",
            "dfc_degree", "dfc_summary", "lowrank", "dfc_lowrank", "Modules", "modularity", "modularity_score",
@@ -177,6 +177,16 @@ def pcc_triu(x, order="row", rowvar=None, dtype=None, out=None, backend=None, pr
     >>> c = fastconn.pcc_triu(x, order="col", rowvar=False, dtype=np.float64)
     >>> c.dtype, bool(c[fastconn.triu_offset(31, 2, 5, order="col")] == d[fastconn.triu_offset(31, 2, 5)])
     (dtype('float64'), True)
+
+    Half the bytes (fc_pcc_triu_compact): dtype=np.int16 gives codes round(r * 32767) (NaN:
+    -32768), dtype=np.float16 half-precision values; fastconn.decode gives float32 back.
+
+    >>> codes = fastconn.pcc_triu(x, rowvar=False, dtype=np.int16)
+    >>> bool(np.abs(fastconn.decode(codes) - d).max() <= 0.5 / 32767 + 1e-7)
+    True
+    >>> h = fastconn.pcc_triu(x, rowvar=False, dtype=np.float16)
+    >>> bool(np.array_equal(h, d.astype(np.float16)))
+    True
     """
     return _context_for(backend, precision, constant).pcc_triu(x, order, rowvar, dtype, out, method)
 

@@ -17,7 +17,7 @@ from .partial import PartialMethods
 from .lfcd import LfcdMethods
 from .network import GRAPH_WEIGHTS, Graph, edge_rule
 from .notices import ConstantSeriesWarning, constant_message, warn
-from .options import ORDERS, lookup as _lookup, result_dtype
+from .options import ORDERS, compact_format, lookup as _lookup, result_dtype
 
 BACKENDS = {"auto": _fc.FC_BACKEND_AUTO, "cpu": _fc.FC_BACKEND_CPU, "cuda": _fc.FC_BACKEND_CUDA}
 PRECISIONS = {"fp32": _fc.FC_PRECISION_FP32, "fp64": _fc.FC_PRECISION_FP64, "tf32": _fc.FC_PRECISION_TF32}
@@ -214,10 +214,11 @@ class Context(DynamicMethods, ModuleMethods, MultilayerMethods, CentralityMethod
         With y, the (nx + ny) square matrix of x's and y's series together. dtype: float32 or
         float64; by default the precision's (float64 for "fp64" from fc_pcc_dense_f64 /
         fc_pcc_cross_f64, else float32). A single series gives a scalar, as in numpy.
-        method="spearman": Spearman's rho instead (see fastconn.centrality).
+        method="spearman": Spearman's rho instead (see fastconn.centrality). dtype=np.int16 or
+        np.float16 (without y): the compact values of fc_pcc_dense_compact (fastconn.decode).
         """
         check_method(method)
-        out_dtype = result_dtype(dtype, self._precision)
+        out_dtype = result_dtype(dtype, self._precision, compact=y is None)
         xm = series_matrix(x, rowvar, "x")
         ym = None if y is None else series_matrix(y, rowvar, "y")
         if ym is not None and ym.shape[1] != xm.shape[1]:
@@ -233,6 +234,9 @@ class Context(DynamicMethods, ModuleMethods, MultilayerMethods, CentralityMethod
         copies); one ConstantSeriesWarning for the call."""
         dense, cross = ((_fc.fc_pcc_dense_f64, _fc.fc_pcc_cross_f64) if out.dtype == np.float64
                         else (_fc.fc_pcc_dense, _fc.fc_pcc_cross))
+        fmt = compact_format(out.dtype)
+        if fmt is not None:  # one series set (corrcoef allows compact dtypes only without y)
+            dense = lambda ctx, series, matrix: _fc.fc_pcc_dense_compact(ctx, series, fmt, matrix)
         nx = xm.shape[0]
         sx = self._upload(xm, method)
         dense(self._live(), sx, out[:nx, :nx])
@@ -268,19 +272,24 @@ class Context(DynamicMethods, ModuleMethods, MultilayerMethods, CentralityMethod
         order="row" is scipy's condensed (squareform) order and numpy's triu_indices(n, 1);
         order="col" groups pairs by the larger index (fc_triu_offset / fc_triu_pair: see
         fastconn.triu_offset). dtype is np.float32 or np.float64, by default the precision's
-        (float64 for "fp64", else float32); `out`, a writable contiguous 1-D array of either dtype
-        (np.memmap works), receives the values instead of a new array. method="spearman":
-        Spearman's rho.
+        (float64 for "fp64", else float32), or a compact format (fc_pcc_triu_compact): np.int16,
+        codes round(r * 32767) (NaN: -32768; |code / 32767 - r| <= 1.53e-5), or np.float16, r
+        rounded to half precision (|error| <= 2.44e-4); fastconn.decode turns either into float32.
+        `out`, a writable contiguous 1-D array of any of these dtypes (np.memmap works), receives
+        the values instead of a new array. method="spearman": Spearman's rho.
         """
         check_method(method)
         order_code = _lookup(ORDERS, order, "order")
         matrix = series_matrix(x, rowvar, "x")
         size = _fc.fc_triu_size(matrix.shape[0])
         if out is None:
-            out = np.empty(size, dtype=result_dtype(dtype, self._precision))
+            out = np.empty(size, dtype=result_dtype(dtype, self._precision, compact=True))
         elif out.shape != (size,):
             raise ValueError(f"out has shape {out.shape}; the triangle of {matrix.shape[0]} series needs ({size},)")
         compute = _fc.fc_pcc_triu_f64 if out.dtype == np.float64 else _fc.fc_pcc_triu
+        fmt = compact_format(out.dtype)
+        if fmt is not None:
+            compute = lambda ctx, series, order, values: _fc.fc_pcc_triu_compact(ctx, series, order, fmt, values)
         with self._lock:
             series = self._upload(matrix, method)
             compute(self._live(), series, order_code, out)
@@ -290,10 +299,10 @@ class Context(DynamicMethods, ModuleMethods, MultilayerMethods, CentralityMethod
     def blocks(self, x, rows=0, rowvar=None, dtype=None):
         """Iterate over the row-ordered triangle of x in blocks of `rows` rows (0: the memory
         limit decides), yielding (BlockInfo, values). values are float32 or float64 (dtype; by
-        default the precision's: float64 for "fp64", from fc_blocks_next_f64). Concatenated,
-        they are pcc_triu(x). The input is checked now (and constant series warned about);
+        default the precision's: float64 for "fp64", from fc_blocks_next_f64), or int16 / float16
+        codes (fc_blocks_next_compact; see pcc_triu). Concatenated, they are pcc_triu(x). The input is checked now (and constant series warned about);
         each block is computed when it is asked for, so only one block is in memory at a time."""
-        out_dtype = result_dtype(dtype, self._precision)
+        out_dtype = result_dtype(dtype, self._precision, compact=True)
         matrix = series_matrix(x, rowvar, "x")
         with self._lock:
             series = self._upload(matrix)
@@ -306,6 +315,9 @@ class Context(DynamicMethods, ModuleMethods, MultilayerMethods, CentralityMethod
         # `self` stays referenced by this generator, so the progress callable stays alive.
         rows_per_block = None
         next_block = _fc.fc_blocks_next_f64 if dtype == np.float64 else _fc.fc_blocks_next
+        fmt = compact_format(dtype)
+        if fmt is not None:
+            next_block = lambda blocks, values: _fc.fc_blocks_next_compact(blocks, fmt, values)
         while True:
             values = np.empty(capacity, dtype=dtype)
             with self._lock:

@@ -44,7 +44,7 @@ from .centrality import tolerance_value
 from .layout import series_matrix
 from .network import GRAPH_WEIGHTS, Graph, edge_rule
 from .notices import ConstantSeriesWarning, constant_windows_message, shown_indices, warn
-from .options import ORDERS, integer, lookup, result_dtype, taper_spec
+from .options import ORDERS, compact_format, integer, lookup, result_dtype, taper_spec
 
 __all__ = ["SlidingWindow", "window", "window_starts", "sliding_windows", "dfc_triu", "dfc_networks", "dfc_graphs",
            "dfc_ecm",
@@ -154,21 +154,29 @@ class DynamicMethods:
             # The capacity holds a whole window, so each block is one window's triangle.
             yield SlidingWindow(info[0], info[1], values)
 
-    def dfc_triu(self, x, width, step=1, taper=None, order="row", rowvar=None, out=None):
+    def dfc_triu(self, x, width, step=1, taper=None, order="row", rowvar=None, out=None, dtype=None):
         """Every window's triangle: a float32 (W, N(N-1)/2) array, row k = window k (begin
-        k * step) in `order` ("row": scipy's condensed order). `out`, a writable C-contiguous
-        float32 array of that shape (np.memmap works), receives the values instead."""
+        k * step) in `order` ("row": scipy's condensed order). dtype=np.int16 or np.float16: the
+        compact values of fc_dfc_triu_compact (see pcc_triu; fastconn.decode). `out`, a writable
+        C-contiguous array of that shape and dtype (np.memmap works), receives the values instead."""
         order_code = lookup(ORDERS, order, "order")
         matrix = series_matrix(x, rowvar, "x")
         size = _fc.fc_triu_size(matrix.shape[0])
+        dtype = np.dtype(np.float32) if dtype is None else result_dtype(dtype, "fp32", compact=True)
+        if dtype == np.float64:
+            raise ValueError("dtype must be float32, int16 or float16 (the window triangles have no float64 form)")
         with self._lock:
             series, count, spec = self._windows(matrix, width, step, taper)
             if out is None:
-                out = np.empty((count, size), dtype=np.float32)
-            elif out.shape != (count, size) or out.dtype != np.float32 or not out.flags.c_contiguous:
+                out = np.empty((count, size), dtype=dtype)
+            elif out.shape != (count, size) or out.dtype != dtype or not out.flags.c_contiguous:
                 raise ValueError(f"out is {out.dtype} {out.shape}; {count} windows of {matrix.shape[0]} series need a "
-                                 f"C-contiguous float32 ({count}, {size}) array")
-            _fc.fc_dfc_triu(self._live(), series, *spec, order_code, out.reshape(-1))
+                                 f"C-contiguous {dtype} ({count}, {size}) array")
+            fmt = compact_format(dtype)
+            if fmt is None:
+                _fc.fc_dfc_triu(self._live(), series, *spec, order_code, out.reshape(-1))
+            else:
+                _fc.fc_dfc_triu_compact(self._live(), series, *spec, order_code, fmt, out.reshape(-1))
             self._warn_constant_windows(matrix, series, count, spec)
         return out
 
@@ -295,15 +303,20 @@ def sliding_windows(x, width, step=1, taper=None, rowvar=None, backend=None, pre
 
 
 def dfc_triu(x, width, step=1, taper=None, order="row", rowvar=None, out=None, backend=None, precision=None,
-             constant=None):
-    """Every window's triangle as one float32 (W, N(N-1)/2) array (window k in row k).
+             constant=None, dtype=None):
+    """Every window's triangle as one float32 (W, N(N-1)/2) array (window k in row k); dtype=
+    np.int16 or np.float16 gives compact values instead (half the bytes; fastconn.decode).
 
     >>> import numpy as np, fastconn
     >>> x, regions = fastconn.data.timeseries()
     >>> fastconn.dfc_triu(x, 60, step=20, taper=("gaussian", 3.0), rowvar=False).shape
     (10, 465)
+    >>> codes = fastconn.dfc_triu(x, 60, step=20, rowvar=False, dtype=np.int16)
+    >>> r = fastconn.dfc_triu(x, 60, step=20, rowvar=False)
+    >>> bool(np.abs(fastconn.decode(codes) - r).max() <= 0.5 / 32767 + 1e-7)
+    True
     """
-    return _context(backend, precision, constant).dfc_triu(x, width, step, taper, order, rowvar, out)
+    return _context(backend, precision, constant).dfc_triu(x, width, step, taper, order, rowvar, out, dtype)
 
 
 def dfc_networks(x, width, step=1, taper=None, threshold=None, density=None, topk=None, signed=False, weights="r",

@@ -18,15 +18,28 @@ def invalid_argument(message):
     return error
 
 
-def result_dtype(dtype, precision):
-    """The dtype of a correlation result: `dtype` (float32 or float64) when given, else float64 for
+def result_dtype(dtype, precision, compact=False):
+    """The dtype of a correlation result: `dtype` (float32 or float64; with compact=True also
+    int16 or float16, the compact formats of compact_format) when given, else float64 for
     precision "fp64" and float32 otherwise (what fastconn computes in that precision)."""
     if dtype is None:
         return np.dtype(np.float64 if precision == "fp64" else np.float32)
     dtype = np.dtype(dtype)
-    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
-        raise ValueError(f"dtype must be float32 or float64, got {dtype}")
+    allowed = (np.dtype(np.float32), np.dtype(np.float64)) + (tuple(COMPACT_FORMATS) if compact else ())
+    if dtype not in allowed:
+        also = ", int16 or float16 (compact values)" if compact else ""
+        raise ValueError(f"dtype must be float32 or float64{also}, got {dtype}")
     return dtype
+
+
+# The compact value formats (fc_value_format) by the numpy dtype that holds them: int16 codes
+# round(r * 32767) (NaN: -32768) and IEEE half values (numpy's float16 is binary16).
+COMPACT_FORMATS = {np.dtype(np.int16): _fc.FC_VALUES_INT16, np.dtype(np.float16): _fc.FC_VALUES_HALF}
+
+
+def compact_format(dtype):
+    """The fc_value_format of a compact dtype (int16, float16), or None for float32 / float64."""
+    return COMPACT_FORMATS.get(np.dtype(dtype))
 
 
 def lookup(table, value, what):

@@ -19,10 +19,12 @@ grouped by the larger index (the order a triangle grows in as series are added).
 4999950000
 """
 
+import numpy as np
+
 from . import _fastconn as _fc
 from .options import ORDERS, integer, invalid_argument, lookup
 
-__all__ = ["triu_size", "triu_offset", "triu_pair"]
+__all__ = ["triu_size", "triu_offset", "triu_pair", "decode"]
 
 
 def triu_size(n_series):
@@ -49,3 +51,27 @@ def triu_pair(n_series, offset, order="row"):
     """The pair (i, j), i < j, stored at `offset` of the triangle of n_series series in `order`."""
     code = lookup(ORDERS, order, "order")
     return tuple(_fc.fc_triu_pair(integer(n_series, "n_series"), code, integer(offset, "offset")))
+
+
+def decode(codes, dtype=np.float32):
+    """The r values of compact codes (dtype=np.int16 or np.float16 outputs of pcc_triu, corrcoef,
+    blocks, dfc_triu), as fc_decode_values computes them: int16 code / 32767 (in float64, then
+    rounded to `dtype`), -32768 is NaN; float16 widened exactly. Any shape; a new array.
+
+    >>> import numpy as np, fastconn
+    >>> fastconn.decode(np.array([32767, -32767, 0, 16384, -32768], dtype=np.int16))
+    array([ 1.        , -1.        ,  0.        ,  0.50001526,         nan], dtype=float32)
+    >>> fastconn.decode(np.array([1.0, -0.5, np.nan], dtype=np.float16), dtype=np.float64)
+    array([ 1. , -0.5,  nan])
+    """
+    codes = np.asarray(codes)
+    dtype = np.dtype(dtype)
+    if dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise ValueError(f"dtype must be float32 or float64, got {dtype}")
+    if codes.dtype == np.float16:
+        return codes.astype(dtype)
+    if codes.dtype != np.int16:
+        raise TypeError(f"codes must be int16 (FC_VALUES_INT16) or float16 (FC_VALUES_HALF), got {codes.dtype}")
+    values = codes.astype(np.float64) / 32767.0
+    values[codes == -32768] = np.nan
+    return values.astype(dtype)

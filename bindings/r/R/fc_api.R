@@ -44,19 +44,33 @@ fc_backend <- function(backend = c("auto", "cpu", "cuda")) {
 # C enum fc_triu_order (fastconn.h; values are explicit and only ever appended).
 triu_order_codes <- c(row = 0L, col = 1L)
 
+# C enum fc_value_format: the compact values (2 bytes a pair).
+value_format_codes <- c(int16 = 1L, half = 2L)
+
 fc_cor_triu <- function(x, order = c("row", "col"), backend = c("auto", "cpu", "cuda"),
-                        precision = c("fp32", "fp64", "tf32"), constant = c("na", "zero")) {
+                        precision = c("fp32", "fp64", "tf32"), constant = c("na", "zero"),
+                        compact = c("none", "int16", "half"), codes = FALSE) {
   call <- sys.call()
   order <- match.arg(order)
   backend <- match.arg(backend)
   precision <- match.arg(precision)
   constant <- match.arg(constant)
+  compact <- match.arg(compact)
+  if (!is.logical(codes) || length(codes) != 1L || is.na(codes))
+    stop(simpleError(sprintf("'codes' must be TRUE or FALSE, not %s", shown_value(codes)), call))
+  if (codes && compact == "none")
+    stop(simpleError("'codes = TRUE' needs compact = \"int16\" or \"half\"", call))
   x <- as_series_matrix(x, "x", call)
   context <- new_context(backend, precision, constant, call)
   on.exit(release(context))
   series <- new_series(context, x, "x", call)
   on.exit(release(series), add = TRUE)
-  r <- glue_call(call, C_fcr_pcc_triu_order, context, series, triu_order_codes[[order]])
+  r <- if (compact == "none") {
+    glue_call(call, C_fcr_pcc_triu_order, context, series, triu_order_codes[[order]])
+  } else {
+    glue_call(call, C_fcr_pcc_triu_compact, context, series, triu_order_codes[[order]],
+              value_format_codes[[compact]], codes)
+  }
   if (constant == "na") warn_constant(series, x, "x", call)
   r
 }

@@ -3,6 +3,8 @@
 // helpers, graph files (fc_graph_save / fc_graph_load), and single windows as series
 // (fc_series_window, fc_dfc_window) that the other entry points then take like any series.
 #include <Rcpp.h>
+#include <algorithm>
+#include <cstdint>
 
 #include <string>
 #include <vector>
@@ -65,18 +67,59 @@ SEXP fcr_context_backend(SEXP context) {
   END_RCPP
 }
 
+namespace {
+
+// What a triangle call works on: the context, the series, their pair count and the order.
+struct TriangleCall {
+  fc_context* ctx;
+  const fc_series* s;
+  int64_t pairs;
+  fc_triu_order order;
+};
+
+TriangleCall triangle_call(SEXP context, SEXP series, SEXP order) {
+  TriangleCall t;
+  t.ctx = unwrap_handle<fc_context>(context, kContextTag);
+  t.s = unwrap_handle<fc_series>(series, kSeriesTag);
+  int64_t n = 0;
+  check(fc_series_info(t.s, &n, nullptr, nullptr));
+  t.pairs = fc_triu_size(n);
+  t.order = static_cast<fc_triu_order>(Rcpp::as<int>(order));
+  return t;
+}
+
+}  // namespace
+
 // The strict upper triangle in `order` (0 row, 1 column): doubles, FP64 values unrounded and
 // the others' float values widened bit for bit (fc_pcc_triu_f64), NaN as NA.
 SEXP fcr_pcc_triu_order(SEXP context, SEXP series, SEXP order) {
   BEGIN_RCPP
-  fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
-  const fc_series* s = unwrap_handle<fc_series>(series, kSeriesTag);
-  int64_t n = 0;
-  check(fc_series_info(s, &n, nullptr, nullptr));
-  const int64_t pairs = fc_triu_size(n);
+  const TriangleCall t = triangle_call(context, series, order);
+  Rcpp::NumericVector result(Rcpp::no_init(static_cast<R_xlen_t>(t.pairs)));
+  run_interruptible(t.ctx, [&] { return fc_pcc_triu_f64(t.ctx, t.s, t.order, result.begin(), t.pairs); });
+  nan_to_na(result.begin(), result.size());
+  return result;
+  END_RCPP
+}
+
+// The triangle in `order` through fc_pcc_triu_compact (format 1 int16, 2 half: 2 bytes a pair
+// leave a GPU), then either decoded into doubles (fc_decode_values_f64, NaN as NA) or, with
+// `codes` TRUE, the codes themselves as integers (int16 codes, or half's 16 bits 0 .. 65535).
+SEXP fcr_pcc_triu_compact(SEXP context, SEXP series, SEXP order, SEXP format, SEXP codes) {
+  BEGIN_RCPP
+  const TriangleCall t = triangle_call(context, series, order);
+  const int64_t pairs = t.pairs;
+  const auto f = static_cast<fc_value_format>(Rcpp::as<int>(format));
+  std::vector<uint16_t> raw(static_cast<size_t>(std::max<int64_t>(pairs, 1)));
+  run_interruptible(t.ctx, [&] { return fc_pcc_triu_compact(t.ctx, t.s, t.order, f, raw.data(), pairs); });
+  if (Rcpp::as<bool>(codes)) {
+    Rcpp::IntegerVector result(Rcpp::no_init(static_cast<R_xlen_t>(pairs)));
+    for (int64_t k = 0; k < pairs; ++k)
+      result[k] = f == FC_VALUES_INT16 ? static_cast<int>(static_cast<int16_t>(raw[k])) : static_cast<int>(raw[k]);
+    return result;
+  }
   Rcpp::NumericVector result(Rcpp::no_init(static_cast<R_xlen_t>(pairs)));
-  const auto o = static_cast<fc_triu_order>(Rcpp::as<int>(order));
-  run_interruptible(ctx, [&] { return fc_pcc_triu_f64(ctx, s, o, result.begin(), pairs); });
+  check(fc_decode_values_f64(f, raw.data(), pairs, result.begin()));
   nan_to_na(result.begin(), result.size());
   return result;
   END_RCPP

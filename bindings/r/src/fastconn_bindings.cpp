@@ -657,6 +657,7 @@ SEXP fcr_cpu_info();
 SEXP fcr_context_configure(SEXP, SEXP, SEXP);
 SEXP fcr_context_backend(SEXP);
 SEXP fcr_pcc_triu_order(SEXP, SEXP, SEXP);
+SEXP fcr_pcc_triu_compact(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP fcr_triu_offset(SEXP, SEXP, SEXP, SEXP);
 SEXP fcr_triu_pair(SEXP, SEXP, SEXP);
 SEXP fcr_graph_save(SEXP, SEXP, SEXP, SEXP);
@@ -706,6 +707,7 @@ static const R_CallMethodDef call_methods[] = {
     {"fcr_context_configure", (DL_FUNC)&fcr_context_configure, 3},
     {"fcr_context_backend", (DL_FUNC)&fcr_context_backend, 1},
     {"fcr_pcc_triu_order", (DL_FUNC)&fcr_pcc_triu_order, 3},
+    {"fcr_pcc_triu_compact", (DL_FUNC)&fcr_pcc_triu_compact, 5},
     {"fcr_triu_offset", (DL_FUNC)&fcr_triu_offset, 4},
     {"fcr_triu_pair", (DL_FUNC)&fcr_triu_pair, 3},
     {"fcr_graph_save", (DL_FUNC)&fcr_graph_save, 4},
