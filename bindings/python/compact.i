@@ -28,14 +28,17 @@ static PyArrayObject* fcpy_codes(PyObject* input, int dims) {
 }
 %}
 
-%typemap(in, fragment="fcpy_vector") (void* out, int64_t capacity), (void* buf, int64_t capacity)
-  (PyArrayObject* array = NULL)
-{
+/* (codes, capacity in codes): a 1-D array of 2-byte items */
+%define FCPY_CODES_OUT(PTR)
+%typemap(in, fragment="fcpy_vector") (void* PTR, int64_t capacity) (PyArrayObject* array = NULL) {
   array = fcpy_codes($input, 1);
   if (array == NULL) SWIG_fail;
   $1 = PyArray_DATA(array);
   $2 = (int64_t)PyArray_DIM(array, 0);
 }
+%enddef
+FCPY_CODES_OUT(out)   /* fc_pcc_triu_compact, fc_dfc_triu_compact */
+FCPY_CODES_OUT(buf)   /* fc_blocks_next_compact */
 
 /* The dense output: as fastconn.i's float matrices, with 2-byte items. */
 %typemap(in, fragment="fcpy_strided,fcpy_vector") (void* out, int64_t ld)

@@ -59,10 +59,10 @@ def decode(codes, dtype=np.float32):
     rounded to `dtype`), -32768 is NaN; float16 widened exactly. Any shape; a new array.
 
     >>> import numpy as np, fastconn
-    >>> fastconn.decode(np.array([32767, -32767, 0, 16384, -32768], dtype=np.int16))
-    array([ 1.        , -1.        ,  0.        ,  0.50001526,         nan], dtype=float32)
-    >>> fastconn.decode(np.array([1.0, -0.5, np.nan], dtype=np.float16), dtype=np.float64)
-    array([ 1. , -0.5,  nan])
+    >>> fastconn.decode(np.array([32767, -32767, 0, 16384, -32768], dtype=np.int16)).tolist()
+    [1.0, -1.0, 0.0, 0.5000152587890625, nan]
+    >>> fastconn.decode(np.array([1.0, -0.5, np.nan], dtype=np.float16), dtype=np.float64).tolist()
+    [1.0, -0.5, nan]
     """
     codes = np.asarray(codes)
     dtype = np.dtype(dtype)
