@@ -35,9 +35,9 @@ FC_HOST_DEVICE inline double decode_int16(int16_t code) {
   return code == kInt16NanCode ? NAN : static_cast<double>(code) / kInt16Scale;
 }
 
-// IEEE binary16 bits of x, rounded to nearest even (as __float2half_rn and numpy's astype); one
-// rounding from double, so a float's half is its correctly rounded half. NaN -> 0x7E00 (the
-// quiet NaN numpy writes), overflow -> infinity.
+// IEEE binary16 bits of x, rounded to nearest even (as __float2half_rn and numpy's astype), in
+// one rounding from the double (FP64 outputs). NaN -> 0x7E00 (the quiet NaN numpy writes),
+// overflow -> infinity. encode_half(float) below gives the same bits for every float.
 FC_HOST_DEVICE inline uint16_t encode_half(double x) {
   uint64_t xbits = 0;
   memcpy(&xbits, &x, sizeof xbits);
@@ -55,6 +55,33 @@ FC_HOST_DEVICE inline uint16_t encode_half(double x) {
   // m = 2048 carries into the exponent field, which is the right rounding up to the next binade
   const uint32_t bits = (static_cast<uint32_t>(k - 1 + 15) << 10) + (static_cast<uint32_t>(m) - 1024u);
   return static_cast<uint16_t>(sign | bits);
+}
+
+// The same rounding for a float, in integer steps on its bits (F. Giesen's float_to_half_fast3_rtne,
+// public domain): the FP32 outputs' path, several times faster than the double one on a CPU. Bits
+// of the float are added a rounding bias of 0xFFF plus the lowest kept bit (ties to even); values
+// below 2^-14 are aligned by adding 0.5 in float arithmetic (round to nearest even on both host
+// and device; a float subnormal flushed to 0 gives the same half, 0).
+FC_HOST_DEVICE inline uint16_t encode_half(float x) {
+  uint32_t f = 0;
+  memcpy(&f, &x, sizeof f);
+  const uint32_t sign = f & 0x80000000u;
+  f ^= sign;
+  uint32_t h;
+  if (f > 0x7F800000u) return 0x7E00;  // NaN, whatever its sign and payload (as the double path)
+  if (f >= 0x47800000u) {               // >= 65536 or Inf: Inf
+    h = 0x7C00u;
+  } else if (f < 0x38800000u) {  // below 2^-14: a multiple of 2^-24 after adding 0.5
+    float aligned = 0;
+    memcpy(&aligned, &f, sizeof aligned);
+    aligned += 0.5f;
+    memcpy(&f, &aligned, sizeof f);
+    h = f - 0x3F000000u;
+  } else {
+    const uint32_t odd = (f >> 13) & 1u;
+    h = (f + 0xC8000FFFu + odd) >> 13;  // rebias the exponent (15 - 127) << 23, round, take the bits
+  }
+  return static_cast<uint16_t>(h | (sign >> 16));
 }
 
 FC_HOST_DEVICE inline double decode_half(uint16_t h) {
@@ -83,10 +110,8 @@ struct Encode<int16_t> {
 };
 template <>
 struct Encode<uint16_t> {
-  template <class V>
-  FC_HOST_DEVICE static uint16_t of(V v) {
-    return encode_half(static_cast<double>(v));
-  }
+  FC_HOST_DEVICE static uint16_t of(float v) { return encode_half(v); }
+  FC_HOST_DEVICE static uint16_t of(double v) { return encode_half(v); }
 };
 
 }  // namespace kernels

@@ -1,7 +1,8 @@
 // The compact codes of kernels/compact_values.cuh (the one definition both backends compile):
 // int16 at +-1, 0, NaN and at the rounding boundaries +-0.5/32767, +-1.5/32767 (ties to even)
-// and just off them; half against the CPU's own converter (F16C, round to nearest even) on every
-// half, every midpoint between neighbours and a million random floats; decoding inverts encoding.
+// and just off them; half against the CPU's own converter (F16C, round to nearest even) on a
+// million random floats, on every half and every midpoint between neighbours (float and double
+// paths), the float path against the double path; decoding inverts encoding.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -100,15 +101,39 @@ TEST(CompactHalf, EveryHalfAndMidpoint) {
     const double v = decode_half(bits);
     ASSERT_EQ(encode_half(v), bits) << h;
     ASSERT_EQ(encode_half(-v), static_cast<uint16_t>(bits | 0x8000)) << h;
+    ASSERT_EQ(encode_half(static_cast<float>(v)), bits) << h;  // the float path (every half is a float)
+    ASSERT_EQ(encode_half(static_cast<float>(-v)), static_cast<uint16_t>(bits | 0x8000)) << h;
     if (h + 1 < 0x7C00) {
-      // the midpoint to the next half goes to the even one of the two
+      // the midpoint to the next half goes to the even one of the two (a float too: 12 bits)
       const double mid = (v + decode_half(static_cast<uint16_t>(h + 1))) / 2;
       const uint16_t even = (h % 2 == 0) ? bits : static_cast<uint16_t>(h + 1);
+      const float mid_f = static_cast<float>(mid);
+      ASSERT_EQ(static_cast<double>(mid_f), mid);
       ASSERT_EQ(encode_half(mid), even) << h;
+      ASSERT_EQ(encode_half(mid_f), even) << h;
       ASSERT_EQ(encode_half(std::nextafter(mid, 0.0)), bits) << h;
       ASSERT_EQ(encode_half(std::nextafter(mid, 1e9)), static_cast<uint16_t>(h + 1)) << h;
+      ASSERT_EQ(encode_half(std::nextafter(mid_f, 0.0f)), bits) << h;
+      ASSERT_EQ(encode_half(std::nextafter(mid_f, 1e9f)), static_cast<uint16_t>(h + 1)) << h;
     }
   }
+}
+
+// The float path (integer steps) and the double path (one rounding from double) agree on every
+// float: random bit patterns of every magnitude, float subnormals, and the largest values.
+TEST(CompactHalf, FloatPathEqualsDoublePath) {
+  std::mt19937 gen(13);
+  std::uniform_int_distribution<uint32_t> any_bits;
+  for (int k = 0; k < 2000000; ++k) {
+    const uint32_t b = any_bits(gen);
+    float x;
+    std::memcpy(&x, &b, sizeof x);
+    ASSERT_EQ(encode_half(x), encode_half(static_cast<double>(x))) << b;
+  }
+  for (float x : {std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min(), 1e-30f, 65519.99f,
+                  65520.0f, 65535.0f, 65536.0f, std::numeric_limits<float>::infinity(),
+                  -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(), -0.0f})
+    EXPECT_EQ(encode_half(x), encode_half(static_cast<double>(x))) << x;
 }
 
 #ifdef FASTCONN_TEST_F16C
