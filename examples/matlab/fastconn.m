@@ -6,7 +6,7 @@ function fastconn()
 %
 %   Correlations
 %     fcCorr            N x N matrix like corr(X), or corr(X, Y)
-%     fcCorrTriu        every pair once, in row (squareform) or column order
+%     fcCorrTriu        every pair once, in row (squareform) or column order; 'Values' int16 / half
 %     fcTriuIndex       position of pairs (i, j) in that vector
 %     fcTriuPair        the pairs at positions of that vector
 %   Networks (without the N x N matrix)

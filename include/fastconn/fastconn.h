@@ -485,8 +485,11 @@ FC_API fc_status fc_dfc_summary(fc_context* ctx, const fc_series* series, int64_
  *
  *   FC_VALUES_INT16  int16_t code = round(r * 32767), ties to even, in [-32767, 32767];
  *                    decoded r' = code / 32767 (resolution 1/32767 = 3.05e-5; |r' - r| <=
- *                    0.5/32767 = 1.53e-5, and r = +-1, 0 are exact). NaN (a pair with a constant
- *                    series under FC_CONSTANT_NAN) is the code -32768, which no r gives.
+ *                    0.5/32767 = 1.53e-5: the nearest code of a float r exactly, of FP64's double
+ *                    r up to 1e-16 more, as r * 32767 is rounded once in double; r = +-1, 0 are
+ *                    exact; fc_decode_values' float adds float rounding, <= 3e-8). NaN (a pair
+ *                    with a constant series under FC_CONSTANT_NAN) is the code -32768, which no
+ *                    r gives.
  *   FC_VALUES_HALF   uint16_t bits of an IEEE 754 binary16 (numpy's float16), r rounded to the
  *                    nearest half, ties to even (relative error <= 2^-11 = 4.9e-4; absolute
  *                    |r' - r| <= 2^-12 = 2.44e-4 for |r| <= 1, smaller near 0); NaN stays NaN (0x7E00);

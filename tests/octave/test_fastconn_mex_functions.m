@@ -44,6 +44,10 @@ function check_triangle_indices(X)
   within(fcCorrTriu(X, 'Precision', 'fp64'), R(tril(true(N), -1)), 1e-12, 'fcCorrTriu row order');
   vc = fcCorrTriu(X, 'Order', 'col', 'Precision', 'fp64');
   within(vc, R(triu(true(N), 1)), 1e-12, 'fcCorrTriu col order = R(triu(true(N), 1))');
+  c = fcCorrTriu(X, 'Values', 'int16', 'Order', 'col');   % compact values through the option name
+  expect(strcmp(class(c), 'int16') && isequal(size(c), size(vc)), 'fcCorrTriu Values int16 gives int16 codes');
+  within(double(c) / 32767, R(triu(true(N), 1)), 0.5 / 32767 + 1e-5, 'fcCorrTriu Values int16 decoded');
+  within(fcCorrTriu(X, 'Values', 'half'), R(tril(true(N), -1)), 2^-12 + 1e-5, 'fcCorrTriu Values half');
   [I, J] = find(triu(true(N), 1));                        % column order
   expect(isequal(fcTriuIndex(N, I, J, 'Order', 'col'), (1:numel(I))'), 'fcTriuIndex col order enumerates the pairs');
   expect(isequal(fcTriuIndex(N, J, I, 'Order', 'col'), (1:numel(I))'), 'fcTriuIndex takes (j, i) as (i, j)');
