@@ -378,9 +378,7 @@ int main(int argc, char** argv) {
   std::cout << "\n" << tab.str();
   if (!markdown.empty()) {
     std::ofstream md(markdown);
-    const std::time_t now_t = std::time(nullptr);
-    char date[64];
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now_t));
+    const std::string date = utc_date();
     md << "## Networks without the N x N matrix (bench/gpu/bench_gpu_graph.cpp)\n\n"
        << "- device: " << prop.name << ", date: " << date << "\n"
        << "- N = " << kN << ", T = " << kT << ", FP32; |r| >= " << t << " (chosen from the histogram for "

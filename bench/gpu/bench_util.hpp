@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -86,6 +87,14 @@ inline double d2h_seconds(void* host, const void* device, size_t bytes, int trie
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
   return best;
+}
+
+// The current UTC date and time, as the results files print it ("2026-11-27 10:07 UTC").
+inline std::string utc_date() {
+  const std::time_t now_t = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now_t));
+  return date;
 }
 
 inline std::string read_file(const std::string& path) {
