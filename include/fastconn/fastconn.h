@@ -706,14 +706,20 @@ FC_API fc_status fc_fisher_z_f64(double* values, int64_t count);
  * precision's promise (1e-5 in FP32, 1e-12 in FP64); a pair closer than that to t may be decided
  * differently than by fc_pcc_degree, whose FP32 products are summed in float.
  * Same input and settings: the same counts, for any thread count, on either backend. On a CUDA
- * context lFCD currently runs on the host as well: the stored rows are copied to the host (for a
- * series set created from data, the CPU backend's values) and computed there (a GPU kernel may
- * come later). Both backends normalize a series and a window (fc_series_window) to the same
- * bits (fc_cpu_info), so the counts are the same on both for windows too.
- * Memory: the rows on the host (N x T x 8 bytes while they are copied, then N x T x 4 in FP32 /
- * TF32, whose stored rows are float), a voxel lookup (4 bytes per grid voxel when the
- * grid has at most 8 N + 2^20 voxels, else a hash of at most 64 bytes per series), and 4 bytes per
- * series per thread for the visit marks.
+ * context the clusters grow on the GPU from the stored rows (a warp per seed; r in the same order
+ * of float64 operations, each rounded once, so a pair on the threshold is decided as on the
+ * host), except where the grid has no dense table (more than 8 N + 2^20 voxels) or the context's
+ * memory limit cannot hold the device's share below: then the stored rows are copied to the host
+ * and the clusters grow there. Both backends normalize a series and a window (fc_series_window)
+ * to the same bits (fc_cpu_info), so the counts are the same on both for windows too.
+ * Memory on the host path: the rows on the host (N x T x 8 bytes while they are copied, then
+ * N x T x 4 in FP32 / TF32, whose stored rows are float), a voxel lookup (4 bytes per grid voxel
+ * when the grid has at most 8 N + 2^20 voxels, else a hash of at most 64 bytes per series), and 4
+ * bytes per series per thread for the visit marks. On the GPU: the lookup (4 bytes per grid voxel
+ * on the host and on the device), 12 bytes per series (the voxels) and 12 per seed of a step of
+ * 65536 seeds; and, only once a seed's cluster and boundary pass 256 voxels, 8 bytes per series
+ * for each of the up to 256 warps that grow such seeds (as many as the memory limit, or 2 GiB
+ * without one, holds; a limit must hold one).
  * ------------------------------------------------------------------------------------------- */
 
 /* lfcd: N counts (N = the series' n_series), as above. coords: N x 3 int32, row-major (i, j, k of
@@ -723,7 +729,7 @@ FC_API fc_status fc_fisher_z_f64(double* values, int64_t count);
  * a coordinate off the grid (the series and axis), two series on one voxel (both), a dimension < 1,
  * a neighbourhood other than 6, 18 or 26, a NaN or infinite threshold; FC_ERR_NULL_ARG a NULL
  * pointer; lfcd is not written on any error. The progress callback counts seeds (total N, reported
- * every 4096 seeds); a non-zero return gives FC_ERR_ABORTED.
+ * every 4096 seeds on the host, every 65536 on the GPU); a non-zero return gives FC_ERR_ABORTED.
  *
  *   // 4 voxels on a 3 x 1 x 2 grid: a row of three at k = 0 and one above the first.
  *   const int32_t coords[] = {0, 0, 0,  1, 0, 0,  2, 0, 0,  0, 0, 1};

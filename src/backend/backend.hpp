@@ -1,6 +1,6 @@
 // A compute backend (cpu/ always, cuda/ when built): one interface per capability, each in its
 // own header (pcc_backend.hpp, graph_backend.hpp, window_backend.hpp, modules_backend.hpp,
-// centrality_backend.hpp, partial_backend.hpp), and this one joining them with what names the backend.
+// centrality_backend.hpp, partial_backend.hpp, lfcd_backend.hpp), and this one joining them with what names the backend.
 //
 // The capabilities above (src/pcc, src/graph, src/dfc, src/modules, src/centrality) validate
 // arguments, normalize the input in float64 and decide what to compute; a backend stores normalized series and computes
@@ -12,6 +12,7 @@
 
 #include "backend/centrality_backend.hpp"
 #include "backend/graph_backend.hpp"
+#include "backend/lfcd_backend.hpp"
 #include "backend/modules_backend.hpp"
 #include "backend/partial_backend.hpp"
 #include "backend/pcc_backend.hpp"
@@ -21,7 +22,7 @@
 namespace fc {
 
 class Backend : public PccBackend, public GraphBackend, public WindowBackend, public ModulesBackend,
-                public CentralityBackend, public PartialBackend {
+                public CentralityBackend, public PartialBackend, public LfcdBackend {
  public:
   virtual ~Backend() = default;
 

@@ -1,6 +1,8 @@
-// lFCD (lfcd.hpp): a breadth-first growth per seed over the voxel grid, seeds spread over OpenMP
-// threads. Built with -ffp-contract=off (CMakeLists.txt): the seed-to-candidate dot products are
-// the same bits whatever -march adds, so both backends (which hand over the same rows) agree.
+// lFCD (lfcd.hpp): a breadth-first growth per seed over the voxel grid, on the backend's device
+// when it grows clusters (backend/lfcd_backend.hpp), else here on the host, seeds spread over
+// OpenMP threads. Built with -ffp-contract=off (CMakeLists.txt): the seed-to-candidate dot
+// products are the same bits whatever -march adds, and those of the device's kernel
+// (kernels/lfcd_grow.cu), so every path counts the same clusters.
 #include "lfcd/lfcd.hpp"
 
 #include <omp.h>
@@ -8,9 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "backend/lfcd_backend.hpp"
 #include "base/error.hpp"
 #include "base/parallel_errors.hpp"
 #include "base/parallel_team.hpp"
@@ -20,10 +24,10 @@
 namespace fc {
 namespace {
 
-// Interleaved partial sums of a row dot product, combined pairwise: a fixed order of float64
-// operations (as the centrality products' row sums, centrality_backend.hpp), and independent
-// chains the compiler can keep in vector registers.
-constexpr int kLanes = 8;
+// Interleaved partial sums of a row dot product, combined pairwise: the fixed order of float64
+// operations of lfcd_backend.hpp (as the centrality products' row sums, centrality_backend.hpp),
+// and independent chains the compiler can keep in vector registers.
+constexpr int kLanes = kLfcdLanes;
 
 template <class C>
 double row_dot(const C* a, const C* b, int64_t t) {
@@ -37,9 +41,7 @@ double row_dot(const C* a, const C* b, int64_t t) {
 
 // The neighbourhood's offsets: faces (6), faces and edges (18), or faces, edges and corners (26)
 // of the 3 x 3 x 3 box around a voxel, in a fixed order.
-struct Offset {
-  int di, dj, dk;
-};
+using Offset = LfcdOffset;
 
 std::vector<Offset> neighbour_offsets(int neighbourhood) {
   if (neighbourhood != 6 && neighbourhood != 18 && neighbourhood != 26)
@@ -111,6 +113,29 @@ int64_t grow(int64_t seed, const VoxelGrid& grid, const int32_t* coords, const s
   return static_cast<int64_t>(w.queue.size());
 }
 
+// The counts grown by the backend (true), step by step with progress between steps; false,
+// having done nothing, when the backend leaves the growth to the host.
+bool grow_on_device(const ContextState& ctx, const SeriesData& s, const int32_t* coords, const VoxelGrid& grid,
+                    const std::vector<Offset>& offsets, const EdgeTest& test, std::vector<int64_t>& out) {
+  LfcdGrid g;
+  g.coords = coords;
+  g.cells = grid.cells();
+  for (int a = 0; a < 3; ++a) g.dims[a] = grid.dim(a);
+  g.offsets = offsets;
+  g.test = test;
+  Progress progress = ctx.make_progress(s.n);
+  const RunSettings run = ctx.run_settings(progress);
+  const std::unique_ptr<LfcdRun> device = s.backend->lfcd_run(s.view(), g, run);
+  if (!device) return false;
+  const int64_t step = device->seeds_per_step();
+  for (int64_t begin = 0; begin < s.n; begin += step) {
+    const int64_t end = std::min(s.n, begin + step);
+    device->sizes(begin, end, out.data() + begin);
+    progress.advance(end - begin);
+  }
+  return true;
+}
+
 }  // namespace
 
 void pcc_lfcd(const ContextState& ctx, const SeriesData& s, const int32_t* coords, const int64_t* dims, int neighbourhood,
@@ -122,6 +147,11 @@ void pcc_lfcd(const ContextState& ctx, const SeriesData& s, const int32_t* coord
   const EdgeTest test = lfcd_test(rule, threshold);
   const int64_t n = s.n, t = s.t;
   const VoxelGrid grid(coords, n, dims);
+  std::vector<int64_t> out(static_cast<size_t>(n));
+  if (grow_on_device(ctx, s, coords, grid, offsets, test, out)) {
+    std::copy(out.begin(), out.end(), lfcd);
+    return;
+  }
 
   // The stored rows on the host, widened to double; float rows (FP32 / TF32 storage) are narrowed
   // back, which is exact, so that each product reads half the bytes.
@@ -133,7 +163,6 @@ void pcc_lfcd(const ContextState& ctx, const SeriesData& s, const int32_t* coord
     narrow.assign(wide.begin(), wide.end());
     std::vector<double>().swap(wide);
   }
-  std::vector<int64_t> out(static_cast<size_t>(n));
 
   // Work of a seed: a few neighbourhoods of products of t values; clusters vary a lot in size, so
   // seeds are handed out in small dynamic chunks.

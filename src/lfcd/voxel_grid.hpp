@@ -23,6 +23,9 @@ class VoxelGrid {
     return find_hashed(cell);
   }
   int64_t dim(int axis) const { return dims_[axis]; }
+  // The dense table (the series at cell (k * ny + j) * nx + i, -1 where none), or null when the
+  // grid is hashed.
+  const int32_t* cells() const { return dense_.empty() ? nullptr : dense_.data(); }
 
  private:
   int64_t find_hashed(int64_t cell) const;

@@ -6,21 +6,15 @@
 
 #include <cmath>
 #include <deque>
-#include <map>
-#include <tuple>
 #include <vector>
 
 #include "backend_test.hpp"
+#include "lfcd_grid.hpp"
 #include "reference.hpp"
 
 namespace {
 
 using namespace fctest;
-
-struct Grid {
-  std::vector<int32_t> coords;  // n x 3
-  int64_t dims[3];
-};
 
 // n voxels: the first n cells, in a seeded shuffled order, of a dims box with about a third of it
 // left out (holes, and components where the holes cut it).
@@ -35,19 +29,10 @@ Grid holed_box(int64_t n, int64_t nx, int64_t ny, int64_t nz, uint64_t seed) {
   return g;
 }
 
-std::vector<int64_t> lfcd(const Context& ctx, const Series& s, const Grid& g, int neighbourhood, fc_edge_rule rule,
-                          double t) {
-  std::vector<int64_t> out(static_cast<size_t>(s.n_series()), -7);
-  check(fc_pcc_lfcd(ctx.get(), s.get(), g.coords.data(), g.dims, neighbourhood, rule, t, out.data()), "fc_pcc_lfcd");
-  return out;
-}
-
 // Breadth-first growth per seed from the dense float64 r (NaN for constant series: never joins).
 std::vector<int64_t> grown(const std::vector<double>& r, const Grid& g, int64_t n, int neighbourhood, bool absolute,
                            double t) {
-  std::map<std::tuple<int, int, int>, int64_t> at;
-  for (int64_t s = 0; s < n; ++s) at[{g.coords[3 * s], g.coords[3 * s + 1], g.coords[3 * s + 2]}] = s;
-  const int reach = neighbourhood == 6 ? 1 : neighbourhood == 18 ? 2 : 3;
+  const Voxels voxels(g);
   std::vector<int64_t> out(static_cast<size_t>(n), 0);
   for (int64_t seed = 0; seed < n; ++seed) {
     if (std::isnan(r[seed * n + seed])) continue;  // constant seed
@@ -58,20 +43,15 @@ std::vector<int64_t> grown(const std::vector<double>& r, const Grid& g, int64_t 
     while (!queue.empty()) {
       const int64_t v = queue.front();
       queue.pop_front();
-      for (int di = -1; di <= 1; ++di)
-        for (int dj = -1; dj <= 1; ++dj)
-          for (int dk = -1; dk <= 1; ++dk) {
-            const int steps = std::abs(di) + std::abs(dj) + std::abs(dk);
-            if (steps == 0 || steps > reach) continue;
-            const auto it = at.find({g.coords[3 * v] + di, g.coords[3 * v + 1] + dj, g.coords[3 * v + 2] + dk});
-            if (it == at.end() || in[it->second]) continue;
-            const double x = r[seed * n + it->second];
-            if ((absolute ? std::fabs(x) : x) >= t) {
-              in[it->second] = 1;
-              ++count;
-              queue.push_back(it->second);
-            }
-          }
+      voxels.neighbours(v, neighbourhood, [&](int64_t u) {
+        if (in[u]) return;
+        const double x = r[seed * n + u];
+        if ((absolute ? std::fabs(x) : x) >= t) {
+          in[u] = 1;
+          ++count;
+          queue.push_back(u);
+        }
+      });
     }
     out[seed] = count;
   }

@@ -93,8 +93,8 @@ def lfcd(x, coords, dims, threshold, signed=False, neighbourhood=26, rowvar=None
     or a corner: 26, AFNI's) joins when its r with the SEED is >= threshold (signed=True) or
     |r| >= threshold (the default). The seed counts itself (>= 1); zero-variance series have no r:
     they never join, and get 0 (one ConstantSeriesWarning with constant="nan"). Only seed-to-
-    candidate products are computed, never the N x N matrix; on a CUDA context too it runs on the
-    host (from the same stored rows, so the same counts). Coordinates off the grid or two series on
+    candidate products are computed, never the N x N matrix; on a CUDA context the clusters grow on
+    the GPU, with the same counts as on the CPU. Coordinates off the grid or two series on
     one voxel raise InvalidArgumentError naming them.
 
     >>> import numpy as np, fastconn

@@ -98,6 +98,8 @@ class CpuBackend : public Backend {
   double partial_upper(const SeriesView& s, const PartialRequest& request, double* upper, const RunSettings& run) override {
     return cpu::partial_upper(s, request, upper, run);
   }
+  // src/lfcd grows the clusters on the host, from the rows themselves (rows_to_host).
+  std::unique_ptr<LfcdRun> lfcd_run(const SeriesView&, const LfcdGrid&, const RunSettings&) override { return nullptr; }
 
 };
 

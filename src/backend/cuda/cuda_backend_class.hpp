@@ -185,6 +185,9 @@ class CudaBackend : public Backend {
   // --- partial correlation (cuda_partial.cpp) ----------------------------------------------------
 
   double partial_upper(const SeriesView& s, const PartialRequest& request, double* upper, const RunSettings& run) override;
+  // --- lFCD (cuda_lfcd.cpp) ------------------------------------------------------------------------
+
+  std::unique_ptr<LfcdRun> lfcd_run(const SeriesView& s, const LfcdGrid& grid, const RunSettings& run) override;
 
  private:
   cuda::GraphJob graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values);

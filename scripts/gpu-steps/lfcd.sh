@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# lFCD on the GPU (issue 34: 1,000,000 voxels in <= 0.3 s): its GPU tests (tests/gpu/test_cuda_lfcd.cpp
+# and the CUDA half of tests/cpp/test_lfcd.cpp), then bench/lfcd_bench.py --context cuda on the
+# 1,000,000-voxel mask (the CUDA call, median of 3 after a warm-up, against the CPU context on
+# every core, counts compared), into OUT_DIR/RESULTS-lfcd-gpu.md.
+#   bash scripts/gpu-steps/lfcd.sh BUILD_DIR OUT_DIR
+# The last line is the verdict; the exit status is non-zero on any failure.
+set -uo pipefail
+build=${1:?BUILD_DIR}
+out=${2:?OUT_DIR}
+mkdir -p "$out"
+python=/opt/torch/.venv/bin/python
+[ -x "$python" ] || python=python3
+cores=$(nproc 2>/dev/null || echo 16)
+
+log=$out/lfcd-gpu-tests.log
+FASTCONN_REQUIRE_CUDA=1 ctest --test-dir "$build" -R 'gpu\.CudaLfcd\.|cpp\.Backends/Lfcd\..*/CUDA' \
+  --output-on-failure --timeout 300 2>&1 | tee "$log"
+tests_rc=${PIPESTATUS[0]}
+tests=$(grep -E 'tests passed, [0-9]+ tests failed out of' "$log" | tail -1)
+passed=$(sed -nE 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2 \1/p' <<<"$tests" | awk '{print $1 - $2 "/" $1}')
+[ -n "$passed" ] || passed="none run"
+
+bench_log=$out/lfcd-gpu-bench.log
+"$python" bench/lfcd_bench.py --lib "$build/libfastconn.so" --context cuda --threads "$cores" --sizes 1000000 \
+  --sample-seeds 1000 --reps 3 --out "$out/RESULTS-lfcd-gpu.md" 2>&1 | tee "$bench_log"
+bench_rc=${PIPESTATUS[0]}
+summary=$(grep '^SUMMARY ' "$bench_log" | tail -1 | sed 's/^SUMMARY //')
+[ -n "$summary" ] || summary="benchmark failed (rc $bench_rc)"
+
+echo "tests $passed passed; $summary"
+[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ] && [ "$passed" != "none run" ]
