@@ -48,9 +48,11 @@ Grid holed_box(int64_t nx, int64_t ny, int64_t nz, double keep, uint64_t seed) {
   return g;
 }
 
-// Series as fMRI over a mask: per sample, white noise over the box averaged over each voxel's
-// 3 x 3 x 3 neighbourhood (neighbours share most of it), plus a slow global signal with a
-// per-voxel loading, on a baseline near 1000.
+// Series as fMRI over a mask: per sample, white noise over the box summed over each voxel's
+// 3 x 3 x 3 neighbourhood (of unit variance; face neighbours share 18 of its 27 terms, so r ~ 0.67,
+// voxels two apart 9, r ~ 0.33, and none past that: clusters stay local), plus a slow global
+// signal with a small per-voxel loading (variance <= 0.25 of the local part), on a baseline near
+// 1000.
 Dataset smoothed(const Grid& g, int64_t t, uint64_t seed) {
   Random rng(seed);
   const int64_t nx = g.dims[0], ny = g.dims[1], nz = g.dims[2], n = g.n();
@@ -60,7 +62,7 @@ Dataset smoothed(const Grid& g, int64_t t, uint64_t seed) {
   d.x.resize(static_cast<size_t>(n * t));
   std::vector<double> load(static_cast<size_t>(n)), base(static_cast<size_t>(n));
   for (int64_t s = 0; s < n; ++s) {
-    load[s] = rng.uniform(-0.3, 0.6);
+    load[s] = rng.uniform(-0.3, 0.5);
     base[s] = rng.uniform(600.0, 1400.0);
   }
   std::vector<double> noise(static_cast<size_t>(nx * ny * nz));
@@ -76,7 +78,7 @@ Dataset smoothed(const Grid& g, int64_t t, uint64_t seed) {
             const int64_t i = c[0] + di, j = c[1] + dj, l = c[2] + dk;
             if (i >= 0 && j >= 0 && l >= 0 && i < nx && j < ny && l < nz) sum += noise[(l * ny + j) * nx + i];
           }
-      d.at(s, k) = base[s] + 10.0 * (sum / 27.0 + load[s] * global);
+      d.at(s, k) = base[s] + 10.0 * (sum / std::sqrt(27.0) + load[s] * global);
     }
   }
   return d;
@@ -205,10 +207,10 @@ TEST(CudaLfcd, OneTwoAndThreeSeries) {
 
 TEST(CudaLfcd, ClustersPastSharedMemorySpillAndStayExact) {
   REQUIRE_CUDA();
-  // r >= -1 (and |r| >= 0) always passes: each count is the seed's component, thousands of
+  // r >= -1 (and |r| >= 0) always passes: each count is the seed's component, up to a thousand
   // voxels (far past a warp's 256 shared visits), found here by a breadth-first search of the
   // grid alone. A low threshold mixes spilled and shared seeds.
-  const Grid g = holed_box(19, 17, 13, 0.55, 77);
+  const Grid g = holed_box(15, 13, 11, 0.55, 77);
   Dataset d = smoothed(g, 29, 5);
   make_constant(d, 3, 1.0);
   std::vector<bool> constant(static_cast<size_t>(g.n()), false);
@@ -219,7 +221,7 @@ TEST(CudaLfcd, ClustersPastSharedMemorySpillAndStayExact) {
     for (const int h : {6, 18, 26}) {
       SCOPED_TRACE(std::to_string(h) + " neighbours");
       const std::vector<int64_t> want = component_sizes(g, h, constant);
-      EXPECT_GT(*std::max_element(want.begin(), want.end()), 1000);
+      EXPECT_GT(*std::max_element(want.begin(), want.end()), 500);
       EXPECT_EQ(lfcd(cuda, s, g, h, FC_EDGE_THRESHOLD, -1.0), want);
       EXPECT_EQ(lfcd(cuda, s, g, h, FC_EDGE_ABS_THRESHOLD, 0.0), want);
     }
@@ -328,7 +330,7 @@ TEST(CudaLfcd, ASparseGridGrowsOnTheHostWithTheSameCounts) {
   g.coords.insert(g.coords.end(), {1999, 1999, 1999});
   g.dims[0] = g.dims[1] = g.dims[2] = 2000;
   const Dataset d = structured_data(g.n(), 12, 10);
-  expect_same_counts(d, g, FC_PRECISION_FP32, {0.0, 0.5});
+  expect_same_counts(d, g, FC_PRECISION_FP32, {0.6});
 }
 
 }  // namespace
