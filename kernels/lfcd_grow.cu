@@ -68,12 +68,14 @@ __device__ int64_t grow(int32_t seed, const C* __restrict__ z, const LfcdGridVie
   __syncwarp();
   const C* zs = z + static_cast<int64_t>(seed) * g.t;
   int64_t queued = 1, visited = 1;
-  for (int64_t pair = 0; pair < queued * g.offsets; pair += 32) {
+  for (int64_t pair = 0; pair < queued * g.offsets;) {
     if (!m.room(visited)) return -1;
-    // Expand: thread `lane` takes pair (cluster voxel, step) number pair + lane.
-    const int64_t mine = pair + lane;
+    // Expand: thread `lane` takes pair (cluster voxel, step) number pair + lane, of the pairs of
+    // the voxels queued so far; the step moves past those it took, no further (the pairs of the
+    // voxels that join in this step come next).
+    const int64_t pairs = queued * g.offsets, mine = pair + lane;
     int32_t v = -1;
-    if (mine < queued * g.offsets) v = neighbour(m.queue[mine / g.offsets], static_cast<int>(mine % g.offsets), g);
+    if (mine < pairs) v = neighbour(m.queue[mine / g.offsets], static_cast<int>(mine % g.offsets), g);
     const bool fresh = v >= 0 && m.visit(v);
     visited += __popc(__ballot_sync(kAll, fresh));
     const bool candidate = fresh && !(g.constant != nullptr && g.constant[v]);
@@ -103,6 +105,7 @@ __device__ int64_t grow(int32_t seed, const C* __restrict__ z, const LfcdGridVie
     }
     if ((joins >> lane) & 1u) m.queue[queued + __popc(joins & ((1u << lane) - 1))] = v;
     queued += __popc(joins);
+    pair = pair + 32 < pairs ? pair + 32 : pairs;
     __syncwarp();  // the queue and the marks, for the next step's threads
   }
   return queued;
