@@ -151,3 +151,67 @@ def test_bad_options(tmp_path):
         p = run(*args, check=False)
         assert p.returncode == 1 and text in p.stderr, (args, p.stderr)
         assert not out.exists()
+
+
+def label_table(path):
+    """`modules --graph`'s text labels: (nodes, modules) after the '#' comment lines."""
+    lines = path.read_text().splitlines()
+    assert lines[0].startswith("# fastconn modules (") and lines[1].startswith("# nodes")
+    rows = np.array([[int(x) for x in line.split("\t")] for line in lines[2:]], dtype=np.int64)
+    return rows[:, 0], rows[:, 1]
+
+
+@pytest.mark.parametrize("method", ["leiden", "eigen"])
+def test_graph_file_input(tmp_path, scan, voxels, method):
+    # The network `fastconn graph` wrote (weights |r|) gives, through --graph, the labels that the
+    # scan's own run gives (same network, same node order), and the Q of its edge list computed here.
+    mask, idx = mask_file(tmp_path, scan)
+    net, edges = tmp_path / "net.fcg", tmp_path / "net.txt"
+    rule = ["--threshold", "0.6", "--weights", "abs"]
+    run("graph", SCAN, "-m", mask, *rule, "--precision", "fp64", "-q", "-o", net, "--edge-list", edges)
+    own = ["--method", method, "--random-seed", "5"]
+    out = tmp_path / "labels.tsv"
+    run("modules", "--graph", net, *own, "-q", "-o", out)
+    nodes, labels = label_table(out)
+    assert np.array_equal(nodes, np.arange(len(idx)))
+    meta = sidecar(tmp_path / "labels.json")
+    k = meta["results"]["n_modules"]
+    assert meta["parameters"]["graph"] == str(net) and meta["outputs"]["labels"] == str(out)
+    assert labels.min() == 1 and labels.max() == k
+    firsts = [np.flatnonzero(labels == c)[0] for c in range(1, k + 1)]
+    assert firsts == sorted(firsts)
+    e = np.loadtxt(edges, comments="#", ndmin=2)
+    a = np.zeros((len(idx), len(idx)))
+    a[e[:, 0].astype(int), e[:, 1].astype(int)] = e[:, 2]
+    a += a.T
+    assert meta["results"]["n_edges"] == len(e)
+    assert meta["results"]["modularity_q"] == pytest.approx(newman_q(a, labels), abs=1e-6)  # edge list: 9 digits
+    # The scan's run on the same network: the same labels inside the mask.
+    from_scan = tmp_path / "scan.nii.gz"
+    run("modules", SCAN, "-m", mask, *rule, "--precision", "fp64", *own, "-q", "-o", from_scan)
+    assert np.array_equal(mask_labels(from_scan, idx, scan), labels)
+    assert sidecar(tmp_path / "scan.json")["results"]["modularity_q"] == meta["results"]["modularity_q"]
+
+
+def test_graph_file_bad_input(tmp_path):
+    net = tmp_path / "net.fcg"
+    run("graph", SCAN, "--density", "0.05", "-q", "-o", net)
+    out = tmp_path / "labels.tsv"
+    cases = [
+        (["modules", SCAN, "--graph", net, "-o", out], "--graph replaces the input scan"),
+        (["modules", "--graph", net, "--density", "0.05", "-o", out], "--density builds a network from a scan"),
+        (["modules", "--graph", net, "--weights", "abs", "-o", out], "--weights builds a network from a scan"),
+        (["modules", "--graph", net, "--automask", "-o", out], "--automask applies to a scan, not to --graph"),
+        (["modules", "--graph", net, "-o", tmp_path / "labels.nii.gz"], "a graph's labels are a text table"),
+    ]
+    for args, text in cases:
+        p = run(*args, check=False)
+        assert p.returncode == 1 and text in p.stderr, (args, p.stderr)
+        assert not out.exists() and not (tmp_path / "labels.nii.gz").exists()
+    # A file that is not a graph: the library's error names it; nothing is written.
+    bad = tmp_path / "bad.fcg"
+    bad.write_bytes(b"not a graph file")
+    for path in (bad, tmp_path / "missing.fcg"):
+        p = run("modules", "--graph", path, "-o", out, check=False)
+        assert p.returncode == 2 and str(path) in p.stderr, p.stderr
+        assert not out.exists() and not (tmp_path / "labels.json").exists()

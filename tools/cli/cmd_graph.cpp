@@ -1,37 +1,15 @@
 // cmd_graph.cpp - `fastconn graph`: the network as fastconn's graph file and a text edge list,
 // built with fc_pcc_graph, without the N x N matrix (`fastconn modules` is in cmd_modules.cpp).
-#include <cerrno>
 #include <cstdio>
 
 #include "commands.hpp"
 #include "errors.hpp"
 #include "network_build.hpp"
 #include "session.hpp"
+#include "text_file.hpp"
 
 namespace fcli {
 namespace {
-
-// A text file written with every call checked (a full disk shows up at the latest in fclose).
-class TextFile {
- public:
-  TextFile(const std::string& tmp, const std::string& shown) : shown_(shown), f_(std::fopen(tmp.c_str(), "wb")) {
-    if (!f_) throw Error(kExitLibrary, "cannot write " + shown_ + ": " + system_reason(errno));
-  }
-  ~TextFile() {
-    if (f_) std::fclose(f_);
-  }
-  FILE* get() { return f_; }
-  void close() {
-    const bool bad = std::ferror(f_) != 0;
-    const int rc = std::fclose(f_);
-    f_ = nullptr;
-    if (bad || rc != 0) throw Error(kExitLibrary, "cannot write " + shown_ + ": " + system_reason(errno));
-  }
-
- private:
-  std::string shown_;
-  FILE* f_;
-};
 
 void write_edge_list(const fc_graph* g, int64_t n_edges, const std::string& tmp, const std::string& shown,
                      const std::string& rule_text) {

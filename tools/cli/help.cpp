@@ -107,12 +107,18 @@ const Help kHelp[] = {
      "      --flexibility /tmp/flexibility.nii.gz --omega 0.5\n",
      true},
     {"modules", "modules (leading eigenvector or Leiden) as an integer label map",
-     "fastconn modules INPUT -o LABELS.nii.gz (--threshold R | --density D | --top-k K) [options]",
+     "fastconn modules INPUT -o LABELS.nii.gz (--threshold R | --density D | --top-k K) [options]\n"
+     "       fastconn modules --graph NET.fcg -o LABELS.tsv [options]",
      "Builds the network (fc_pcc_graph) and splits it into modules: Newman's leading eigenvector\n"
      "with refinement (--method eigen, fc_modularity) or Leiden (--method leiden, fc_leiden: every\n"
      "module connected). The label map is int32: module 1, 2, ... inside the mask (numbered by\n"
      "first voxel), 0 outside. Q is in the sidecar.\n"
+     "With --graph, the network is a graph file instead (fc_graph_load: what `fastconn graph` or\n"
+     "fc_graph_save wrote), with its own weights: no scan, mask, edge rule or --weights. The labels\n"
+     "are then a text table: '#' comment lines, then 'node<TAB>module' per node, nodes numbered from\n"
+     "0 as in the graph (and in `fastconn graph --edge-list`), modules from 1 by first node.\n"
      "Own options:\n"
+     "  --graph FILE          the network from a graph file instead of a scan (see above)\n"
      "  --weights W           binary (default), signed or abs: the network's edge weights\n"
      "  --method M            eigen (default) or leiden\n"
      "  --resolution G        gamma > 0 (default 1); with --quality cpm, the CPM's density\n"
@@ -125,7 +131,9 @@ const Help kHelp[] = {
      "  --max-iterations P    leiden: passes at most (default 0: until no voxel moves)\n"
      "Examples:\n"
      "  fastconn modules tests/data/fmri1.nii.gz --density 0.05 -o /tmp/modules.nii.gz\n"
-     "  fastconn modules tests/data/fmri1.nii.gz --density 0.05 --method leiden -o /tmp/leiden.nii.gz\n",
+     "  fastconn modules tests/data/fmri1.nii.gz --density 0.05 --method leiden -o /tmp/leiden.nii.gz\n"
+     "  fastconn graph tests/data/fmri1.nii.gz --density 0.05 -o /tmp/net.fcg\n"
+     "  fastconn modules --graph /tmp/net.fcg --method leiden -o /tmp/labels.tsv\n",
      true},
     {"ecm", "eigenvector centrality maps (fast ECM, or thresholded ECM)",
      "fastconn ecm INPUT -o ECM.nii.gz [--threshold R | --density D | --top-k K [--weighted]] [options]",

@@ -99,7 +99,13 @@ Session::Session(int argc, char** argv, const Args& args) : progress_(args.has("
   progress_.hold_notes();  // until the input has passed every check (make_series)
   const std::string see = " (see: fastconn " + args.command() + " --help)";
   const auto& pos = args.positional();
-  if (args.has("input")) {
+  if (args.has("graph")) {  // a graph file instead of a scan (modules --graph): no scan, no mask
+    if (args.has("input") || !pos.empty())
+      fail("--graph replaces the input scan; give one or the other, not '" + (pos.empty() ? args.text("input") : pos[0]) + "'" + see);
+    for (const char* name : {"mask", "automask", "precision"})
+      if (args.has(name)) fail(std::string("--") + name + " applies to a scan, not to --graph" + see);
+    input_ = args.text("graph");
+  } else if (args.has("input")) {
     if (!pos.empty()) fail("unexpected argument '" + pos[0] + "' (the input is given with -i)" + see);
     input_ = args.text("input");
   } else {
@@ -265,6 +271,12 @@ void Session::open_context() {
   set_timing("context", created + (t2 - t1));
   set_timing("context_wait", t2 - t0);
   sidecar_.member("timing_overlap").set("context", overlapped_);
+}
+
+void Session::open_context_alone() {
+  context_start_ = std::make_unique<ContextStart>(backend_);
+  open_context();
+  progress_.release_notes();  // nothing more to check before the library call
 }
 
 void Session::make_series() {

@@ -77,6 +77,10 @@ class Session {
   // and the scan's voxel data released (the header stays for the output geometry).
   void make_series();
 
+  // The context of a command that reads no scan (`modules --graph`), created and configured as
+  // make_series() does, instead of load_scan() ... make_series().
+  void open_context_alone();
+
   nifti_image* scan() { return scan_.get(); }
   const std::string& scan_path() const { return input_; }
   const std::vector<int64_t>& voxels() const { return voxels_; }
