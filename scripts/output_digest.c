@@ -9,6 +9,8 @@
  * With "series" as the third argument only the calls on series run (not the modules of the
  * planted graph, whose input no pair kernel touches), on N = 509 synthetic series (prime, past
  * one 480-column tile): tests/c's c_isa_paths runs it so once per ISA path, the portable one too.
+ * With "modules" only the module calls run (fc_modularity, fc_leiden's options, multilayer
+ * modularity's couplings): for restructurings of those, which read no series.
  *
  * Data: the bundled region series when a CSV path is given (31 x 250), and a synthetic set of
  * N = 1009 (prime) series of T = 165 with shared slow oscillations, noise from a fixed LCG, one
@@ -125,6 +127,16 @@ static void modules_digest(const char* name, fc_context* ctx, const fc_graph* g,
   fc_modules_destroy(m);
 }
 
+/* The graph of these CSR arrays (malloc'ed; freed here). */
+static fc_graph* csr_graph(int64_t n, int64_t* offsets, int64_t* columns, float* weights) {
+  fc_graph* g;
+  check(fc_graph_create_csr(n, offsets, columns, weights, &g), "fc_graph_create_csr");
+  free(offsets);
+  free(columns);
+  free(weights);
+  return g;
+}
+
 static fc_graph* planted(int64_t n, int64_t communities) {
   /* each node: 30 neighbours in its community, 6 outside, chosen by the LCG; symmetrized */
   const int64_t in = 30, out = 6, per = n / communities;
@@ -150,12 +162,8 @@ static fc_graph* planted(int64_t n, int64_t communities) {
   for (int64_t u = 0; u < n; ++u)
     for (int64_t v = 0; v < n; ++v)
       if (adj[u * n + v]) columns[e++] = v;
-  fc_graph* g;
-  check(fc_graph_create_csr(n, offsets, columns, NULL, &g), "fc_graph_create_csr");
   free(adj);
-  free(offsets);
-  free(columns);
-  return g;
+  return csr_graph(n, offsets, columns, NULL);
 }
 
 static void series_calls(fc_context* ctx, const char* tag, const double* x, int64_t n, int64_t t, int64_t ss, int64_t ts) {
@@ -327,12 +335,112 @@ static void series_calls(fc_context* ctx, const char* tag, const double* x, int6
   fc_series_destroy(s);
 }
 
+/* The graph g with weights from the LCG, the same at both ends of an edge: in (0.1, 1.1), or
+ * signed in (-0.4, 0.6) (a draw per edge i < j, mirrored). */
+static fc_graph* reweighted(const fc_graph* g, int signed_weights) {
+  int64_t n, e;
+  check(fc_graph_info(g, &n, &e), "graph info");
+  int64_t* offsets = malloc(sizeof(int64_t) * (n + 1));
+  int64_t* columns = malloc(sizeof(int64_t) * 2 * e);
+  float* w = malloc(sizeof(float) * 2 * e);
+  check(fc_graph_csr(g, offsets, columns, w, 2 * e), "graph csr");
+  for (int64_t u = 0; u < n; ++u)
+    for (int64_t x = offsets[u]; x < offsets[u + 1]; ++x) {
+      const int64_t v = columns[x];
+      if (v < u) continue;
+      const float d = (float)(noise() + (signed_weights ? 0.1 : 0.6));
+      w[x] = d;
+      for (int64_t y = offsets[v]; y < offsets[v + 1]; ++y)
+        if (columns[y] == u) w[y] = d;
+    }
+  return csr_graph(n, offsets, columns, w);
+}
+
+static void leiden_digest(const char* tag, fc_context* ctx, const fc_graph* g, const fc_leiden_options* lo,
+                          const int64_t* initial) {
+  fc_modules* m;
+  check(fc_leiden(ctx, g, lo, initial, &m), "fc_leiden");
+  int64_t ln, lk;
+  double lq;
+  check(fc_modules_info(m, &ln, &lk, &lq, NULL), "leiden info");
+  int64_t* labels = malloc(sizeof(int64_t) * ln);
+  check(fc_modules_labels(m, labels, ln), "leiden labels");
+  printf("%-40s %016llx  (K %lld, Q %.15f)\n", tag, (unsigned long long)fnv(labels, sizeof(int64_t) * ln, kFnvStart),
+         (long long)lk, lq);
+  free(labels);
+  fc_modules_destroy(m);
+}
+
+/* fc_leiden's options and fc_multilayer_modularity's couplings, on a random graph of 1,201 nodes
+ * (planted with one community: no structure to recover, so the labels depend on every step) and
+ * reweighted copies of it (layers: the LCG's weights drawn anew per layer), so that a
+ * restructuring of the moves, refinement or aggregation shows up. */
+static void leiden_variants(fc_context* ctx, const fc_graph* planted_graph) {
+  fc_leiden_options lo;
+  check(fc_leiden_options_default(&lo), "leiden options");
+  leiden_digest("planted 3000/10 Leiden", ctx, planted_graph, &lo, NULL);
+  fc_graph* g = planted(1201, 1);
+  leiden_digest("random 1201 Leiden", ctx, g, &lo, NULL);
+  fc_graph* weighted = reweighted(g, 0);
+  fc_graph* signed_graph = reweighted(g, 1);
+  lo.resolution = 1.5;
+  lo.seed = 7;
+  leiden_digest("random Leiden weighted gamma 1.5", ctx, weighted, &lo, NULL);
+  lo.resolution = 1.0;
+  lo.signed_mode = FC_SIGNED_RUBINOV;
+  leiden_digest("random Leiden signed rubinov", ctx, signed_graph, &lo, NULL);
+  lo.signed_mode = FC_SIGNED_GOMEZ;
+  leiden_digest("random Leiden signed gomez", ctx, signed_graph, &lo, NULL);
+  lo.quality = FC_LEIDEN_CPM;
+  lo.resolution = 0.05;
+  leiden_digest("random Leiden CPM 0.05", ctx, weighted, &lo, NULL);
+  check(fc_leiden_options_default(&lo), "leiden options");
+  lo.max_iterations = 1;
+  lo.randomness = 0.01;
+  int64_t n;
+  check(fc_graph_info(g, &n, NULL), "graph info");
+  int64_t* initial = malloc(sizeof(int64_t) * n);
+  for (int64_t v = 0; v < n; ++v) initial[v] = (v * 7) % 13;
+  leiden_digest("random Leiden initial, 1 pass", ctx, g, &lo, initial);
+  free(initial);
+
+  enum { kLayers = 6 };
+  fc_graph* layers[kLayers];
+  for (int s = 0; s < kLayers; ++s) layers[s] = reweighted(g, 0);
+  const double gammas[kLayers] = {1.0, 0.8, 1.2, 1.0, 0.9, 1.1};
+  fc_multilayer_options mo;
+  for (int variant = 0; variant < 3; ++variant) {
+    check(fc_multilayer_options_default(&mo), "multilayer options");
+    if (variant == 1) mo.omega = 0.1, mo.seed = 3;
+    if (variant == 2) mo.coupling = FC_COUPLING_CATEGORICAL, mo.omega = 0.5;
+    fc_multilayer* ml;
+    check(fc_multilayer_modularity(ctx, (const fc_graph* const*)layers, kLayers, variant == 1 ? gammas : NULL, &mo, &ml),
+          "fc_multilayer_modularity");
+    int64_t mn, ml_layers, mk;
+    double mq;
+    check(fc_multilayer_info(ml, &mn, &ml_layers, &mk, &mq), "multilayer info");
+    int64_t* labels = malloc(sizeof(int64_t) * mn * ml_layers);
+    check(fc_multilayer_labels(ml, labels, mn * ml_layers), "multilayer labels");
+    char name[64];
+    snprintf(name, sizeof name, "random x %d multilayer variant %d", kLayers, variant);
+    printf("%-40s %016llx  (K %lld, Q %.15f)\n", name,
+           (unsigned long long)fnv(labels, sizeof(int64_t) * mn * ml_layers, kFnvStart), (long long)mk, mq);
+    free(labels);
+    fc_multilayer_destroy(ml);
+  }
+  for (int s = 0; s < kLayers; ++s) fc_graph_destroy(layers[s]);
+  fc_graph_destroy(weighted);
+  fc_graph_destroy(signed_graph);
+  fc_graph_destroy(g);
+}
+
 int main(int argc, char** argv) {
   const fc_backend backend = argc > 1 && strcmp(argv[1], "cuda") == 0 ? FC_BACKEND_CUDA : FC_BACKEND_CPU;
   fc_context* ctx;
   fprintf(stderr, "%s\n", fc_cpu_info());  /* which CPU path made these digests (not a digest) */
   check(fc_context_create(backend, -1, &ctx), "fc_context_create");
-  if (argc > 2) {
+  const int modules_only = argc > 3 && strcmp(argv[3], "modules") == 0;
+  if (argc > 2 && !modules_only) {
     int64_t n, t;
     double* x = read_csv(argv[2], &n, &t);
     if (!x) { fprintf(stderr, "cannot read %s\n", argv[2]); return 1; }
@@ -341,15 +449,17 @@ int main(int argc, char** argv) {
   }
   const int series_only = argc > 3 && strcmp(argv[3], "series") == 0;
   const int64_t n = series_only ? 509 : 1009, t = 165;
-  double* x = synthetic(n, t);
-  series_calls(ctx, "synthetic fp32", x, n, t, t, 1);
-  check(fc_context_set_precision(ctx, FC_PRECISION_FP64), "fp64");
-  series_calls(ctx, "synthetic fp64", x, n, t, t, 1);
-  check(fc_context_set_precision(ctx, FC_PRECISION_FP32), "fp32");
-  check(fc_context_set_memory_limit(ctx, 4 << 20), "limit");
-  series_calls(ctx, "synthetic fp32 4MiB", x, n, t, t, 1);
-  check(fc_context_set_memory_limit(ctx, 0), "limit");
-  free(x);
+  if (!modules_only) {
+    double* x = synthetic(n, t);
+    series_calls(ctx, "synthetic fp32", x, n, t, t, 1);
+    check(fc_context_set_precision(ctx, FC_PRECISION_FP64), "fp64");
+    series_calls(ctx, "synthetic fp64", x, n, t, t, 1);
+    check(fc_context_set_precision(ctx, FC_PRECISION_FP32), "fp32");
+    check(fc_context_set_memory_limit(ctx, 4 << 20), "limit");
+    series_calls(ctx, "synthetic fp32 4MiB", x, n, t, t, 1);
+    check(fc_context_set_memory_limit(ctx, 0), "limit");
+    free(x);
+  }
   if (series_only) {
     fc_context_destroy(ctx);
     return 0;
@@ -357,21 +467,7 @@ int main(int argc, char** argv) {
   fc_graph* g = planted(3000, 10);
   modules_digest("planted 3000/10 modules", ctx, g, 1);
   modules_digest("planted 3000/10 modules refine=0", ctx, g, 0);
-  {
-    fc_leiden_options lo;
-    check(fc_leiden_options_default(&lo), "leiden options");
-    fc_modules* m;
-    check(fc_leiden(ctx, g, &lo, NULL, &m), "fc_leiden");
-    int64_t ln, lk;
-    double lq;
-    check(fc_modules_info(m, &ln, &lk, &lq, NULL), "leiden info");
-    int64_t* labels = malloc(sizeof(int64_t) * ln);
-    check(fc_modules_labels(m, labels, ln), "leiden labels");
-    printf("%-40s %016llx  (K %lld, Q %.15f)\n", "planted 3000/10 Leiden", (unsigned long long)fnv(labels, sizeof(int64_t) * ln, kFnvStart),
-           (long long)lk, lq);
-    free(labels);
-    fc_modules_destroy(m);
-  }
+  leiden_variants(ctx, g);
   fc_graph_destroy(g);
   fc_context_destroy(ctx);
   return 0;

@@ -73,6 +73,10 @@ struct CommunityWeights {
   }
 };
 
+// The sums of the node weights kp, kn per community of `label` (ids < g.n), in node order.
+void community_weight_sums(const LeidenGraph& g, const std::vector<int64_t>& label, std::vector<double>& sum_p,
+                           std::vector<double>& sum_n);
+
 // The nodes whose `skip` is 0, in a seeded random order (Fisher-Yates).
 std::vector<int64_t> shuffled_nodes(const std::vector<char>& skip, SplitMix64& rng);
 

@@ -1,7 +1,8 @@
-// Leiden's fast local moving (leiden.hpp): the paper's MoveNodesFast with a queue of nodes.
+// Leiden's fast local moving (leiden.hpp) for the single-graph objective: leiden_pass.hpp's
+// move_nodes_with with one null term, d+ kp - d- kn; and the seeded node orders.
 #include <algorithm>
 
-#include "modules/leiden.hpp"
+#include "modules/leiden_pass.hpp"
 
 namespace fc {
 
@@ -15,88 +16,51 @@ std::vector<int64_t> shuffled_nodes(const std::vector<char>& skip, SplitMix64& r
   return order;
 }
 
-int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
-                          std::vector<int64_t>& label, SplitMix64& rng) {
-  const int64_t n = g.n;
-  if (n == 0) return 0;
-  std::vector<double> sum_p(static_cast<size_t>(n), 0.0), sum_n(static_cast<size_t>(n), 0.0);
-  std::vector<int64_t> count(static_cast<size_t>(n), 0);
-  for (int64_t v = 0; v < n; ++v) {
+void community_weight_sums(const LeidenGraph& g, const std::vector<int64_t>& label, std::vector<double>& sum_p,
+                           std::vector<double>& sum_n) {
+  sum_p.assign(static_cast<size_t>(g.n), 0.0);
+  sum_n.assign(static_cast<size_t>(g.n), 0.0);
+  for (int64_t v = 0; v < g.n; ++v) {
     const size_t c = static_cast<size_t>(label[static_cast<size_t>(v)]);
     sum_p[c] += g.kp[static_cast<size_t>(v)];
     sum_n[c] += g.kn[static_cast<size_t>(v)];
-    ++count[c];
   }
-  // Unused community ids, the lowest on top: a node may move to an empty community.
-  std::vector<int64_t> empty;
-  for (int64_t c = n - 1; c >= 0; --c)
-    if (count[static_cast<size_t>(c)] == 0) empty.push_back(c);
+}
 
-  // The queue starts with every movable node in a seeded random order (Fisher-Yates); a ring of n
-  // slots holds it, since a node is in it at most once.
-  std::vector<int64_t> queue = shuffled_nodes(skip, rng);
-  std::vector<char> queued(static_cast<size_t>(n), 0);
-  for (int64_t v : queue) queued[static_cast<size_t>(v)] = 1;
-  int64_t head = 0, size = int64_t(queue.size());
-  queue.resize(static_cast<size_t>(n));
+namespace {
 
-  CommunityWeights cw(n);
-  int64_t moves = 0;
-  while (size > 0) {
-    const int64_t v = queue[static_cast<size_t>(head)];
-    head = head + 1 == n ? 0 : head + 1;
-    --size;
-    queued[static_cast<size_t>(v)] = 0;
-    const size_t vs = static_cast<size_t>(v);
-    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e)
-      cw.add(label[static_cast<size_t>(g.columns[static_cast<size_t>(e)])], g.weights[static_cast<size_t>(e)]);
-    const int64_t a = label[vs];
-    const size_t as = static_cast<size_t>(a);
-    const double kp = g.kp[vs], kn = g.kn[vs], w_own = cw.weight[as];
-    int64_t best = a;
-    double best_gain = t.epsilon;
-    for (int64_t c : cw.touched) {
-      if (c == a) continue;
-      const size_t cs = static_cast<size_t>(c);
-      const double gain = leiden_gain(t, kp, kn, cw.weight[cs], w_own, sum_p[cs], sum_n[cs], sum_p[as], sum_n[as]);
-      if (gain > best_gain) {
-        best_gain = gain;
-        best = c;
-      }
-    }
-    // Alone in an empty community (the same as staying when v is alone already).
-    if (count[as] > 1 && !empty.empty()) {
-      const double gain = leiden_gain(t, kp, kn, 0.0, w_own, 0.0, 0.0, sum_p[as], sum_n[as]);
-      if (gain > best_gain) best = empty.back();
-    }
-    cw.clear();
-    if (best == a) continue;
-    const size_t bs = static_cast<size_t>(best);
-    if (!empty.empty() && best == empty.back()) empty.pop_back();
-    sum_p[as] -= kp;
-    sum_n[as] -= kn;
-    --count[as];
-    sum_p[bs] += kp;
-    sum_n[bs] += kn;
-    ++count[bs];
-    if (count[as] == 0) {
-      sum_p[as] = 0;  // an empty community starts again from exact zeros
-      sum_n[as] = 0;
-      empty.push_back(a);
-    }
-    label[vs] = best;
-    ++moves;
-    // Neighbours outside the new community may now gain from a move: back in the queue.
-    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e) {
-      const int64_t u = g.columns[static_cast<size_t>(e)];
-      const size_t us = static_cast<size_t>(u);
-      if (queued[us] || skip[us] || label[us] == best) continue;
-      queued[us] = 1;
-      queue[static_cast<size_t>((head + size) % n)] = u;
-      ++size;
-    }
+// The sums of node weights (kp, kn) per community: leiden_gain's null term.
+struct ScalarModel {
+  const LeidenGraph& g;
+  const LeidenTerms& t;
+  std::vector<double> sum_p, sum_n;
+
+  void begin(const std::vector<int64_t>& label) { community_weight_sums(g, label, sum_p, sum_n); }
+  double null(int64_t v, int64_t c, int64_t a) const {
+    const size_t vs = static_cast<size_t>(v), as = static_cast<size_t>(a);
+    const double kc_p = c < 0 ? 0.0 : sum_p[static_cast<size_t>(c)], kc_n = c < 0 ? 0.0 : sum_n[static_cast<size_t>(c)];
+    // leiden_gain's, term for term (the same bits).
+    return t.gamma * (t.d_pos * g.kp[vs] * (kc_p - sum_p[as] + g.kp[vs]) - t.d_neg * g.kn[vs] * (kc_n - sum_n[as] + g.kn[vs]));
   }
-  return moves;
+  void move(int64_t v, int64_t a, int64_t c) {
+    const size_t vs = static_cast<size_t>(v), as = static_cast<size_t>(a), cs = static_cast<size_t>(c);
+    sum_p[as] -= g.kp[vs];
+    sum_n[as] -= g.kn[vs];
+    sum_p[cs] += g.kp[vs];
+    sum_n[cs] += g.kn[vs];
+  }
+  void emptied(int64_t, int64_t a) {
+    sum_p[static_cast<size_t>(a)] = 0;
+    sum_n[static_cast<size_t>(a)] = 0;
+  }
+};
+
+}  // namespace
+
+int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
+                          std::vector<int64_t>& label, SplitMix64& rng) {
+  ScalarModel model{g, t, {}, {}};
+  return move_nodes_with(g, model, t.epsilon, skip, label, rng);
 }
 
 }  // namespace fc

@@ -1,7 +1,12 @@
-// Leiden's pass and refinement as templates over the null model, so that the single-graph Leiden
-// (leiden.cpp: one null term, kp / kn) and multilayer modularity (multilayer.cpp: a null term per
-// layer) run the same steps: the paper's RefinePartition with MergeNodesSubset, and a pass of
-// moves, refinement and aggregation level after level.
+// Leiden's moves, pass and refinement as templates over the null model, so that the single-graph
+// Leiden (leiden.cpp: one null term, kp / kn) and multilayer modularity (multilayer.cpp: a null
+// term per layer) run the same steps: the paper's MoveNodesFast with a queue of nodes,
+// RefinePartition with MergeNodesSubset, and a pass of moves, refinement and aggregation level
+// after level.
+//
+// Moves: every movable node is queued once in a seeded random order; a node taken from the queue
+// moves to the neighbouring community (or an empty one) of the largest gain above epsilon, and its
+// neighbours outside its new community are queued again (those inside cannot gain from its move).
 //
 // Refinement: within each community S of the moved partition, every node starts alone; in a
 // seeded random order, a node still alone and well connected to S joins one of the
@@ -19,6 +24,85 @@
 #include "modules/leiden.hpp"
 
 namespace fc {
+
+// Model: the null model of the moves, over communities named by ids < g.n:
+//   void begin(const std::vector<int64_t>& label)    sums per community of `label`
+//   double null(int64_t v, int64_t c, int64_t a)     the null term of moving v from a (which holds
+//                                                     it) to c; c < 0: to an empty community
+//   void move(int64_t v, int64_t a, int64_t c)       v moves from a to c
+//   void emptied(int64_t v, int64_t a)               a held v alone and is empty now: its sums
+//                                                     start again from exact zeros
+// A move gains (w_vc - w_va) - null(v, c, a). Nodes whose `skip` is set are never queued.
+// Returns the number of moves.
+template <class Model>
+int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, const std::vector<char>& skip,
+                        std::vector<int64_t>& label, SplitMix64& rng) {
+  const int64_t n = g.n;
+  if (n == 0) return 0;
+  model.begin(label);
+  std::vector<int64_t> count(static_cast<size_t>(n), 0);
+  for (int64_t v = 0; v < n; ++v) ++count[static_cast<size_t>(label[static_cast<size_t>(v)])];
+  // Unused community ids, the lowest on top: a node may move to an empty community.
+  std::vector<int64_t> empty;
+  for (int64_t c = n - 1; c >= 0; --c)
+    if (count[static_cast<size_t>(c)] == 0) empty.push_back(c);
+
+  // A ring of n slots holds the queue, since a node is in it at most once.
+  std::vector<int64_t> queue = shuffled_nodes(skip, rng);
+  std::vector<char> queued(static_cast<size_t>(n), 0);
+  for (int64_t v : queue) queued[static_cast<size_t>(v)] = 1;
+  int64_t head = 0, size = int64_t(queue.size());
+  queue.resize(static_cast<size_t>(n));
+
+  CommunityWeights cw(n);
+  int64_t moves = 0;
+  while (size > 0) {
+    const int64_t v = queue[static_cast<size_t>(head)];
+    head = head + 1 == n ? 0 : head + 1;
+    --size;
+    queued[static_cast<size_t>(v)] = 0;
+    const size_t vs = static_cast<size_t>(v);
+    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e)
+      cw.add(label[static_cast<size_t>(g.columns[static_cast<size_t>(e)])], g.weights[static_cast<size_t>(e)]);
+    const int64_t a = label[vs];
+    const size_t as = static_cast<size_t>(a);
+    const double w_own = cw.weight[as];
+    int64_t best = a;
+    double best_gain = epsilon;
+    for (int64_t c : cw.touched) {
+      if (c == a) continue;
+      const double gain = cw.weight[static_cast<size_t>(c)] - w_own - model.null(v, c, a);
+      if (gain > best_gain) {
+        best_gain = gain;
+        best = c;
+      }
+    }
+    // Alone in an empty community (the same as staying when v is alone already).
+    if (count[as] > 1 && !empty.empty() && -w_own - model.null(v, -1, a) > best_gain) best = empty.back();
+    cw.clear();
+    if (best == a) continue;
+    const size_t bs = static_cast<size_t>(best);
+    if (!empty.empty() && best == empty.back()) empty.pop_back();
+    model.move(v, a, best);
+    --count[as];
+    ++count[bs];
+    if (count[as] == 0) {
+      model.emptied(v, a);
+      empty.push_back(a);
+    }
+    label[vs] = best;
+    ++moves;
+    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e) {
+      const int64_t u = g.columns[static_cast<size_t>(e)];
+      const size_t us = static_cast<size_t>(u);
+      if (queued[us] || skip[us] || label[us] == best) continue;
+      queued[us] = 1;
+      queue[static_cast<size_t>((head + size) % n)] = u;
+      ++size;
+    }
+  }
+  return moves;
+}
 
 // Null: the null model of the refinement, whose subcommunities are named by a node (their first):
 //   void begin(const std::vector<int64_t>& label)   sums per community of `label`; every node its

@@ -13,13 +13,7 @@ struct ScalarNull {
   std::vector<double> s_p, s_n, r_p, r_n;
 
   void begin(const std::vector<int64_t>& label) {
-    s_p.assign(static_cast<size_t>(g.n), 0.0);
-    s_n.assign(static_cast<size_t>(g.n), 0.0);
-    for (int64_t v = 0; v < g.n; ++v) {
-      const size_t s = static_cast<size_t>(label[static_cast<size_t>(v)]);
-      s_p[s] += g.kp[static_cast<size_t>(v)];
-      s_n[s] += g.kn[static_cast<size_t>(v)];
-    }
+    community_weight_sums(g, label, s_p, s_n);
     r_p = g.kp;
     r_n = g.kn;
   }

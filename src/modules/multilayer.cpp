@@ -68,28 +68,29 @@ SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega
   return lv;
 }
 
-// Fast local moving (Leiden's queue scheme, leiden_move_nodes) with the per-layer null model:
-// coefficient[l] = gamma_l / (2 m_l). Returns the number of moves.
-int64_t move_nodes(const SupraLevel& lv, const std::vector<double>& coefficient, double epsilon,
-                   std::vector<int64_t>& label, SplitMix64& rng) {
-  const LeidenGraph& g = lv.g;
-  const int64_t n = g.n, L = int64_t(coefficient.size());
-  // K[c * L + l]: community c's degree in layer l (absent: 0).
+// The moves' null model (leiden_pass.hpp's Model) per layer: coefficient[l] = gamma_l / (2 m_l),
+// K[c * L + l] community c's degree in layer l (absent: 0); moving v from a to c has the null
+// term sum_l coefficient_l k_vl (K_cl - K_al + k_vl).
+struct LayerModel {
+  const SupraLevel& lv;
+  const std::vector<double>& coefficient;
+  int64_t L;
   std::unordered_map<int64_t, double> K;
-  K.reserve(static_cast<size_t>(lv.layer.size()));
-  std::vector<int64_t> count(static_cast<size_t>(n), 0);
-  for (int64_t v = 0; v < n; ++v) {
-    const int64_t c = label[static_cast<size_t>(v)];
-    ++count[static_cast<size_t>(c)];
-    for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x)
-      K[c * L + lv.layer[static_cast<size_t>(x)]] += lv.degree[static_cast<size_t>(x)];
+
+  void begin(const std::vector<int64_t>& label) {
+    K.clear();
+    K.reserve(lv.layer.size());
+    for (int64_t v = 0; v < lv.g.n; ++v) {
+      const int64_t c = label[static_cast<size_t>(v)];
+      for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x)
+        K[c * L + lv.layer[static_cast<size_t>(x)]] += lv.degree[static_cast<size_t>(x)];
+    }
   }
-  auto sum = [&](int64_t c, int64_t l) {
+  double sum(int64_t c, int64_t l) const {
     const auto it = K.find(c * L + l);
     return it == K.end() ? 0.0 : it->second;
-  };
-  // null(v, c, a): sum_l coefficient_l k_vl (K_cl - K_al + k_vl); c < 0: an empty community.
-  auto null_term = [&](int64_t v, int64_t c, int64_t a) {
+  }
+  double null(int64_t v, int64_t c, int64_t a) const {
     double t = 0;
     for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x) {
       const int64_t l = lv.layer[static_cast<size_t>(x)];
@@ -97,70 +98,19 @@ int64_t move_nodes(const SupraLevel& lv, const std::vector<double>& coefficient,
       t += coefficient[static_cast<size_t>(l)] * k * ((c < 0 ? 0.0 : sum(c, l)) - sum(a, l) + k);
     }
     return t;
-  };
-  std::vector<int64_t> empty;
-  for (int64_t c = n - 1; c >= 0; --c)
-    if (count[static_cast<size_t>(c)] == 0) empty.push_back(c);
-
-  std::vector<int64_t> queue;
-  queue.reserve(static_cast<size_t>(n));
-  for (int64_t v = 0; v < n; ++v) queue.push_back(v);
-  for (int64_t i = n - 1; i > 0; --i)
-    std::swap(queue[static_cast<size_t>(i)], queue[static_cast<size_t>(rng.next() % uint64_t(i + 1))]);
-  std::vector<char> queued(static_cast<size_t>(n), 1);
-  int64_t head = 0, size = n;
-
-  CommunityWeights cw(n);
-  int64_t moves = 0;
-  while (size > 0) {
-    const int64_t v = queue[static_cast<size_t>(head)];
-    head = head + 1 == n ? 0 : head + 1;
-    --size;
-    queued[static_cast<size_t>(v)] = 0;
-    const size_t vs = static_cast<size_t>(v);
-    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e)
-      cw.add(label[static_cast<size_t>(g.columns[static_cast<size_t>(e)])], g.weights[static_cast<size_t>(e)]);
-    const int64_t a = label[vs];
-    const double w_own = cw.weight[static_cast<size_t>(a)];
-    int64_t best = a;
-    double best_gain = epsilon;
-    for (int64_t c : cw.touched) {
-      if (c == a) continue;
-      const double gain = cw.weight[static_cast<size_t>(c)] - w_own - null_term(v, c, a);
-      if (gain > best_gain) {
-        best_gain = gain;
-        best = c;
-      }
-    }
-    if (count[static_cast<size_t>(a)] > 1 && !empty.empty() && -w_own - null_term(v, -1, a) > best_gain)
-      best = empty.back();
-    cw.clear();
-    if (best == a) continue;
-    if (!empty.empty() && best == empty.back()) empty.pop_back();
-    for (int64_t x = lv.start[vs]; x < lv.start[vs + 1]; ++x) {
+  }
+  void move(int64_t v, int64_t a, int64_t c) {
+    for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x) {
       const int64_t l = lv.layer[static_cast<size_t>(x)];
       K[a * L + l] -= lv.degree[static_cast<size_t>(x)];
-      K[best * L + l] += lv.degree[static_cast<size_t>(x)];
-    }
-    --count[static_cast<size_t>(a)];
-    ++count[static_cast<size_t>(best)];
-    if (count[static_cast<size_t>(a)] == 0) {
-      // An empty community starts again from exact zeros (it held v alone: v's layers).
-      for (int64_t x = lv.start[vs]; x < lv.start[vs + 1]; ++x) K.erase(a * L + lv.layer[static_cast<size_t>(x)]);
-      empty.push_back(a);
-    }
-    label[vs] = best;
-    ++moves;
-    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e) {
-      const int64_t u = g.columns[static_cast<size_t>(e)];
-      if (queued[static_cast<size_t>(u)] || label[static_cast<size_t>(u)] == best) continue;
-      queued[static_cast<size_t>(u)] = 1;
-      queue[static_cast<size_t>((head + size) % n)] = u;
-      ++size;
+      K[c * L + l] += lv.degree[static_cast<size_t>(x)];
     }
   }
-  return moves;
-}
+  void emptied(int64_t v, int64_t a) {
+    for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x)
+      K.erase(a * L + lv.layer[static_cast<size_t>(x)]);
+  }
+};
 
 // The level of k communities: Leiden's aggregate for the edges, the per-layer degrees summed.
 SupraLevel aggregate(const SupraLevel& lv, const std::vector<int64_t>& community, int64_t k, int64_t L, int threads) {
@@ -274,8 +224,10 @@ struct SupraOps {
   int64_t L;
   int threads;
   const LeidenGraph& graph(const SupraLevel& lv) const { return lv.g; }
+  // Every supra-node is queued, edges or not (a node without any stays alone: it gains nothing).
   int64_t move(const SupraLevel& lv, const std::vector<char>&, std::vector<int64_t>& p, SplitMix64& rng) const {
-    return move_nodes(lv, coefficient, epsilon, p, rng);
+    LayerModel model{lv, coefficient, L, {}};
+    return move_nodes_with(lv.g, model, epsilon, std::vector<char>(static_cast<size_t>(lv.g.n), 0), p, rng);
   }
   int64_t refine(const SupraLevel& lv, const std::vector<char>& skip, const std::vector<int64_t>& p, SplitMix64& rng,
                  std::vector<int64_t>& refined) const {
