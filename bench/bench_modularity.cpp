@@ -8,7 +8,10 @@
 // writes it in fastconn's graph file format, --labels writes fastconn's labels, one per line).
 // --method leiden times fc_leiden (default options: modularity, gamma 1, seed 1) instead of
 // fc_modularity; bench/modularity/leiden_peers.py times leidenalg and igraph's Leiden and Louvain.
+// --method multilayer times fc_multilayer_modularity on the windows' networks of voxel-like series
+// (issue 31's 20,000 nodes x 50 windows: --nodes 20000 --windows 50).
 #include <omp.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -87,8 +90,7 @@ fc_graph* planted(int64_t n, int64_t k, double deg_in, double deg_out, uint64_t 
 // series its group's smooth (AR(1)) time course plus a weaker one of the next group and its own
 // noise (levels vary by series), thresholded by fc_pcc_graph to the `density` of pairs with the
 // largest |r| (binary), on the best backend there is. truth: each series' group.
-fc_graph* voxel_network(int64_t n, int64_t t, int64_t networks, double density, uint64_t seed,
-                        std::vector<int64_t>& truth) {
+std::vector<float> voxel_series(int64_t n, int64_t t, int64_t networks, uint64_t seed, std::vector<int64_t>& truth) {
   Rng rng{seed};
   auto normal = [&] {
     const double u1 = 1.0 - rng.uniform(), u2 = rng.uniform();
@@ -112,6 +114,12 @@ fc_graph* voxel_network(int64_t n, int64_t t, int64_t networks, double density, 
       x[static_cast<size_t>(v * t + s)] = float(1000.0 + course[static_cast<size_t>(k * t + s)] +
                                                 other * course[static_cast<size_t>(next * t + s)] + noise * normal());
   }
+  return x;
+}
+
+fc_graph* voxel_network(int64_t n, int64_t t, int64_t networks, double density, uint64_t seed,
+                        std::vector<int64_t>& truth) {
+  const std::vector<float> x = voxel_series(n, t, networks, seed, truth);
   fc_context* ctx = nullptr;
   check(fc_context_create(FC_BACKEND_AUTO, -1, &ctx), "fc_context_create");
   fc_series* series = nullptr;
@@ -121,6 +129,76 @@ fc_graph* voxel_network(int64_t n, int64_t t, int64_t networks, double density, 
   fc_series_destroy(series);
   fc_context_destroy(ctx);
   return g;
+}
+
+// --method multilayer: the windows' networks of voxel_series (each window's top-k graph, binary)
+// and reps runs of fc_multilayer_modularity (ordinal, omega, gamma 1, seed 1) on them: the median
+// time, Q, K, mean flexibility, and the process's peak resident memory before and after.
+int multilayer_bench(int64_t n, int64_t networks, int64_t windows, int64_t length, int64_t step, int64_t top_k,
+                     double omega, int threads, int reps) {
+  std::vector<int64_t> truth;
+  const int64_t t = length + (windows - 1) * step;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<float> x = voxel_series(n, t, networks, 20240611, truth);
+  fc_context* ctx = nullptr;
+  check(fc_context_create(FC_BACKEND_CPU, -1, &ctx), "fc_context_create");
+  check(fc_context_set_threads(ctx, threads), "fc_context_set_threads");
+  fc_series* series = nullptr;
+  check(fc_series_create_f32(ctx, x.data(), n, t, t, 1, &series), "fc_series_create_f32");
+  fc_dfc* it = nullptr;
+  check(fc_dfc_begin(ctx, series, length, step, FC_TAPER_RECTANGULAR, 0.0, &it), "fc_dfc_begin");
+  std::vector<fc_graph*> layers;
+  int64_t edges = 0;
+  for (;;) {
+    fc_graph* g = nullptr;
+    int64_t w = 0;
+    const fc_status st = fc_dfc_next_graph(it, FC_EDGE_TOP_K, double(top_k), FC_GRAPH_BINARY, &g, &w);
+    if (st == FC_DONE) break;
+    check(st, "fc_dfc_next_graph");
+    int64_t e = 0;
+    check(fc_graph_info(g, nullptr, &e), "fc_graph_info");
+    edges += e;
+    layers.push_back(g);
+  }
+  fc_dfc_destroy(it);
+  fc_series_destroy(series);
+  const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  const double rss_before = double(ru.ru_maxrss) / 1048576.0;
+  std::printf("layers: %lld voxel-like series x %lld samples in %lld networks (seed 20240611), %lld windows of "
+              "%lld every %lld, each window's top-%lld graph (binary): %lld edges in all (built in %.1f s); "
+              "omega %g, %d threads\n",
+              (long long)n, (long long)t, (long long)networks, (long long)layers.size(), (long long)length,
+              (long long)step, (long long)top_k, (long long)edges, build_s, omega, threads);
+  fc_multilayer_options o;
+  check(fc_multilayer_options_default(&o), "fc_multilayer_options_default");
+  o.omega = omega;
+  std::vector<double> times;
+  double q = 0, flex = 0;
+  int64_t k = 0;
+  for (int r = 0; r < reps; ++r) {
+    fc_multilayer* m = nullptr;
+    const auto a = std::chrono::steady_clock::now();
+    check(fc_multilayer_modularity(ctx, layers.data(), int64_t(layers.size()), nullptr, &o, &m),
+          "fc_multilayer_modularity");
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
+    check(fc_multilayer_info(m, nullptr, nullptr, &k, &q), "fc_multilayer_info");
+    std::vector<double> f(static_cast<size_t>(n));
+    check(fc_multilayer_flexibility(m, f.data(), n), "fc_multilayer_flexibility");
+    flex = 0;
+    for (double v : f) flex += v / double(n);
+    fc_multilayer_destroy(m);
+  }
+  std::sort(times.begin(), times.end());
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("fastconn fc_multilayer_modularity (CPU, %d threads): median %.3f s of %d (min %.3f, max %.3f)\n", threads,
+              times[times.size() / 2], reps, times.front(), times.back());
+  std::printf("Q = %.12f  K = %lld  mean flexibility %.4f  peak RSS %.2f GiB (%.2f GiB before the call: the layers)\n", q,
+              (long long)k, flex, double(ru.ru_maxrss) / 1048576.0, rss_before);
+  for (fc_graph* g : layers) fc_graph_destroy(g);
+  fc_context_destroy(ctx);
+  return 0;
 }
 
 // Normalized mutual information (arithmetic mean normalization, as scikit-learn's default).
@@ -191,7 +269,8 @@ int main(int argc, char** argv) {
   int reps = 3, threads = 0;
   int64_t max_communities = 0, nodes = 38400, communities = 40;
   double degree_in = 19.0, degree_out = 19.0, density = 0;
-  int64_t voxel_t = 0;
+  int64_t voxel_t = 0, windows = 50, window_length = 60, window_step = 20, top_k = 10;
+  double omega = 1.0;
   for (int a = 1; a + 1 < argc; a += 2) {
     const std::string k = argv[a];
     if (k == "--graph") graph_path = argv[a + 1];
@@ -209,11 +288,18 @@ int main(int argc, char** argv) {
     else if (k == "--voxel-samples") voxel_t = std::atoll(argv[a + 1]);
     else if (k == "--density") density = std::atof(argv[a + 1]);
     else if (k == "--method") method = argv[a + 1];
+    else if (k == "--windows") windows = std::atoll(argv[a + 1]);
+    else if (k == "--window-length") window_length = std::atoll(argv[a + 1]);
+    else if (k == "--step") window_step = std::atoll(argv[a + 1]);
+    else if (k == "--top-k") top_k = std::atoll(argv[a + 1]);
+    else if (k == "--omega") omega = std::atof(argv[a + 1]);
     else {
       std::fprintf(stderr,
                    "usage: bench_modularity [--graph FILE] [--save FILE] [--labels FILE] [--truth FILE] [--reps R] "
                    "[--threads P] [--max-communities K] [--backend cpu|cuda|both] [--nodes N] [--communities C] "
-                   "[--degree-in D] [--degree-out D] [--voxel-samples T --density F] [--method eigen|leiden]\n");
+                   "[--degree-in D] [--degree-out D] [--voxel-samples T --density F] [--method eigen|leiden|multilayer]\n"
+                   "       multilayer: [--nodes N] [--communities C] [--windows W] [--window-length L] [--step S] "
+                   "[--top-k K] [--omega W]\n");
       return 2;
     }
   }
@@ -221,12 +307,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_modularity: --backend %s is not cpu, cuda or both\n", backend.c_str());
     return 2;
   }
-  if (method != "eigen" && method != "leiden") {
-    std::fprintf(stderr, "bench_modularity: --method %s is not eigen or leiden\n", method.c_str());
+  if (method != "eigen" && method != "leiden" && method != "multilayer") {
+    std::fprintf(stderr, "bench_modularity: --method %s is not eigen, leiden or multilayer\n", method.c_str());
     return 2;
   }
   const bool leiden = method == "leiden";
   if (threads <= 0) threads = omp_get_max_threads();
+  if (method == "multilayer")
+    return multilayer_bench(nodes, communities, windows, window_length, window_step, top_k, omega, threads, reps);
   std::vector<int64_t> truth;
   fc_graph* g = nullptr;
   const auto t0 = std::chrono::steady_clock::now();

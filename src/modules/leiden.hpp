@@ -87,11 +87,13 @@ int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std:
 
 // Refinement (RefinePartition with MergeNodesSubset): subcommunities of `label`'s communities,
 // numbered 0 .. returned count - 1 by first appearance in node order, into `refined`.
+// Communities are refined in parallel on `threads` (0 = default), the same for any thread count.
 int64_t leiden_refine(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
-                      const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined);
+                      const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined, int threads);
 
 // The graph of `k` communities (community[v] in 0 .. k-1): node weights summed, edges between
-// communities summed in member order, edges inside dropped. Rows are built in parallel on
+// communities summed in member order, edges inside dropped; a row's columns in the order first
+// met (members in node order, each one's row in order). Rows are built in parallel on
 // `threads` (0 = default), each one sequentially: the same graph for any thread count.
 LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& community, int64_t k, int threads);
 
