@@ -157,37 +157,45 @@ std::vector<double> null_coefficients(const std::vector<const GraphData*>& layer
 
 // Leiden's refinement (leiden_pass.hpp's Null) with the per-layer null model: community and
 // subcommunity degrees per layer; v (alone) joining r gains w_vr - sum_l coefficient_l k_vl R_l,
-// and r is well connected in S when w(r, S - r) >= sum_l coefficient_l R_l (S_l - R_l).
+// and r is well connected in S when w(r, S - r) >= own[r] = sum_l coefficient_l R_l (S_l - R_l),
+// kept up to date as nodes join r (each join changes the terms of the joining node's layers only:
+// R_l -> R_l + k adds coefficient_l k (S_l - 2 R_l - k)), so that the test, made for every
+// neighbouring subcommunity of every node, costs no pass over r's layers.
 struct LayerNull {
   const SupraLevel& lv;
   const std::vector<double>& coefficient;
   int64_t L;
   std::unordered_map<int64_t, double> S;                    // S[s * L + l]
   std::vector<std::vector<std::pair<int64_t, double>>> R;   // per subcommunity: (layer, degree), ascending
+  std::vector<double> own;                                  // per subcommunity
+  const std::vector<int64_t>* label = nullptr;
 
-  void begin(const std::vector<int64_t>& label) {
+  void begin(const std::vector<int64_t>& community) {
     const int64_t n = lv.g.n;
+    label = &community;
     S.clear();
     R.assign(static_cast<size_t>(n), {});
     for (int64_t v = 0; v < n; ++v)
       for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x) {
         const int64_t l = lv.layer[static_cast<size_t>(x)];
         const double k = lv.degree[static_cast<size_t>(x)];
-        S[label[static_cast<size_t>(v)] * L + l] += k;
+        S[community[static_cast<size_t>(v)] * L + l] += k;
         R[static_cast<size_t>(v)].push_back({l, k});
       }
+    own.assign(static_cast<size_t>(n), 0.0);
+    for (int64_t v = 0; v < n; ++v) {
+      double null = 0;
+      for (const auto& [l, k] : R[static_cast<size_t>(v)])
+        null += coefficient[static_cast<size_t>(l)] * k * (S.at(community[static_cast<size_t>(v)] * L + l) - k);
+      own[static_cast<size_t>(v)] = null;
+    }
   }
   double sub_degree(int64_t r, int64_t l) const {
     const auto& list = R[static_cast<size_t>(r)];
     const auto it = std::lower_bound(list.begin(), list.end(), std::make_pair(l, -HUGE_VAL));
     return it != list.end() && it->first == l ? it->second : 0.0;
   }
-  bool well_connected(double ext, int64_t r, int64_t s) const {
-    double null = 0;
-    for (const auto& [l, k] : R[static_cast<size_t>(r)])
-      null += coefficient[static_cast<size_t>(l)] * k * (S.at(s * L + l) - k);
-    return ext - null >= 0;
-  }
+  bool well_connected(double ext, int64_t r, int64_t) const { return ext - own[static_cast<size_t>(r)] >= 0; }
   double join_gain(int64_t v, double w, int64_t r) const {
     double null = 0;
     for (int64_t x = lv.start[static_cast<size_t>(v)]; x < lv.start[static_cast<size_t>(v + 1)]; ++x) {
@@ -197,6 +205,11 @@ struct LayerNull {
     return w - null;
   }
   void join(int64_t v, int64_t r) {
+    const int64_t s = (*label)[static_cast<size_t>(r)];
+    double change = 0;
+    for (const auto& [l, k] : R[static_cast<size_t>(v)])
+      change += coefficient[static_cast<size_t>(l)] * k * (S.at(s * L + l) - 2 * sub_degree(r, l) - k);
+    own[static_cast<size_t>(r)] += change;
     auto& into = R[static_cast<size_t>(r)];
     std::vector<std::pair<int64_t, double>> merged;
     merged.reserve(into.size() + R[static_cast<size_t>(v)].size());
@@ -231,7 +244,7 @@ struct SupraOps {
   }
   int64_t refine(const SupraLevel& lv, const std::vector<char>& skip, const std::vector<int64_t>& p, SplitMix64& rng,
                  std::vector<int64_t>& refined) const {
-    LayerNull null{lv, coefficient, L, {}, {}};
+    LayerNull null{lv, coefficient, L, {}, {}, {}, nullptr};
     return refine_partition(lv.g, null, randomness, skip, p, rng, refined, threads);
   }
   SupraLevel aggregate(const SupraLevel& lv, const std::vector<int64_t>& refined, int64_t k) const {
