@@ -9,9 +9,10 @@ for graph in planted voxel; do
   OMP_NUM_THREADS=2 build/bench/bench_modularity --method leiden --threads 2 --reps 3 "${args[@]}" \
       --save /tmp/leiden_$graph.fcg --labels /tmp/leiden_${graph}_labels.txt > /tmp/bench_$graph.txt 2>&1
   q=$(grep '^Q = ' /tmp/bench_$graph.txt | awk '{print $3}')
-  s=$(grep 'median' /tmp/bench_$graph.txt | sed 's/.*median \([0-9.]*\) s.*/\1/')
+  s=$(grep 'median' /tmp/bench_$graph.txt | sed 's/.*: median \([0-9.]*\) s.*/\1/')
+  c=$(grep 'CPU time' /tmp/bench_$graph.txt | sed 's/.*CPU time (all threads) median \([0-9.]*\) s.*/\1/')
   uptime >> /tmp/bench_$graph.txt
   (cd bench/modularity && /usr/bin/python3 leiden_peers.py --graph /tmp/leiden_$graph.fcg \
-      --labels /tmp/leiden_${graph}_labels.txt --fastconn-q "$q" --fastconn-seconds "$s" > /tmp/peers_$graph.txt 2>&1)
+      --labels /tmp/leiden_${graph}_labels.txt --fastconn-q "$q" --fastconn-seconds "$s" --fastconn-cpu "$c" > /tmp/peers_$graph.txt 2>&1)
   cat /tmp/bench_$graph.txt /tmp/peers_$graph.txt
 done
