@@ -70,7 +70,7 @@ struct GraphOps {
   }
   int64_t refine(const LeidenGraph& g, const std::vector<char>& skip, const std::vector<int64_t>& p, SplitMix64& rng,
                  std::vector<int64_t>& refined) const {
-    return leiden_refine(g, t, skip, p, rng, refined, threads);
+    return leiden_refine(g, t, skip, p, rng, refined);
   }
   LeidenGraph aggregate(const LeidenGraph& g, const std::vector<int64_t>& refined, int64_t k) const {
     return leiden_aggregate(g, refined, k, threads);

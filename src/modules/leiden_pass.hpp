@@ -21,7 +21,6 @@
 #include <numeric>
 #include <vector>
 
-#include "base/parallel_team.hpp"
 #include "modules/leiden.hpp"
 
 namespace fc {
@@ -113,16 +112,10 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
 //                                                    nothing by leaving s alone
 //   double join_gain(int64_t v, double w, int64_t r) gain of v (alone) joining r, weight w to it
 //   void join(int64_t v, int64_t r)                  v joins r
-// The communities are refined independently (each touches only its own nodes' and
-// subcommunities' entries, and reads the rest), so in parallel on `threads`: community s takes
-// its nodes in the order of one seeded shuffle of all nodes, and draws its merges from a stream
-// of its own (seeded by one draw of rng and s), which makes the result the same for any thread
-// count. Returns the number of subcommunities, numbered 0 .. count - 1 by first appearance into
-// refined.
+// Returns the number of subcommunities, numbered 0 .. count - 1 by first appearance into refined.
 template <class Null>
 int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, const std::vector<char>& skip,
-                         const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined,
-                         int threads) {
+                         const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined) {
   const int64_t n = g.n;
   refined.resize(static_cast<size_t>(n));
   null.begin(label);
@@ -138,83 +131,57 @@ int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, co
     ext[vs] = w;
   }
 
-  // The shuffled nodes grouped by community (a stable counting sort): community s's nodes are
-  // by_community[start[s] .. start[s + 1]) in shuffled order.
   const std::vector<int64_t> order = shuffled_nodes(skip, rng);
-  const uint64_t stream_seed = rng.next();
-  std::vector<int64_t> start(static_cast<size_t>(n + 1), 0), by_community(order.size());
-  for (int64_t v : order) ++start[static_cast<size_t>(label[static_cast<size_t>(v)] + 1)];
-  for (int64_t s = 0; s < n; ++s) start[static_cast<size_t>(s + 1)] += start[static_cast<size_t>(s)];
-  {
-    std::vector<int64_t> next(start.begin(), start.end() - 1);
-    for (int64_t v : order) by_community[static_cast<size_t>(next[static_cast<size_t>(label[static_cast<size_t>(v)])]++)] = v;
-  }
 
-  std::vector<int64_t> work;  // the communities with two or more movable nodes: something to merge
-  for (int64_t s = 0; s < n; ++s)
-    if (start[static_cast<size_t>(s + 1)] - start[static_cast<size_t>(s)] >= 2) work.push_back(s);
-
-  const int team = work.size() < 2 ? 1 : parallel_team(g.offsets[static_cast<size_t>(n)] + n, threads);
-  std::vector<CommunityWeights> scratch;
-  scratch.reserve(static_cast<size_t>(team));
-  for (int x = 0; x < team; ++x) scratch.emplace_back(n);
-#pragma omp parallel num_threads(team) if (team > 1)
-  {
-    CommunityWeights& cw = scratch[static_cast<size_t>(omp_get_thread_num())];
-    std::vector<int64_t> candidate;
-    std::vector<double> gain;
-#pragma omp for schedule(dynamic, 1)
-    for (size_t w = 0; w < work.size(); ++w) {
-      const int64_t s = work[w];
-      SplitMix64 stream(stream_seed ^ (0x9E3779B97F4A7C15ULL * uint64_t(s + 1)));
-      for (int64_t i = start[static_cast<size_t>(s)]; i < start[static_cast<size_t>(s + 1)]; ++i) {
-        const int64_t v = by_community[static_cast<size_t>(i)];
-        const size_t vs = static_cast<size_t>(v);
-        if (r_size[static_cast<size_t>(refined[vs])] != 1) continue;  // no longer alone
-        if (!null.well_connected(ext[vs], v, s)) continue;
-        for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e) {
-          const size_t u = static_cast<size_t>(g.columns[static_cast<size_t>(e)]);
-          if (label[u] == s) cw.add(refined[u], g.weights[static_cast<size_t>(e)]);
+  CommunityWeights cw(n);
+  std::vector<int64_t> candidate;
+  std::vector<double> gain;
+  for (int64_t v : order) {
+    const size_t vs = static_cast<size_t>(v);
+    const int64_t s = label[vs];
+    if (r_size[static_cast<size_t>(refined[vs])] != 1) continue;  // no longer alone
+    if (!null.well_connected(ext[vs], v, s)) continue;
+    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e) {
+      const size_t u = static_cast<size_t>(g.columns[static_cast<size_t>(e)]);
+      if (label[u] == s) cw.add(refined[u], g.weights[static_cast<size_t>(e)]);
+    }
+    candidate.assign(1, v);  // staying alone: gain 0
+    gain.assign(1, 0.0);
+    double top = 0;
+    for (int64_t r : cw.touched) {
+      const size_t rs = static_cast<size_t>(r);
+      if (r == v || !null.well_connected(ext[rs], r, s)) continue;
+      const double d = null.join_gain(v, cw.weight[rs], r);
+      if (d < 0) continue;
+      candidate.push_back(r);
+      gain.push_back(d);
+      top = std::max(top, d);
+    }
+    int64_t chosen = v;
+    if (candidate.size() > 1) {
+      // Pr(r) ~ exp(gain_r / theta), scaled by exp(-top / theta) so that nothing overflows.
+      double total = 0;
+      for (double& d : gain) total += (d = std::exp((d - top) / randomness));
+      const double x = rng.uniform() * total;
+      double cumulative = 0;
+      chosen = candidate.back();
+      for (size_t i = 0; i < candidate.size(); ++i) {
+        cumulative += gain[i];
+        if (x < cumulative) {
+          chosen = candidate[i];
+          break;
         }
-        candidate.assign(1, v);  // staying alone: gain 0
-        gain.assign(1, 0.0);
-        double top = 0;
-        for (int64_t r : cw.touched) {
-          const size_t rs = static_cast<size_t>(r);
-          if (r == v || !null.well_connected(ext[rs], r, s)) continue;
-          const double d = null.join_gain(v, cw.weight[rs], r);
-          if (d < 0) continue;
-          candidate.push_back(r);
-          gain.push_back(d);
-          top = std::max(top, d);
-        }
-        int64_t chosen = v;
-        if (candidate.size() > 1) {
-          // Pr(r) ~ exp(gain_r / theta), scaled by exp(-top / theta) so that nothing overflows.
-          double total = 0;
-          for (double& d : gain) total += (d = std::exp((d - top) / randomness));
-          const double x = stream.uniform() * total;
-          double cumulative = 0;
-          chosen = candidate.back();
-          for (size_t c = 0; c < candidate.size(); ++c) {
-            cumulative += gain[c];
-            if (x < cumulative) {
-              chosen = candidate[c];
-              break;
-            }
-          }
-        }
-        if (chosen != v) {
-          const size_t cs = static_cast<size_t>(chosen);
-          ext[cs] += ext[vs] - 2 * cw.weight[cs];
-          null.join(v, chosen);
-          ++r_size[cs];
-          r_size[vs] = 0;
-          refined[vs] = chosen;
-        }
-        cw.clear();
       }
     }
+    if (chosen != v) {
+      const size_t cs = static_cast<size_t>(chosen);
+      ext[cs] += ext[vs] - 2 * cw.weight[cs];
+      null.join(v, chosen);
+      ++r_size[cs];
+      r_size[vs] = 0;
+      refined[vs] = chosen;
+    }
+    cw.clear();
   }
   return renumber_by_first_appearance(refined);
 }
