@@ -14,13 +14,9 @@ mkdir -p "$out"
 status=0
 
 export FASTCONN_REQUIRE_CUDA=1
-log="$out/compact-ctest.log"
-ctest --test-dir "$build" -R 'gpu\.CudaCompact|cpp\.Compact|^c_compact$' --output-on-failure --timeout 300 2>&1 | tee "$log"
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-tests=$(grep -Eo '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
-passed=$(echo "$tests" | awk '{print $9 - $4}')
-total=$(echo "$tests" | awk '{print $9}')
-[ -n "$total" ] && [ "$total" -gt 0 ] || { status=1; passed=0; total=0; }
+source "$(dirname "$0")/../gpu-step-ctest.sh"
+run_step_tests 'gpu\.CudaCompact|cpp\.Compact|^c_compact$' "$out/compact-ctest.log"
+[ "$step_tests_ok" = 1 ] || status=1
 
 bench="$build/bench/gpu/bench_gpu_compact"
 verdict="benchmark not built ($bench)"
@@ -32,5 +28,5 @@ if [ -x "$bench" ]; then
 else
   status=1
 fi
-echo "tests $passed/$total passed; $verdict"
+echo "tests $step_tests passed; $verdict"
 exit $status

@@ -16,14 +16,8 @@ nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader 2>&1 
 echo "host CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
 
 regex='CudaEcm|Centrality|CudaModularity|SameBits|CudaFaults.FastEcm'
-ctest --test-dir "$build" -R "$regex" --output-on-failure --timeout 300 2>&1 | tee "$out/ecm-tests.log"
-tests_rc=${PIPESTATUS[0]}
-summary=$(grep -E '^[0-9]+% tests passed' "$out/ecm-tests.log" | tail -1)
-total=$(echo "$summary" | sed -n 's/.* out of \([0-9]*\).*/\1/p')
-failed=$(echo "$summary" | sed -n 's/.*, \([0-9]*\) tests failed.*/\1/p')
-total=${total:-0}
-failed=${failed:-0}
-passed=$((total - failed))
+source "$(dirname "$0")/../gpu-step-ctest.sh"
+run_step_tests "$regex" "$out/ecm-tests.log"
 
 bench="$build/bench/gpu/bench_gpu_ecm"
 bench_rc=1
@@ -35,5 +29,5 @@ else
   echo "missing $bench (a build without -DFASTCONN_BUILD_BENCH=ON?)"
 fi
 verdict=$(sed -n 's/^verdict=//p' "$out/ecm-bench.log" 2>/dev/null | tail -1)
-echo "tests $passed/$total passed; ${verdict:-bench failed (rc $bench_rc)}"
-[ "$tests_rc" -eq 0 ] && [ "$total" -gt 0 ] && [ "$bench_rc" -eq 0 ]
+echo "tests $step_tests passed; ${verdict:-bench failed (rc $bench_rc)}"
+[ "$step_tests_ok" = 1 ] && [ "$bench_rc" -eq 0 ]

@@ -13,13 +13,8 @@ python=/opt/torch/.venv/bin/python
 [ -x "$python" ] || python=python3
 cores=$(nproc 2>/dev/null || echo 16)
 
-log=$out/lfcd-gpu-tests.log
-FASTCONN_REQUIRE_CUDA=1 ctest --test-dir "$build" -R 'gpu\.CudaLfcd\.|cpp\.Backends/Lfcd\..*/CUDA' \
-  --output-on-failure --timeout 300 2>&1 | tee "$log"
-tests_rc=${PIPESTATUS[0]}
-tests=$(grep -E 'tests passed, [0-9]+ tests failed out of' "$log" | tail -1)
-passed=$(sed -nE 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2 \1/p' <<<"$tests" | awk '{print $1 - $2 "/" $1}')
-[ -n "$passed" ] || passed="none run"
+source "$(dirname "$0")/../gpu-step-ctest.sh"
+run_step_tests 'gpu\.CudaLfcd\.|cpp\.Backends/Lfcd\..*/CUDA' "$out/lfcd-gpu-tests.log"
 
 bench_log=$out/lfcd-gpu-bench.log
 "$python" bench/lfcd_bench.py --lib "$build/libfastconn.so" --context cuda --threads "$cores" --sizes 1000000 \
@@ -28,5 +23,5 @@ bench_rc=${PIPESTATUS[0]}
 summary=$(grep '^SUMMARY ' "$bench_log" | tail -1 | sed 's/^SUMMARY //')
 [ -n "$summary" ] || summary="benchmark failed (rc $bench_rc)"
 
-echo "tests $passed passed; $summary"
-[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ] && [ "$passed" != "none run" ]
+echo "tests $step_tests passed; $summary"
+[ "$step_tests_ok" = 1 ] && [ "$bench_rc" -eq 0 ]

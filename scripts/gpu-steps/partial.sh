@@ -15,14 +15,8 @@ py=/opt/torch/.venv/bin/python
 
 tests_log="$out/partial-tests.log"
 # -V: the test's own lines (the worst CUDA vs CPU difference) go into the log too.
-FASTCONN_REQUIRE_CUDA=1 ctest --test-dir "$build" -R '^gpu\.(CudaPartial\.|CudaFaults\.PartialCorrelation$)' -V --output-on-failure >"$tests_log" 2>&1
-tests_rc=$?
-cat "$tests_log"
-# ctest's summary: "100% tests passed, 0 tests failed out of 5"
-summary=$(grep -E 'tests passed, [0-9]+ tests? failed out of' "$tests_log" | tail -1)
-total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$summary")
-failed=$(sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/' <<<"$summary")
-if [ -z "$summary" ]; then total=0; failed=0; tests_rc=1; fi
+source "$(dirname "$0")/../gpu-step-ctest.sh"
+run_step_tests '^gpu\.(CudaPartial\.|CudaFaults\.PartialCorrelation$)' "$tests_log" -V
 worst=$(grep -o 'worst CUDA vs CPU |difference| / kappa_1(S): [0-9.e+-]*' "$tests_log" | tail -1 | awk '{print $NF}')
 
 bench_log="$out/partial-bench.log"
@@ -32,5 +26,5 @@ cat "$bench_log"
 bench_line=$(tail -1 "$bench_log")
 [ $bench_rc -ne 0 ] && bench_line="benchmark FAILED (rc $bench_rc): $bench_line"
 
-echo "tests $((total - failed))/$total passed (worst |CUDA - CPU| / kappa_1 ${worst:-n/a}); $bench_line"
-[ $tests_rc -eq 0 ] && [ $bench_rc -eq 0 ]
+echo "tests $step_tests passed (worst |CUDA - CPU| / kappa_1 ${worst:-n/a}); $bench_line"
+[ "$step_tests_ok" = 1 ] && [ $bench_rc -eq 0 ]

@@ -15,19 +15,11 @@ status=0
 
 # --- tests ---------------------------------------------------------------------------------------
 export FASTCONN_REQUIRE_CUDA=1
-ctest --test-dir "$build" -R 'gpu\.CudaTcDegree\.|cpp\.TcBound\.' --output-on-failure --timeout 300 | tee "$out/tc-tests.log"
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-summary=$(grep -E 'tests passed, [0-9]+ tests failed out of' "$out/tc-tests.log" | tail -1)
-if [ -n "$summary" ]; then
-  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$summary")
-  failed=$(sed -E 's/.* ([0-9]+) tests failed out of.*/\1/' <<<"$summary")
-  tests="tests $((total - failed))/$total passed"
-else
-  tests="tests: no ctest summary"
-  status=1
-fi
+source "$(dirname "$0")/../gpu-step-ctest.sh"
+run_step_tests 'gpu\.CudaTcDegree\.|cpp\.TcBound\.' "$out/tc-tests.log"
+[ "$step_tests_ok" = 1 ] || status=1
+tests="tests $step_tests passed"
 
-# --- benchmark -----------------------------------------------------------------------------------
 bench="$build/bench/gpu/bench_tc_degree"
 md="$out/RESULTS-tc.md"
 {

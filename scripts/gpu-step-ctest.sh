@@ -1,0 +1,21 @@
+# Sourced by scripts/gpu-steps/*.sh: run_step_tests REGEX LOG [CTEST ARGS...] runs the ctest tests matching REGEX
+# in $build (FASTCONN_REQUIRE_CUDA=1: a missing device fails them), its output to LOG and stdout,
+# and sets step_tests ("P/N", or "none run") and step_tests_ok (1 when all N > 0 passed).
+# ctest's summary reads "100% tests passed, 0 tests failed out of N" or, in newer versions (the
+# GPU image's CMake 4), "100% tests passed out of N": both are read here, once for every step.
+run_step_tests() {
+  local regex=$1 log=$2 rc summary total failed
+  shift 2
+  FASTCONN_REQUIRE_CUDA=1 ctest --test-dir "$build" -R "$regex" --output-on-failure --timeout 300 "$@" >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  summary=$(grep -E '^[0-9]+% tests passed' "$log" | tail -1)
+  total=$(sed -nE 's/.* out of ([0-9]+).*/\1/p' <<<"$summary")
+  failed=$(sed -nE 's/.*, ([0-9]+) tests? failed.*/\1/p' <<<"$summary")
+  if [ -z "$total" ] || [ "$total" -eq 0 ]; then
+    step_tests="none run"; step_tests_ok=0
+  else
+    step_tests="$((total - ${failed:-0}))/$total"
+    step_tests_ok=$([ "$rc" -eq 0 ] && echo 1 || echo 0)
+  fi
+}
