@@ -151,8 +151,11 @@ if has_step sanitizer; then
   memcheck_programs=${SANITIZER_PROGRAMS:-"test_cuda_window test_cuda_graph test_cuda_modularity $newer_programs"}
   shared_memory_programs=${SANITIZER_PROGRAMS:-$newer_programs}
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" memcheck "* ]] && {
+    # Tests that exhaust the device on purpose (*OutOfDeviceMemory*) are left out: memcheck counts
+    # the cudaMalloc failure they provoke as an error (an H200 run: CudaEcm's 7 tests passed, 0
+    # bytes leaked, "2 errors", both that test's out-of-memory API returns).
     for program in $memcheck_programs; do
-      srun memcheck "$program" "${SANITIZER_FILTER:-*}" --leak-check=full
+      srun memcheck "$program" "${SANITIZER_FILTER:-*-*OutOfDeviceMemory*}" --leak-check=full
     done
   }
   [[ " ${SANITIZER_TOOLS:-memcheck racecheck initcheck} " == *" racecheck "* ]] && {
