@@ -1,12 +1,22 @@
-# Sourced by scripts/gpu-steps/*.sh: run_step_tests REGEX LOG [CTEST ARGS...] runs the ctest tests matching REGEX
+# Sourced by scripts/gpu-steps/*.sh, first thing after `set`, as
+#   source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
+# which takes the step's two arguments (BUILD_DIR OUT_DIR) into $build and $out, makes $out and
+# exports FASTCONN_REQUIRE_CUDA=1 (a missing device fails a step's tests and benchmarks alike).
+#
+# run_step_tests REGEX LOG [CTEST ARGS...] runs the ctest tests matching REGEX
 # in $build (FASTCONN_REQUIRE_CUDA=1: a missing device fails them), its output to LOG and stdout,
 # and sets step_tests ("P/N", or "none run") and step_tests_ok (1 when all N > 0 passed).
 # ctest's summary reads "100% tests passed, 0 tests failed out of N" or, in newer versions (the
 # GPU image's CMake 4), "100% tests passed out of N": both are read here, once for every step.
+build=${1:?usage: bash scripts/gpu-steps/NAME.sh BUILD_DIR OUT_DIR}
+out=${2:?usage: bash scripts/gpu-steps/NAME.sh BUILD_DIR OUT_DIR}
+mkdir -p "$out"
+export FASTCONN_REQUIRE_CUDA=1
+
 run_step_tests() {
   local regex=$1 log=$2 rc summary total failed
   shift 2
-  FASTCONN_REQUIRE_CUDA=1 ctest --test-dir "$build" -R "$regex" --output-on-failure --timeout 300 "$@" >"$log" 2>&1
+  ctest --test-dir "$build" -R "$regex" --output-on-failure --timeout 300 "$@" >"$log" 2>&1
   rc=$?
   cat "$log"
   summary=$(grep -E '^[0-9]+% tests passed' "$log" | tail -1)

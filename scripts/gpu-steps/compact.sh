@@ -8,13 +8,9 @@
 #      and half, next to the D2H floors of 4 and 2 bytes a pair, into OUT_DIR/RESULTS-compact.md.
 # The last line is the verdict; the exit status is non-zero on any failure.
 set -uo pipefail
-build=${1:?usage: compact.sh BUILD_DIR OUT_DIR}
-out=${2:?usage: compact.sh BUILD_DIR OUT_DIR}
-mkdir -p "$out"
+source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 status=0
 
-export FASTCONN_REQUIRE_CUDA=1
-source "$(dirname "$0")/../gpu-step-ctest.sh"
 run_step_tests 'gpu\.CudaCompact|cpp\.Compact|^c_compact$' "$out/compact-ctest.log"
 [ "$step_tests_ok" = 1 ] || status=1
 

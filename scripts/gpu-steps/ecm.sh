@@ -8,15 +8,11 @@
 # OUT_DIR/RESULTS-ecm-gpu.md. Last line: the verdict.
 #   bash scripts/gpu-steps/ecm.sh BUILD_DIR OUT_DIR
 set -uo pipefail
-build=${1:?BUILD_DIR}
-out=${2:?OUT_DIR}
-mkdir -p "$out"
-export FASTCONN_REQUIRE_CUDA=1
+source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader 2>&1 | head -2
 echo "host CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
 
 regex='CudaEcm|Centrality|CudaModularity|SameBits|CudaFaults.FastEcm'
-source "$(dirname "$0")/../gpu-step-ctest.sh"
 run_step_tests "$regex" "$out/ecm-tests.log"
 
 bench="$build/bench/gpu/bench_gpu_ecm"

@@ -6,14 +6,11 @@
 #   bash scripts/gpu-steps/lfcd.sh BUILD_DIR OUT_DIR
 # The last line is the verdict; the exit status is non-zero on any failure.
 set -uo pipefail
-build=${1:?BUILD_DIR}
-out=${2:?OUT_DIR}
-mkdir -p "$out"
+source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 python=/opt/torch/.venv/bin/python
 [ -x "$python" ] || python=python3
 cores=$(nproc 2>/dev/null || echo 16)
 
-source "$(dirname "$0")/../gpu-step-ctest.sh"
 run_step_tests 'gpu\.CudaLfcd\.|cpp\.Backends/Lfcd\..*/CUDA' "$out/lfcd-gpu-tests.log"
 
 bench_log=$out/lfcd-gpu-bench.log

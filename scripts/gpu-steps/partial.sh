@@ -7,15 +7,12 @@
 # (bench/partial_gpu_bench.py), which writes OUT_DIR/RESULTS-partial-gpu.md. The last line is the
 # verdict; the exit status is non-zero when a test or the benchmark fails.
 set -uo pipefail
-build=${1:?usage: partial.sh BUILD_DIR OUT_DIR}
-out=${2:?usage: partial.sh BUILD_DIR OUT_DIR}
-mkdir -p "$out"
+source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 py=/opt/torch/.venv/bin/python
 [ -x "$py" ] || py=python3
 
 tests_log="$out/partial-tests.log"
 # -V: the test's own lines (the worst CUDA vs CPU difference) go into the log too.
-source "$(dirname "$0")/../gpu-step-ctest.sh"
 run_step_tests '^gpu\.(CudaPartial\.|CudaFaults\.PartialCorrelation$)' "$tests_log" -V
 worst=$(grep -o 'worst CUDA vs CPU |difference| / kappa_1(S): [0-9.e+-]*' "$tests_log" | tail -1 | awk '{print $NF}')
 

@@ -8,14 +8,10 @@
 # against the FP32 kernel in the same run, into OUT_DIR/RESULTS-tc.md. Last line: the verdict.
 # Non-zero exit on any failure.
 set -u
-build=${1:?usage: tc.sh BUILD_DIR OUT_DIR}
-out=${2:?usage: tc.sh BUILD_DIR OUT_DIR}
-mkdir -p "$out"
+source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 status=0
 
 # --- tests ---------------------------------------------------------------------------------------
-export FASTCONN_REQUIRE_CUDA=1
-source "$(dirname "$0")/../gpu-step-ctest.sh"
 run_step_tests 'gpu\.CudaTcDegree\.|cpp\.TcBound\.' "$out/tc-tests.log"
 [ "$step_tests_ok" = 1 ] || status=1
 tests="tests $step_tests passed"
