@@ -137,6 +137,50 @@ class GraphBackend {
   // never chosen: a row with fewer than k candidates is padded with column -1 and value 0.
   // Progress is reported in rows.
   virtual void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) = 0;
+
+  // --- row bands: one call's work split across devices (backend/split_backend.hpp runs a band per
+  // device and joins them). A band is the pairs (i, j), j > i, with i in [row_begin, row_end) (top_k:
+  // the rows i in the band, every j). Bands start at multiples of graph_row_granularity(s, run)
+  // (the last ends at s.n), so a backend can keep its own tile grid and give the whole call's bits.
+  // Each returns false where the backend offers no band path (nothing written; the caller then
+  // runs the whole call on one device).
+  virtual int64_t graph_row_granularity(const SeriesView& s, const RunSettings& run) const {
+    (void)s, (void)run;
+    return 1;
+  }
+  // The band's edges as threshold_edges gives them: out.row_count has row_end - row_begin entries
+  // (replaced); concatenating the bands' edges in row order gives threshold_edges's.
+  virtual bool threshold_edges_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end,
+                                    UpperEdges& out, const RunSettings& run) {
+    (void)s, (void)test, (void)row_begin, (void)row_end, (void)out, (void)run;
+    return false;
+  }
+  // The band's share of threshold_degree, ADDED into s.n-entry arrays: degree[x] += the band's
+  // passing pairs with x at either end; strength_fixed[x] += their weights as the backend's
+  // exact fixed point (strength_fraction_bits(s) bits after the point, rounded as threshold_degree
+  // rounds its partial sums). Summing every band's arrays, then strength = ldexp(fixed, -bits),
+  // gives threshold_degree's bits. Either array may be null.
+  virtual bool threshold_degree_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end,
+                                     int64_t* degree, int64_t* strength_fixed, const RunSettings& run) {
+    (void)s, (void)test, (void)row_begin, (void)row_end, (void)degree, (void)strength_fixed, (void)run;
+    return false;
+  }
+  virtual int strength_fraction_bits(const SeriesView& s) const {
+    (void)s;
+    return 0;
+  }
+  // The band's |r| histogram ADDED into counts (kAbsHistogramBins entries).
+  virtual bool abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end, std::vector<int64_t>& counts,
+                                  const RunSettings& run) {
+    (void)s, (void)row_begin, (void)row_end, (void)counts, (void)run;
+    return false;
+  }
+  // top_k's rows [row_begin, row_end): row i's k columns and values at (i - row_begin) * k.
+  virtual bool top_k_rows(const SeriesView& s, int64_t k, int64_t row_begin, int64_t row_end, int64_t* columns,
+                          float* values, const RunSettings& run) {
+    (void)s, (void)k, (void)row_begin, (void)row_end, (void)columns, (void)values, (void)run;
+    return false;
+  }
 };
 
 }  // namespace fc
