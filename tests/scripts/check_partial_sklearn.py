@@ -104,6 +104,12 @@ for n, t in ((30, 200), (120, 80), (200, 50)):
     x = mix + rng.standard_normal((t, n)) * 2 + rng.uniform(-100, 100, n)
     compare(f"synthetic {n}x{t}", x, -1.0)
     compare(f"synthetic {n}x{t} a=0.05", x, 0.05)
+# Past the 128-row leaves of the CPU's block inverse (cholesky_inverse.cpp): two and three levels
+# of Schur complements, sizes that are no multiple of the leaf.
+for n, t in ((389, 1200), (1009, 700), (700, 300)):
+    mix = rng.standard_normal((t, 8)) @ rng.standard_normal((8, n))
+    x = mix + rng.standard_normal((t, n)) * 2 + rng.uniform(-100, 100, n)
+    compare(f"synthetic {n}x{t}", x, -1.0)
 
 # Dynamic partial correlation: a window of the series is a series; per window, sklearn on its samples.
 for begin, length in ((0, 60), (100, 45), (190, 60)):
@@ -119,6 +125,11 @@ try:
     check(False, "shrinkage 0 with N > T was accepted")
 except RuntimeError as e:
     check("not positive definite" in str(e), f"message: {e}")
+try:
+    fastconn(rng.standard_normal((150, 300)), 0.0, 0)  # rank 149: a minor past the first leaf fails
+    check(False, "shrinkage 0 with N = 300 > T = 150 was accepted")
+except RuntimeError as e:
+    check("not positive definite" in str(e) or "shrinkage 0" in str(e), f"message: {e}")
 
 print("check_partial_sklearn:", "FAILED" if failures else "ok")
 sys.exit(1 if failures else 0)

@@ -1,13 +1,23 @@
-// LAPACK's dpotrf + dpotri on one thread: OpenBLAS's threaded dpotrf was 10-40x slower than its
-// one-thread run at N = 1000 on the shared 2-core machine (bench/RESULTS-partial.md), and a
-// hand-tiled two-thread version (one-thread BLAS calls on 96 x 96 tiles shared by an OpenMP
-// team) was no faster there either: under load, each of its barriers waits for a descheduled
-// thread. One thread also makes the bits independent of the thread count. The row-major upper
-// triangle is the column-major lower one, LAPACK's "L".
+// Inverse of an SPD matrix by 2 x 2 block recursion on Schur complements (the block form of
+// Cholesky, stable without pivoting for SPD input): with S = [A B; B^T D],
+//   Ai = A^-1 (recursion), W = Ai B, Sc = D - B^T W (the Schur complement, SPD), Sci = Sc^-1
+//   (recursion), S^-1 = [Ai + W Sci W^T, -W Sci; ., Sci].
+// About N^3 flops, as LAPACK's dpotrf + dpotri, but in four large products per level (dsymm,
+// dgemm) that OpenBLAS runs near its GEMM rate on the context's threads, where its own threaded
+// dpotrf was 10-40x slower than one thread at N = 1000 on the shared 2-core machine and one-thread
+// dpotrf + dpotri left the second core idle (bench/RESULTS-partial.md). Leaves of <= kLeaf rows
+// run LAPACK's dpotrf + dpotri on one thread (row-major upper is column-major lower, "L").
+// Leading minors: A's are S's first ones, and for k > rows(A), S's k-th leading minor is positive
+// definite exactly when A is and Sc's (k - rows(A))-th is (det S_k = det A det Sc_(k-a)), so a
+// failure's order is the offset of the block plus its own.
 #include "backend/cpu/cholesky_inverse.hpp"
 
+#include <cblas.h>
+
+#include <algorithm>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "backend/cpu/cpu_tiles.hpp"
 #include "base/error.hpp"
@@ -18,17 +28,61 @@ extern "C" void dpotri_(const char* uplo, const int* n, double* a, const int* ld
 
 namespace fc {
 namespace cpu {
+namespace {
 
-int64_t cholesky_inverse_upper(double* m, int64_t n) {
+constexpr int64_t kLeaf = 128;
+
+// Rows of A: about half, at a multiple of the leaf size (aligned leaves and GEMM panels).
+int64_t split_of(int64_t n) { return std::max<int64_t>(kLeaf, (n / 2 + kLeaf / 2) / kLeaf * kLeaf); }
+
+// Values of work block_inverse needs for n rows: this level's W (m x r) stays live while Sc's
+// recursion runs beside it; A's recursion runs before W exists.
+int64_t work_values(int64_t n) {
+  if (n <= kLeaf) return 0;
+  const int64_t m = split_of(n), r = n - m;
+  return std::max(work_values(m), m * r + work_values(r));
+}
+
+// One thread: dpotrf + dpotri of the n x n block at a (leading dimension lda).
+int64_t leaf_inverse(double* a, int64_t n, int64_t lda) {
   const ThreadScope one_thread(1);
-  const int ni = static_cast<int>(n);
+  const int ni = static_cast<int>(n), ld = static_cast<int>(lda);
   int info = 0;
-  dpotrf_("L", &ni, m, &ni, &info, 1);
+  dpotrf_("L", &ni, a, &ld, &info, 1);
   if (info > 0) return info;
   if (info < 0) fail(FC_ERR_INTERNAL, "dpotrf: argument " + std::to_string(-info) + " was invalid");
-  dpotri_("L", &ni, m, &ni, &info, 1);
+  dpotri_("L", &ni, a, &ld, &info, 1);
   if (info != 0) fail(FC_ERR_INTERNAL, "dpotri failed (info " + std::to_string(info) + ")");
   return 0;
+}
+
+// The block at a (n x n, leading dimension lda) inverted in place; work: work_values(n) values.
+int64_t block_inverse(double* a, int64_t n, int64_t lda, double* work, int threads) {
+  if (n <= kLeaf) return leaf_inverse(a, n, lda);
+  const int64_t m = split_of(n);
+  const int64_t r = n - m;
+  double* A = a;
+  double* B = a + m;             // m x r, upper right
+  double* D = a + m * lda + m;   // r x r, lower right
+  double* W = work;              // m x r, leading dimension r
+  if (const int64_t minor = block_inverse(A, m, lda, work, threads)) return minor;
+  const ThreadScope team(threads);
+  const int mi = static_cast<int>(m), ri = static_cast<int>(r), ld = static_cast<int>(lda);
+  // W = Ai B (Ai's upper triangle), then D -= B^T W (the whole block: its lower half is scratch).
+  cblas_dsymm(CblasRowMajor, CblasLeft, CblasUpper, mi, ri, 1.0, A, ld, B, ld, 0.0, W, ri);
+  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ri, ri, mi, -1.0, B, ld, W, ri, 1.0, D, ld);
+  if (const int64_t minor = block_inverse(D, r, lda, work + m * r, threads)) return m + minor;
+  // B = -W Sci, then A = Ai - B W^T.
+  cblas_dsymm(CblasRowMajor, CblasRight, CblasUpper, mi, ri, -1.0, D, ld, W, ri, 0.0, B, ld);
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, mi, mi, ri, -1.0, B, ld, W, ri, 1.0, A, ld);
+  return 0;
+}
+
+}  // namespace
+
+int64_t cholesky_inverse_upper(double* m, int64_t n, int threads) {
+  std::vector<double> work(static_cast<size_t>(work_values(n)));
+  return block_inverse(m, n, n, work.data(), threads);
 }
 
 }  // namespace cpu

@@ -55,7 +55,7 @@ double partial_upper(const SeriesView& s, const PartialRequest& request, double*
     row[i] += used * mu;
   }
 
-  const int64_t minor = cholesky_inverse_upper(m, n);
+  const int64_t minor = cholesky_inverse_upper(m, n, run.threads);
   if (minor > 0) fail_not_positive_definite(minor, n, used);
 
   if (request.correlation) {
