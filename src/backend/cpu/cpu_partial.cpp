@@ -1,7 +1,7 @@
 // The CPU backend's partial correlation (backend/partial_backend.hpp), on the host in float64:
 // R = Z Z^T by BLAS dsyrk on the context's threads (one triangle: half a GEMM's work), the
-// shrinkage and the partial correlations on that triangle only, and the Cholesky factor and its
-// inverse by LAPACK (cholesky_inverse.cpp). Row-major upper is column-major lower, LAPACK's "L".
+// shrinkage and the partial correlations on that triangle only, and the inverse by block
+// recursion with LAPACK's Cholesky inverse on the leaves (cholesky_inverse.cpp).
 #include "backend/cpu/cpu_partial.hpp"
 
 #include <cblas.h>
