@@ -4,8 +4,11 @@
 # np.corrcoef on the same data, all in one run; writes the tables to bench/RESULTS.md.
 #
 #   bash bench/run_cpu_bench.sh [--n N] [--t T] [--reps R] [--numpy-reps R] [--threads P] [--out FILE]
+#                               [--python PYTHON]
 #
-# Defaults: N = 20000, T = 165, 5 rounds, 3 numpy runs, all cores, bench/RESULTS.md. Configures and
+# Defaults: N = 20000, T = 165, 5 rounds, 3 numpy runs, all cores, bench/RESULTS.md, numpy of
+# $PYTHON or /usr/bin/python3 (--python: another interpreter or a program that runs one, e.g.
+# tools/debian-python/debpy.sh, Debian's python3-numpy carried to a machine without it). Configures and
 # builds what it needs (CPU only, Release) in $FASTCONN_BENCH_BUILD (default <repo>/build-cpu-bench).
 # Takes about a minute on 2 cores after the build; needs ~4 GB of memory (numpy's N x N float64
 # matrix is 3.2 GB). Run it on a quiet machine: the table records the load average.
@@ -25,7 +28,8 @@ while [ $# -gt 0 ]; do
     --numpy-reps) numpy_reps=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --python) python=$2; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "run_cpu_bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done

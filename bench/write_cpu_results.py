@@ -99,6 +99,9 @@ def main():
         w("| BLAS forced | the same library with `OPENBLAS_CORETYPE=%s` (the CPU's ISA), floors measured again |"
           % a.forced_core)
     w("| numpy | %s on %s |" % (np_["numpy_version"], np_["numpy_blas"]))
+    if "numpy_blas_core" in np_:
+        w("| numpy's OpenBLAS core (`openblas_get_corename`) | %s |" % np_["numpy_blas_core"])
+        w("| numpy's Python | %s |" % np_["numpy_python"])
     w("")
     w("GFLOP/s count the useful work of the triangle, N(N-1)·T flops (2T per pair), for every PCC row,")
     w("np.corrcoef included (it computes the full N x N float64 matrix, twice that work); GEMM rows")

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Issue 30's CPU bars on the GPU machine's host (an Intel Xeon whose Debian OpenBLAS 0.3.21 runs
+# Prescott kernels: the CI machine kind's condition):
+#   bash scripts/gpu-steps/cpuint.sh BUILD_DIR OUT_DIR
+# after a Release build with CUDA, tests and benchmarks. Runs the tests that tie the CPU pair
+# kernels' bits to the CUDA backend's (cpp.PairKernels.*, SameBits on both backends), checks the
+# carried Debian Python (.gpu-python/debian-python.tar.xz, tools/debian-python: numpy 1.24 on
+# Debian's OpenBLAS, Dask), then bench/run_cpu_bench.sh on two cores (taskset -c 0,1) with that
+# Python's numpy as np.corrcoef's, using BUILD_DIR's bench_cpu_pcc and bench_cpu_graph (CPU
+# contexts), into OUT_DIR/RESULTS-cpu-intel.md. Last line: the verdict (FP32/FP64 % of the fastest
+# GEMM, np.corrcoef ratio and numpy's OpenBLAS core). Non-zero exit on any failure.
+# CPUINT_BENCH_ARGS: more run_cpu_bench.sh arguments (e.g. "--n 4000 --reps 2" for a quick look).
+set -u
+source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+status=0
+
+# --- tests ---------------------------------------------------------------------------------------
+run_step_tests 'cpp\.PairKernels\.|SameBits\.' "$out/cpuint-tests.log"
+[ "$step_tests_ok" = 1 ] || status=1
+tests="tests $step_tests passed"
+
+# --- the carried Debian Python -------------------------------------------------------------------
+debpy=$root/tools/debian-python/debpy.sh
+if bash "$debpy" "$root/tools/debian-python/check_runtime.py" >"$out/cpuint-runtime.log" 2>&1; then
+  runtime="Debian Python ok"
+else
+  runtime="Debian Python FAILED"; status=1
+fi
+cat "$out/cpuint-runtime.log"
+bash "$debpy" -c 'import numpy; numpy.show_config()' 2>&1 | head -40
+
+# --- benchmark on two cores ----------------------------------------------------------------------
+md=$out/RESULTS-cpu-intel.md
+echo "CPU: $(lscpu | sed -nE 's/^Model name: +//p' | head -1); pinned to cores 0,1"
+FASTCONN_BENCH_BUILD=$build timeout 400 taskset -c 0,1 bash "$root/bench/run_cpu_bench.sh" --threads 2 \
+  --python "$debpy" --out "$md" ${CPUINT_BENCH_ARGS:-} 2>&1 | tee "$out/cpuint-bench.log"
+rc=${PIPESTATUS[0]}
+[ "$rc" -eq 0 ] || status=1
+bar=$(grep -F "Issue 30's bar" "$md" 2>/dev/null)
+if [ -n "$bar" ]; then
+  core=$(sed -nE 's/^\| numpy.s OpenBLAS core \(`openblas_get_corename`\) \| ([^ ]+) .*/\1/p' "$md")
+  numpy=$(sed -nE 's/^\| numpy \| ([^ ]+) on .*/\1/p' "$md")
+  verdict=$(sed -nE 's/.*FP32 row order ([0-9]+ %), column order ([0-9]+ %) of the fastest SGEMM, FP64 \(slower order\) ([0-9]+ %) of the fastest DGEMM.*; ([0-9.]+x) np.corrcoef \(needs >= 15x\): (.*)\.$/FP32 \1 row, \2 col of SGEMM, FP64 \3 of DGEMM; \4 np.corrcoef/p' <<<"$bar")
+  verdict="$verdict (numpy $numpy, OpenBLAS core $core); issue 30 $(grep -q '\*\*not met\*\*' <<<"$bar" && echo 'not met' || echo met)"
+else
+  verdict="benchmark: no result (rc $rc)"; status=1
+fi
+[ -s "$md" ] && cat "$md"
+echo "$tests; $runtime; $verdict"
+exit $status
