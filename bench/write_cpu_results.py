@@ -119,6 +119,13 @@ def main():
     w(row("fastconn `fc_pcc_triu_f64`, FP64 mode (float64 products and output)", s, g, dgemm))
     s, g = pcc("pcc_f64_col")
     w(row("fastconn `fc_pcc_triu_f64`, FP64 mode, column order", s, g, dgemm))
+    # The triangle's two ways of writing its values (FASTCONN_CPU_TRIU_WRITE), same rounds.
+    for mode, how in (("tile", "after each tile"), ("parts", "streamed as the products' blocks finish")):
+        for key, label, ref in (("pcc_f64_row_" + mode, "`fc_pcc_triu_f64` FP64 row order", dgemm),
+                                ("pcc_f32_row_" + mode, "`fc_pcc_triu` FP32 row order", sgemm)):
+            if key + "_s" in f:
+                s, g = pcc(key)
+                w(row("fastconn %s, values written %s (`FASTCONN_CPU_TRIU_WRITE=%s`)" % (label, how, mode), s, g, ref))
     w(row("`np.corrcoef` (float64, full N x N matrix)", numpy_s, flops / numpy_s / 1e9))
     for key, label in (("sgemm_panel", "SGEMM %s, one call (BLAS's own threads)" % f["sgemm_panel_shape"]),
                        ("sgemm_square", "SGEMM %s, full square into pre-touched scratch" % f["sgemm_square_shape"]),
