@@ -250,9 +250,10 @@ int main(int argc, char** argv) {
                [&] { check(fc_pcc_triu_f64(ctx64, s64, FC_TRIU_COL, tri64, pairs), "fc_pcc_triu_f64(COL)"); }, nothing, {}});
   m.push_back({"pcc_f64_row", "fc_pcc_triu_f64 FP64, row order", pcc_flops, 0,
                [&] { check(fc_pcc_triu_f64(ctx64, s64, FC_TRIU_ROW, tri64, pairs), "fc_pcc_triu_f64(ROW)"); }, nothing, {}});
-  // The CPU triangle's two ways of writing its values (FASTCONN_CPU_TRIU_WRITE, cpu_pcc.cpp):
-  // after each whole tile, and streamed as the products' blocks finish; both in the same rounds.
-  for (const char* mode : {"tile", "parts"}) {
+  // The CPU triangle's ways of writing its values (FASTCONN_CPU_TRIU_WRITE, cpu_pcc.cpp): after
+  // each whole tile, after each chunk of rows, streamed as the products' blocks finish; all in
+  // the same rounds.
+  for (const char* mode : {"tile", "rows", "parts"}) {
     auto with_mode = [mode](const std::function<void()>& call) {
       setenv("FASTCONN_CPU_TRIU_WRITE", mode, 1);
       call();

@@ -119,8 +119,9 @@ def main():
     w(row("fastconn `fc_pcc_triu_f64`, FP64 mode (float64 products and output)", s, g, dgemm))
     s, g = pcc("pcc_f64_col")
     w(row("fastconn `fc_pcc_triu_f64`, FP64 mode, column order", s, g, dgemm))
-    # The triangle's two ways of writing its values (FASTCONN_CPU_TRIU_WRITE), same rounds.
-    for mode, how in (("tile", "after each tile"), ("parts", "streamed as the products' blocks finish")):
+    # The triangle's ways of writing its values (FASTCONN_CPU_TRIU_WRITE), same rounds.
+    for mode, how in (("tile", "after each tile"), ("rows", "after each 8 rows"),
+                      ("parts", "streamed as the products' blocks finish")):
         for key, label, ref in (("pcc_f64_row_" + mode, "`fc_pcc_triu_f64` FP64 row order", dgemm),
                                 ("pcc_f32_row_" + mode, "`fc_pcc_triu` FP32 row order", sgemm)):
             if key + "_s" in f:

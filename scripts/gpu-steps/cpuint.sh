@@ -3,7 +3,8 @@
 # Prescott kernels: the CI machine kind's condition):
 #   bash scripts/gpu-steps/cpuint.sh BUILD_DIR OUT_DIR
 # after a Release build with CUDA, tests and benchmarks. Runs the tests that tie the CPU pair
-# kernels' bits to the CUDA backend's (cpp.PairKernels.*, SameBits on both backends), checks the
+# kernels' bits to the CUDA backend's (cpp.PairKernels.*, SameBits on both backends) and the
+# triangle's ways of writing to each other (cpp.TriuWrites.*), checks the
 # carried Debian Python (.gpu-python/debian-python.tar.xz, tools/debian-python: numpy 1.24 on
 # Debian's OpenBLAS, Dask), then bench/run_cpu_bench.sh on two cores (taskset -c 0,1) with that
 # Python's numpy as np.corrcoef's, using BUILD_DIR's bench_cpu_pcc and bench_cpu_graph (CPU
@@ -16,7 +17,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 status=0
 
 # --- tests ---------------------------------------------------------------------------------------
-run_step_tests 'cpp\.PairKernels\.|SameBits\.' "$out/cpuint-tests.log"
+run_step_tests 'cpp\.PairKernels\.|SameBits\.|cpp\.TriuWrites\.' "$out/cpuint-tests.log"
 [ "$step_tests_ok" = 1 ] || status=1
 tests="tests $step_tests passed"
 
@@ -43,6 +44,13 @@ if [ -n "$bar" ]; then
   numpy=$(sed -nE 's/^\| numpy \| ([^ ]+) on .*/\1/p' "$md")
   verdict=$(sed -nE 's/.*FP32 row order ([0-9]+ %), column order ([0-9]+ %) of the fastest SGEMM, FP64 \(slower order\) ([0-9]+ %) of the fastest DGEMM.*; ([0-9.]+x) np.corrcoef \(needs >= 15x\): (.*)\.$/FP32 \1 row, \2 col of SGEMM, FP64 \3 of DGEMM; \4 np.corrcoef/p' <<<"$bar")
   verdict="$verdict (numpy $numpy, OpenBLAS core $core); issue 30 $(grep -q '\*\*not met\*\*' <<<"$bar" && echo 'not met' || echo met)"
+  # FP64 row order by each way of writing the triangle (FASTCONN_CPU_TRIU_WRITE), same rounds
+  ways=""
+  for mode in tile rows parts; do
+    pct=$(grep -F "FP64 row order, values written" "$md" | grep -F "=$mode\`" | awk -F'|' '{gsub(/ /, "", $5); print $5}')
+    ways+="${ways:+, }$mode ${pct:-?}"
+  done
+  verdict="$verdict; FP64 row by write way: $ways"
 else
   verdict="benchmark: no result (rc $rc)"; status=1
 fi

@@ -1,7 +1,7 @@
-// The CPU triangle's two ways of writing its values (src/backend/cpu/cpu_pcc.cpp): after each
-// whole tile (the default) and streamed in parts as the products' register blocks finish
-// (FASTCONN_CPU_TRIU_WRITE=parts, where the CPU has AVX-512 and the storage and output types
-// match). Both
+// The CPU triangle's ways of writing its values (src/backend/cpu/cpu_pcc.cpp,
+// FASTCONN_CPU_TRIU_WRITE): after each chunk of rows whose products skip the columns no run needs
+// (rows, the default), after each whole tile (tile), and streamed as the products' register
+// blocks finish (parts, where the CPU has AVX-512 and the storage and output types match). All
 // must give the same bits, within the contract of a float64 reference, constant series included,
 // at every alignment of the caller's buffer (the streamed part starts at a 64-byte boundary),
 // without a write outside the triangle, in both orders, FP32 and FP64, whole and in blocks.
@@ -67,9 +67,11 @@ void check_both_ways(fc_precision precision, const Shape& shape) {
       SCOPED_TRACE("n=" + std::to_string(shape.n) + " t=" + std::to_string(shape.t) + (order == FC_TRIU_ROW ? " row" : " col") +
                    " order, output at +" + std::to_string(offset));
       const std::vector<O> parts = triangle<O>(ctx, s, order, shape.n, offset, "parts");
+      const std::vector<O> rows = triangle<O>(ctx, s, order, shape.n, offset, "rows");
       const std::vector<O> tile = triangle<O>(ctx, s, order, shape.n, offset, "tile");
       ASSERT_EQ(parts.size(), expected.size());
-      EXPECT_EQ(std::memcmp(parts.data(), tile.data(), parts.size() * sizeof(O)), 0) << "the two ways differ in bits";
+      EXPECT_EQ(std::memcmp(parts.data(), tile.data(), parts.size() * sizeof(O)), 0) << "parts and tile differ in bits";
+      EXPECT_EQ(std::memcmp(rows.data(), tile.data(), rows.size() * sizeof(O)), 0) << "rows and tile differ in bits";
       const double tol = tolerance(precision, sizeof(O) == 4);
       int64_t bad = 0;
       for (size_t k = 0; k < parts.size(); ++k) {
@@ -85,17 +87,17 @@ void check_both_ways(fc_precision precision, const Shape& shape) {
 // the FP64 products (256 values: the values are final only after the last chunk).
 const Shape kShapes[] = {{1, 165}, {2, 2}, {3, 7}, {17, 165}, {241, 165}, {487, 33}, {1009, 165}, {263, 600}};
 
-TEST(TriuWrites, Fp64PartsAndTileGiveTheSameBits) {
+TEST(TriuWrites, Fp64WaysGiveTheSameBits) {
   for (const Shape& s : kShapes) check_both_ways<double>(FC_PRECISION_FP64, s);
 }
 
-TEST(TriuWrites, Fp32PartsAndTileGiveTheSameBits) {
+TEST(TriuWrites, Fp32WaysGiveTheSameBits) {
   for (const Shape& s : kShapes) check_both_ways<float>(FC_PRECISION_FP32, s);
 }
 
 // Blocks write rows [row_begin, row_end) of the row-ordered triangle: tiles cut by the blocks'
 // rows, into a buffer whose alignment moves from block to block.
-TEST(TriuWrites, BlocksEqualTheWholeTriangleBothWays) {
+TEST(TriuWrites, BlocksEqualTheWholeTriangleEveryWay) {
   const Shape shape{487, 165};
   const Dataset d = data_with_constants(shape);
   Context ctx(FC_BACKEND_CPU);
@@ -103,7 +105,7 @@ TEST(TriuWrites, BlocksEqualTheWholeTriangleBothWays) {
   check(fc_context_set_threads(ctx.get(), 2), "fc_context_set_threads");
   const Series s = make_series(ctx, d);
   const std::vector<double> whole = triangle<double>(ctx, s, FC_TRIU_ROW, shape.n, 0, "tile");
-  for (const char* mode : {"parts", "tile", static_cast<const char*>(nullptr)}) {
+  for (const char* mode : {"parts", "rows", "tile", static_cast<const char*>(nullptr)}) {
     SCOPED_TRACE(mode == nullptr ? "default" : mode);
     const ScopedEnv env("FASTCONN_CPU_TRIU_WRITE", mode);
     fc_blocks* blocks = nullptr;

@@ -111,23 +111,36 @@ inline void write_triangle_run(const C* src, O* dst, int64_t len, bool row_const
   finish_run(src, dst, len, row_constant, col_constant, any_constant, fill);
 }
 
-// Whether the triangle's streamed runs go out in parts as the products' blocks finish
-// (pair_kernels.hpp's BlockDone) rather than after each whole tile: the same values, written
-// while the next blocks compute instead of in one burst that stalls the core. Whole tiles stay
-// the default until the parts are measured faster on the Intel host of issue 30 (on 2 loaded
-// EPYC cores they took 2-4 % more CPU time); FASTCONN_CPU_TRIU_WRITE=parts|tile picks one, read
-// at every call, so that bench_cpu_pcc measures both in the same rounds.
+// How the triangle's values leave the products (FASTCONN_CPU_TRIU_WRITE, read at every call, so
+// that bench_cpu_pcc measures the ways in the same rounds; all give the same bits):
+// - rows (the default): the tile's rows a few at a time (kChunkRows) into the first rows of the
+//   thread's tile, which stay in L1/L2 (a whole FP64 tile, 0.9 MB, does not beside the packed
+//   columns), each run written after its chunk, and the products limited to the columns the
+//   chunk's runs need (the diagonal tiles' lower half is skipped);
+// - tile: each whole tile's products, then its rows' runs (the way before);
+// - parts: rows, with the streamed runs going out as the products' register blocks finish
+//   (pair_kernels.hpp's BlockDone), so that the stores drain behind the next blocks'
+//   multiply-adds instead of stalling the core in one burst (where the runs stream: AVX-512 and
+//   the storage type written; otherwise it is rows).
+// On 2 loaded EPYC cores (20,000 x 165, CPU time, medians of 8): FP64 rows 1.4 % below tile,
+// parts 1.5 % above; FP32 rows 2 % below, parts 2 % above.
+enum class TriuWrite { kTile, kRows, kParts };
 template <class C, class O>
-bool writes_in_parts() {
+TriuWrite triu_write() {
+  const char* env = std::getenv("FASTCONN_CPU_TRIU_WRITE");
+  if (env == nullptr) return TriuWrite::kRows;
+  bool streams = false;
 #ifdef FASTCONN_STREAMING_STORES
-  if constexpr (std::is_same<C, O>::value) {
-    const char* env = std::getenv("FASTCONN_CPU_TRIU_WRITE");
-    return has_avx512() && env != nullptr && std::strcmp(env, "parts") == 0;
-  }
+  if constexpr (std::is_same<C, O>::value) streams = has_avx512();
 #endif
-  return false;
+  if (std::strcmp(env, "parts") == 0) return streams ? TriuWrite::kParts : TriuWrite::kRows;
+  return std::strcmp(env, "tile") == 0 ? TriuWrite::kTile : TriuWrite::kRows;
 }
-// stream_run where writes_in_parts<C, O>() (for other types it is never called).
+constexpr int64_t kChunkRows = 8;  // the AVX-512 and AVX2 paths' register block rows (8, 4)
+// Trimmed products start at a multiple of every path's panel width (48, 24, 12, 4 columns), so
+// that they still read the call's packed panels.
+constexpr int64_t kColumnAlign = 48;
+// stream_run where triu_write<C, O>() is kParts (for other types it is never called).
 template <class C, class O>
 int64_t stream_part(const C* src, O* dst, int64_t x, int64_t upto, int64_t len, const uint8_t* col_constant, O fill) {
 #ifdef FASTCONN_STREAMING_STORES
@@ -169,7 +182,7 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
   const int64_t base = row_order ? row_start(n, row_begin) : col_start(row_begin);
   const TriuGrid grid{n, order};
 
-  const bool parts = writes_in_parts<C, O>();
+  const TriuWrite how = triu_write<C, O>();
 
   auto item = [&](int slot, int64_t g, int64_t k) {
     const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
@@ -194,27 +207,42 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
       const int64_t len = std::min(hi, r) - lo;
       return len > 0 ? Run{0, len, out + (col_start(r) - base) + lo} : Run{0, 0, nullptr};
     };
-    // In parts: each row block's finished columns streamed out of the tile while it is in L1.
-    int64_t written[kTileRows] = {};  // of each tile row's run
+    // The products of rows [c0, c1), columns [cs, ce) of the tile, land in `tile` from its row 0
+    // (row r at tile + (r - c0) * ld, column x at + x).
+    int64_t c0 = 0, cs = 0;
+    int64_t written[kTileRows] = {};  // parts: of each tile row's run (index r - g_row)
     auto on_block = [&](int64_t i0, int rows, int64_t cols_done) {
-      for (int64_t i = i0; i < i0 + rows; ++i) {
-        const int64_t r = g_row + i;
+      for (int64_t r = c0 + i0; r < c0 + i0 + rows; ++r) {
         if (r < r_lo || r >= r_hi || constant[r] != 0) continue;
         const Run run = run_of(r);
-        const int64_t upto = std::clamp<int64_t>(cols_done - run.first, 0, run.len);
-        if (upto > written[i])
-          written[i] = stream_part(tile + i * ld + run.first, run.dst, written[i], upto, run.len,
-                                   any_constant ? constant + lo + run.first : nullptr, fill);
+        const int64_t upto = std::clamp<int64_t>(cs + cols_done - run.first, 0, run.len);
+        int64_t& done = written[r - g_row];
+        if (upto > done)
+          done = stream_part(tile + (r - c0) * ld + run.first, run.dst, done, upto, run.len,
+                             any_constant ? constant + lo + run.first : nullptr, fill);
       }
     };
-    pair_products(g_end - g_row, ld, t, z + g_row * t, z + lo * t, packed, lo, tile, ld,
-                  parts ? block_done(on_block) : BlockDone{});
-    for (int64_t r = r_lo; r < r_hi; ++r) {
-      if (parts && constant[r] == 0) continue;  // written above
-      const Run run = run_of(r);
-      if (run.len > 0)
-        write_triangle_run(tile + (r - g_row) * ld + run.first, run.dst, run.len, constant[r] != 0, constant + lo + run.first,
-                           any_constant, fill);
+    // tile: all rows at once, every column; rows and parts: chunks of the rows asked for.
+    const int64_t step = how == TriuWrite::kTile ? g_end - g_row : kChunkRows;
+    for (int64_t p = how == TriuWrite::kTile ? g_row : r_lo; p < (how == TriuWrite::kTile ? g_end : r_hi); p += step) {
+      c0 = p;
+      const int64_t c1 = std::min(p + step, how == TriuWrite::kTile ? g_end : r_hi);
+      int64_t ce = ld;
+      cs = 0;
+      if (how != TriuWrite::kTile) {  // only the columns of the chunk's runs
+        if (row_order) cs = std::clamp<int64_t>(c0 + 1 - lo, 0, ld) / kColumnAlign * kColumnAlign;
+        else ce = std::clamp<int64_t>(c1 - 1 - lo, 0, ld);
+        if (ce <= cs) continue;
+      }
+      pair_products(c1 - c0, ce - cs, t, z + c0 * t, z + (lo + cs) * t, packed, lo + cs, tile + cs, ld,
+                    how == TriuWrite::kParts ? block_done(on_block) : BlockDone{});
+      for (int64_t r = std::max(c0, r_lo); r < std::min(c1, r_hi); ++r) {
+        if (how == TriuWrite::kParts && constant[r] == 0) continue;  // written by on_block
+        const Run run = run_of(r);
+        if (run.len > 0)
+          write_triangle_run(tile + (r - c0) * ld + run.first, run.dst, run.len, constant[r] != 0, constant + lo + run.first,
+                             any_constant, fill);
+      }
     }
     end_streaming();
   };
