@@ -26,10 +26,16 @@ for p in $packages; do
     [ -f "$f" ] || [ -L "$f" ] || continue
     case "$f" in */openblas-openmp/lib*.a) continue ;; esac
     mkdir -p "$stage/usr$(dirname "${f#/usr}")"
-    cp -P "$f" "$stage$f"
+    cp -P --preserve=timestamps "$f" "$stage$f"  # the packages' times: a rebuilt tarball rebuilds nothing
   done
 done
 mkdir -p "$(dirname "$out")"
 XZ_OPT='-9 -T2' tar -C "$stage" --owner=0 --group=0 --sort=name -cJf "$out.tmp" usr
 mv "$out.tmp" "$out"
+# The carried folder holds the tarball alone: an unpacked copy beside it (the former layout, or
+# one gpu-check.sh left) would travel too, and the device unpacks its own.
+if [ -d "$(dirname "$out")/root" ] && [ "$(dirname "$out")" = "$root/.gpu-deps" ]; then
+  rm -rf "$root/.gpu-deps/root"
+  echo "removed the unpacked .gpu-deps/root"
+fi
 echo "wrote $out: $(du -k "$out" | cut -f1) KiB ($(du -sk "$stage" | cut -f1) KiB unpacked) from $packages"

@@ -11,6 +11,11 @@
 # contexts), into OUT_DIR/RESULTS-cpu-intel.md. Last line: the verdict (FP32/FP64 % of the fastest
 # GEMM, np.corrcoef ratio and numpy's OpenBLAS core). Non-zero exit on any failure.
 # CPUINT_BENCH_ARGS: more run_cpu_bench.sh arguments (e.g. "--n 4000 --reps 2" for a quick look).
+#
+# Before the device run, on the Debian bookworm side: `bash tools/debian-python/make-runtime.sh`
+# (writes .gpu-python/debian-python.tar.xz, 17 MB, and checks it) and `bash scripts/make-gpu-deps.sh`
+# (.gpu-deps as one 5.6 MB tarball; it removes the former 47 MB .gpu-deps/root), then carry both
+# .gpu-deps and .gpu-python: about 28 MB with the tree, within the tool's 64 MiB.
 set -u
 source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 root=$(cd "$(dirname "$0")/../.." && pwd)
