@@ -1,6 +1,6 @@
 // The CPU triangle's ways of writing its values (src/backend/cpu/cpu_pcc.cpp,
-// FASTCONN_CPU_TRIU_WRITE): after each chunk of rows whose products skip the columns no run needs
-// (rows, the default), after each whole tile (tile), and streamed as the products' register
+// FASTCONN_CPU_TRIU_WRITE): after each whole tile (tile, the default), after each chunk of rows
+// whose products skip the columns no run needs (rows), and streamed as the products' register
 // blocks finish (parts, where the CPU has AVX-512 and the storage and output types match). All
 // must give the same bits, within the contract of a float64 reference, constant series included,
 // at every alignment of the caller's buffer (the streamed part starts at a 64-byte boundary),

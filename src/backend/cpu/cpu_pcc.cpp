@@ -113,28 +113,29 @@ inline void write_triangle_run(const C* src, O* dst, int64_t len, bool row_const
 
 // How the triangle's values leave the products (FASTCONN_CPU_TRIU_WRITE, read at every call, so
 // that bench_cpu_pcc measures the ways in the same rounds; all give the same bits):
-// - rows (the default): the tile's rows a few at a time (kChunkRows) into the first rows of the
-//   thread's tile, which stay in L1/L2 (a whole FP64 tile, 0.9 MB, does not beside the packed
-//   columns), each run written after its chunk, and the products limited to the columns the
-//   chunk's runs need (the diagonal tiles' lower half is skipped);
-// - tile: each whole tile's products, then its rows' runs (the way before);
+// - tile (the default): each whole tile's products, then its rows' runs;
+// - rows: the tile's rows a few at a time (kChunkRows) into the first rows of the thread's tile,
+//   which stay in L1/L2 (a whole FP64 tile, 0.9 MB, does not beside the packed columns), each
+//   run written after its chunk, and the products limited to the columns the chunk's runs need
+//   (the diagonal tiles' lower half is skipped);
 // - parts: rows, with the streamed runs going out as the products' register blocks finish
 //   (pair_kernels.hpp's BlockDone), so that the stores drain behind the next blocks'
 //   multiply-adds instead of stalling the core in one burst (where the runs stream: AVX-512 and
 //   the storage type written; otherwise it is rows).
-// On 2 loaded EPYC cores (20,000 x 165, CPU time, medians of 8): FP64 rows 1.4 % below tile,
-// parts 1.5 % above; FP32 rows 2 % below, parts 2 % above.
+// 20,000 x 165 FP64 row order on 2 cores, the ways in the same rounds: on the AMD EPYC (CPU time,
+// medians of 5) rows 1-2 % below tile, parts level with it; on the H200 host's Intel Xeon (medians
+// of 5, load 2) tile 0.678 s, parts 0.681, rows 0.701: tile stays the default.
 enum class TriuWrite { kTile, kRows, kParts };
 template <class C, class O>
 TriuWrite triu_write() {
   const char* env = std::getenv("FASTCONN_CPU_TRIU_WRITE");
-  if (env == nullptr) return TriuWrite::kRows;
+  if (env == nullptr) return TriuWrite::kTile;
   bool streams = false;
 #ifdef FASTCONN_STREAMING_STORES
   if constexpr (std::is_same<C, O>::value) streams = has_avx512();
 #endif
   if (std::strcmp(env, "parts") == 0) return streams ? TriuWrite::kParts : TriuWrite::kRows;
-  return std::strcmp(env, "tile") == 0 ? TriuWrite::kTile : TriuWrite::kRows;
+  return std::strcmp(env, "rows") == 0 ? TriuWrite::kRows : TriuWrite::kTile;
 }
 constexpr int64_t kChunkRows = 8;  // the AVX-512 and AVX2 paths' register block rows (8, 4)
 // parts: a chunk's rows are written every kPartColumns finished columns (8 rows x 6 lines in
