@@ -250,6 +250,22 @@ int main(int argc, char** argv) {
                [&] { check(fc_pcc_triu_f64(ctx64, s64, FC_TRIU_COL, tri64, pairs), "fc_pcc_triu_f64(COL)"); }, nothing, {}});
   m.push_back({"pcc_f64_row", "fc_pcc_triu_f64 FP64, row order", pcc_flops, 0,
                [&] { check(fc_pcc_triu_f64(ctx64, s64, FC_TRIU_ROW, tri64, pairs), "fc_pcc_triu_f64(ROW)"); }, nothing, {}});
+  // The CPU triangle's ways of writing its values (FASTCONN_CPU_TRIU_WRITE, cpu_pcc.cpp): after
+  // each whole tile, after each chunk of rows, streamed as the products' blocks finish; all in
+  // the same rounds.
+  for (const char* mode : {"tile", "rows", "parts"}) {
+    auto with_mode = [mode](const std::function<void()>& call) {
+      setenv("FASTCONN_CPU_TRIU_WRITE", mode, 1);
+      call();
+      unsetenv("FASTCONN_CPU_TRIU_WRITE");
+    };
+    m.push_back({std::string("pcc_f64_row_") + mode, std::string("fc_pcc_triu_f64 FP64, row order, ") + mode + " writes", pcc_flops, 0,
+                 [&, with_mode] { with_mode([&] { check(fc_pcc_triu_f64(ctx64, s64, FC_TRIU_ROW, tri64, pairs), "fc_pcc_triu_f64(ROW)"); }); },
+                 nothing, {}});
+    m.push_back({std::string("pcc_f32_row_") + mode, std::string("fc_pcc_triu FP32, row order, ") + mode + " writes", pcc_flops, 0,
+                 [&, with_mode] { with_mode([&] { check(fc_pcc_triu(ctx, s32, FC_TRIU_ROW, tri, pairs), "fc_pcc_triu(ROW)"); }); },
+                 nothing, {}});
+  }
   // Last in the round, so that `tri` ends up holding the row-order FP32 triangle.
   m.push_back({"pcc_f32_row", "fc_pcc_triu FP32, row order (N(N-1)T flops)", pcc_flops, 0,
                [&] { check(fc_pcc_triu(ctx, s32, FC_TRIU_ROW, tri, pairs), "fc_pcc_triu(ROW)"); },

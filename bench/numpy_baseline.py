@@ -29,6 +29,27 @@ def blas_name():
     return ", ".join(sorted(libs)) or "unknown"
 
 
+def openblas_core():
+    """The kernel set OpenBLAS chose on this CPU (openblas_get_corename of the library loaded
+    above; numpy's own wheels rename the symbols with a scipy_ prefix and a 64_ suffix), with its
+    build configuration; "unknown" where the BLAS is no OpenBLAS."""
+    import ctypes
+    np.dot(np.ones((2, 2)), np.ones((2, 2)))
+    for path in blas_name().split(", "):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for prefix, suffix in (("", ""), ("scipy_", "64_"), ("scipy_", "")):
+            core = getattr(lib, prefix + "openblas_get_corename" + suffix, None)
+            config = getattr(lib, prefix + "openblas_get_config" + suffix, None)
+            if core is None:
+                continue
+            core.restype = config.restype = ctypes.c_char_p
+            return "%s (%s)" % (core().decode(), config().decode().strip())
+    return "unknown"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", required=True, help="N x T float32 series, row-major")
@@ -65,6 +86,8 @@ def main():
     res = {
         "numpy_version": np.__version__,
         "numpy_blas": blas_name(),
+        "numpy_blas_core": openblas_core(),
+        "numpy_python": "%s (Python %s)" % (sys.executable, sys.version.split()[0]),
         "numpy_corrcoef_s": "%.6g" % statistics.median(times),
         "numpy_corrcoef_runs": " ".join("%.4f" % t for t in times),
         "numpy_check_pairs": str(rec.size),

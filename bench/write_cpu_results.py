@@ -50,6 +50,8 @@ def main():
     p.add_argument("--load-after", required=True, help="/proc/loadavg after the run")
     p.add_argument("--forced", help="key=value floors of bench_cpu_pcc --floors-only under OPENBLAS_CORETYPE")
     p.add_argument("--forced-core", default="", help="the OPENBLAS_CORETYPE of --forced")
+    p.add_argument("--floors", action="append", default=[], metavar="FILE=LABEL",
+                   help="more key=value floors of the same run (another BLAS library), listed as LABEL")
     p.add_argument("--graph", help="bench_cpu_graph's markdown section of the same run")
     p.add_argument("--out", required=True)
     a = p.parse_args()
@@ -60,9 +62,11 @@ def main():
     n, t = int(f["n"]), int(f["t"])
     flops = n * (n - 1) * t  # N(N-1)/2 pairs, 2T flops each
     forced = read_kv(a.forced) if a.forced else {}
-    # The fastest GEMM of the run: OpenBLAS as it detected the CPU, or with its kernel forced.
-    sgemm = max(float(x["sgemm_reference_gflops"]) for x in (f, forced) if x)
-    dgemm = max(float(x["dgemm_reference_gflops"]) for x in (f, forced) if x)
+    extra = [(read_kv(x.split("=", 1)[0]), x.split("=", 1)[1]) for x in a.floors]
+    # The fastest GEMM of the run: OpenBLAS as it detected the CPU, with its kernel forced, or any
+    # other library's floors.
+    sgemm = max(float(x["sgemm_reference_gflops"]) for x in [f, forced] + [e for e, _ in extra] if x)
+    dgemm = max(float(x["dgemm_reference_gflops"]) for x in [f, forced] + [e for e, _ in extra] if x)
     numpy_s = float(np_["numpy_corrcoef_s"])
     end_to_end = float(f["series_create_f32_s"]) + float(f["pcc_f32_row_s"])
 
@@ -98,7 +102,12 @@ def main():
     if forced:
         w("| BLAS forced | the same library with `OPENBLAS_CORETYPE=%s` (the CPU's ISA), floors measured again |"
           % a.forced_core)
+    for floors, name in extra:
+        w("| floors also of | %s: %s |" % (name, floors.get("blas", "?")))
     w("| numpy | %s on %s |" % (np_["numpy_version"], np_["numpy_blas"]))
+    if "numpy_blas_core" in np_:
+        w("| numpy's OpenBLAS core (`openblas_get_corename`) | %s |" % np_["numpy_blas_core"])
+        w("| numpy's Python | %s |" % np_["numpy_python"])
     w("")
     w("GFLOP/s count the useful work of the triangle, N(N-1)·T flops (2T per pair), for every PCC row,")
     w("np.corrcoef included (it computes the full N x N float64 matrix, twice that work); GEMM rows")
@@ -116,6 +125,14 @@ def main():
     w(row("fastconn `fc_pcc_triu_f64`, FP64 mode (float64 products and output)", s, g, dgemm))
     s, g = pcc("pcc_f64_col")
     w(row("fastconn `fc_pcc_triu_f64`, FP64 mode, column order", s, g, dgemm))
+    # The triangle's ways of writing its values (FASTCONN_CPU_TRIU_WRITE), same rounds.
+    for mode, how in (("tile", "after each tile"), ("rows", "after each 8 rows"),
+                      ("parts", "streamed as the products' blocks finish")):
+        for key, label, ref in (("pcc_f64_row_" + mode, "`fc_pcc_triu_f64` FP64 row order", dgemm),
+                                ("pcc_f32_row_" + mode, "`fc_pcc_triu` FP32 row order", sgemm)):
+            if key + "_s" in f:
+                s, g = pcc(key)
+                w(row("fastconn %s, values written %s (`FASTCONN_CPU_TRIU_WRITE=%s`)" % (label, how, mode), s, g, ref))
     w(row("`np.corrcoef` (float64, full N x N matrix)", numpy_s, flops / numpy_s / 1e9))
     for key, label in (("sgemm_panel", "SGEMM %s, one call (BLAS's own threads)" % f["sgemm_panel_shape"]),
                        ("sgemm_square", "SGEMM %s, full square into pre-touched scratch" % f["sgemm_square_shape"]),
@@ -128,6 +145,8 @@ def main():
         if forced:
             w(row(label + " [OPENBLAS_CORETYPE=%s]" % a.forced_core, float(forced[key + "_s"]),
                   float(forced[key + "_gflops"]), ref, vs_numpy=False))
+        for floors, name in extra:
+            w(row(label + " [%s]" % name, float(floors[key + "_s"]), float(floors[key + "_gflops"]), ref, vs_numpy=False))
     tri_gb = int(f["triangle_bytes"]) / 1e9
     w("| write floor: memset of the pre-touched %.2f GB FP32 triangle (%.1f GB/s) | %.4f | | | |"
       % (tri_gb, tri_gb / float(f["write_floor_s"]), float(f["write_floor_s"])))

@@ -7,7 +7,8 @@
 # what bench/RESULTS-gpu.md is updated from.
 #
 # Dependencies the GPU image lacks (OpenBLAS, GoogleTest) are taken from .gpu-deps/root when
-# present: Debian packages unpacked with dpkg -x (see bench/RESULTS-gpu.md for the list).
+# present: Debian packages' files, carried as .gpu-deps/gpu-deps.tar.xz (scripts/make-gpu-deps.sh
+# writes it here; unpacked into .gpu-deps/root on the device) or, as before, unpacked already.
 #
 # Environment: GPU_CHECK_STEPS (default "build gpu-tests sanitizer all-tests bench graph-bench
 # dfc-bench cli-bench"), GPU_TESTS (a ctest regex narrowing gpu-tests),
@@ -38,6 +39,11 @@ for tool in cmake ninja nvcc python3; do printf '%s: %s\n' "$tool" "$(command -v
 
 # --- dependencies: system ones when present, else the carried .gpu-deps ---------------------------
 cmake_args=(-DCMAKE_BUILD_TYPE=Release -DFASTCONN_CUDA=ON)
+if [ -f "$root/.gpu-deps/gpu-deps.tar.xz" ]; then
+  # the same path every run (tar keeps the files' times): CMake's cache and the build stay valid
+  bash "$root/scripts/unpack-once.sh" "$root/.gpu-deps/gpu-deps.tar.xz" "$root/.gpu-deps/root" ||
+    echo "== unpacking .gpu-deps/gpu-deps.tar.xz FAILED"
+fi
 deps=$root/.gpu-deps/root/usr
 if [ -d "$deps" ]; then
   multiarch=$deps/lib/x86_64-linux-gnu

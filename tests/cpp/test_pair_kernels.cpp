@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "backend/cpu/pair_kernels.hpp"
@@ -111,6 +112,53 @@ TEST(PairKernels, NegativeZeroFollowsTheCudaPadding) {
       EXPECT_EQ(std::signbit(c), t % 8 == 0) << fc::cpu::isa_name(isa) << " t=" << t;
       EXPECT_EQ(c, 0.0f);
     }
+  }
+}
+
+// BlockDone: at each call the columns [0, cols_done) of the rows it names already hold the whole
+// call's values (with k in several chunks too: only the last chunk's blocks are told), each row's
+// cols_done rises from call to call, and the last call of a row names all n columns.
+template <class T>
+void check_block_done(int64_t m, int64_t n, int64_t t) {
+  SCOPED_TRACE("m=" + std::to_string(m) + " n=" + std::to_string(n) + " t=" + std::to_string(t) + " " +
+               std::to_string(8 * sizeof(T)) + "-bit");
+  const auto a = unit_rows<T>(m, t, uint32_t(3 * m + t));
+  const auto b = unit_rows<T>(n, t, uint32_t(5 * n + t));
+  const CpuIsa isa = fc::cpu::cpu_isa();
+  std::vector<T> want(static_cast<size_t>(m * n));
+  fc::cpu::pair_products(isa, m, n, t, a.data(), b.data(), want.data(), n);
+  struct State {
+    const std::vector<T>* want;
+    std::vector<T> c;
+    std::vector<int64_t> done;  // each row's cols_done so far
+    int64_t n, calls = 0, early = 0, not_rising = 0;
+  } st{&want, std::vector<T>(static_cast<size_t>(m * n), T(-7)), std::vector<int64_t>(static_cast<size_t>(m), 0), n};
+  fc::cpu::BlockDone done;
+  done.context = &st;
+  done.call = [](void* context, int64_t i0, int rows, int64_t cols_done) {
+    State& s = *static_cast<State*>(context);
+    ++s.calls;
+    for (int64_t i = i0; i < i0 + rows; ++i) {
+      if (cols_done <= s.done[static_cast<size_t>(i)]) ++s.not_rising;
+      s.done[static_cast<size_t>(i)] = cols_done;
+      if (std::memcmp(&s.c[static_cast<size_t>(i * s.n)], &(*s.want)[static_cast<size_t>(i * s.n)], sizeof(T) * size_t(cols_done)) != 0)
+        ++s.early;
+    }
+  };
+  const fc::cpu::PackedRows<T> packed(isa, b.data(), n, t, 1);
+  fc::cpu::pair_products(m, n, t, a.data(), b.data(), packed, 0, st.c.data(), n, done);
+  EXPECT_EQ(std::memcmp(st.c.data(), want.data(), want.size() * sizeof(T)), 0);
+  EXPECT_GT(st.calls, 0);
+  EXPECT_EQ(st.early, 0) << "calls named values that were not final yet";
+  EXPECT_EQ(st.not_rising, 0) << "a row's cols_done did not rise";
+  for (int64_t i = 0; i < m; ++i) EXPECT_EQ(st.done[static_cast<size_t>(i)], n) << "row " << i;
+}
+
+TEST(PairKernels, BlockDoneTellsOfFinalValuesOnly) {
+  for (int64_t t : {1, 165, 2003}) {  // 2003: several k chunks
+    check_block_done<float>(61, 485, t);  // 485: two column blocks
+    check_block_done<double>(13, 485, t);
+    check_block_done<double>(1, 3, t);
   }
 }
 

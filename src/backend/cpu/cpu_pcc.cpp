@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -53,14 +55,16 @@ bool has_avx512() {
 #ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-// finish_run for a row whose own series is not constant; col_constant may be null (none is).
-__attribute__((target("avx512f"))) void stream_run(const float* src, float* dst, int64_t len, const uint8_t* col_constant,
-                                                   float fill) {
+// finish_run for a row whose own series is not constant (col_constant may be null: none is), in
+// parts: values [x, upto) of the run's len are due, and written up to the last 64-byte boundary of
+// dst below upto (all of them once upto == len); returns where the next part starts. A whole run
+// is stream_run(..., 0, len, len, ...).
+__attribute__((target("avx512f"))) int64_t stream_run(const float* src, float* dst, int64_t x, int64_t upto, int64_t len,
+                                                      const uint8_t* col_constant, float fill) {
   auto scalar = [&](int64_t x) { dst[x] = col_constant != nullptr && col_constant[x] ? fill : clamp_unit(src[x]); };
-  int64_t x = 0;
-  for (; x < len && (reinterpret_cast<uintptr_t>(dst + x) & 63) != 0; ++x) scalar(x);
+  for (; x < upto && (reinterpret_cast<uintptr_t>(dst + x) & 63) != 0; ++x) scalar(x);
   const __m512 one = _mm512_set1_ps(1.0f), minus_one = _mm512_set1_ps(-1.0f), fills = _mm512_set1_ps(fill);
-  for (; x + 16 <= len; x += 16) {
+  for (; x + 16 <= upto; x += 16) {
     __m512 v = _mm512_max_ps(minus_one, _mm512_min_ps(one, _mm512_loadu_ps(src + x)));
     if (col_constant != nullptr) {
       const __m512i flags = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(col_constant + x)));
@@ -68,15 +72,16 @@ __attribute__((target("avx512f"))) void stream_run(const float* src, float* dst,
     }
     _mm512_stream_ps(dst + x, v);
   }
-  for (; x < len; ++x) scalar(x);
+  if (upto == len)
+    for (; x < len; ++x) scalar(x);
+  return x;
 }
-__attribute__((target("avx512f"))) void stream_run(const double* src, double* dst, int64_t len, const uint8_t* col_constant,
-                                                   double fill) {
+__attribute__((target("avx512f"))) int64_t stream_run(const double* src, double* dst, int64_t x, int64_t upto, int64_t len,
+                                                      const uint8_t* col_constant, double fill) {
   auto scalar = [&](int64_t x) { dst[x] = col_constant != nullptr && col_constant[x] ? fill : clamp_unit(src[x]); };
-  int64_t x = 0;
-  for (; x < len && (reinterpret_cast<uintptr_t>(dst + x) & 63) != 0; ++x) scalar(x);
+  for (; x < upto && (reinterpret_cast<uintptr_t>(dst + x) & 63) != 0; ++x) scalar(x);
   const __m512d one = _mm512_set1_pd(1.0), minus_one = _mm512_set1_pd(-1.0), fills = _mm512_set1_pd(fill);
-  for (; x + 8 <= len; x += 8) {
+  for (; x + 8 <= upto; x += 8) {
     __m512d v = _mm512_max_pd(minus_one, _mm512_min_pd(one, _mm512_loadu_pd(src + x)));
     if (col_constant != nullptr) {
       const __m512i flags = _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(col_constant + x)));
@@ -84,7 +89,9 @@ __attribute__((target("avx512f"))) void stream_run(const double* src, double* ds
     }
     _mm512_stream_pd(dst + x, v);
   }
-  for (; x < len; ++x) scalar(x);
+  if (upto == len)
+    for (; x < len; ++x) scalar(x);
+  return x;
 }
 #pragma GCC diagnostic pop
 #endif
@@ -95,10 +102,63 @@ inline void write_triangle_run(const C* src, O* dst, int64_t len, bool row_const
                                bool any_constant, O fill) {
 #ifdef FASTCONN_STREAMING_STORES
   if constexpr (std::is_same<C, O>::value) {
-    if (!row_constant && has_avx512()) return stream_run(src, dst, len, any_constant ? col_constant : nullptr, fill);
+    if (!row_constant && has_avx512()) {
+      stream_run(src, dst, 0, len, len, any_constant ? col_constant : nullptr, fill);
+      return;
+    }
   }
 #endif
   finish_run(src, dst, len, row_constant, col_constant, any_constant, fill);
+}
+
+// How the triangle's values leave the products (FASTCONN_CPU_TRIU_WRITE, read at every call, so
+// that bench_cpu_pcc measures the ways in the same rounds; all give the same bits):
+// - tile (the default): each whole tile's products, then its rows' runs;
+// - rows: the tile's rows a few at a time (kChunkRows) into the first rows of the thread's tile,
+//   which stay in L1/L2 (a whole FP64 tile, 0.9 MB, does not beside the packed columns), each
+//   run written after its chunk, and the products limited to the columns the chunk's runs need
+//   (the diagonal tiles' lower half is skipped);
+// - parts: rows, with the streamed runs going out as the products' register blocks finish
+//   (pair_kernels.hpp's BlockDone), so that the stores drain behind the next blocks'
+//   multiply-adds instead of stalling the core in one burst (where the runs stream: AVX-512 and
+//   the storage type written; otherwise it is rows).
+// 20,000 x 165 FP64 row order on 2 cores, the ways in the same rounds: on the AMD EPYC (CPU time,
+// medians of 5) rows 1-2 % below tile, parts level with it; on the H200 host's Intel Xeon (medians
+// of 5, load 2) tile 0.678 s, parts 0.681, rows 0.701: tile stays the default.
+enum class TriuWrite { kTile, kRows, kParts };
+template <class C, class O>
+TriuWrite triu_write() {
+  const char* env = std::getenv("FASTCONN_CPU_TRIU_WRITE");
+  if (env == nullptr) return TriuWrite::kTile;
+  bool streams = false;
+#ifdef FASTCONN_STREAMING_STORES
+  if constexpr (std::is_same<C, O>::value) streams = has_avx512();
+#endif
+  if (std::strcmp(env, "parts") == 0) return streams ? TriuWrite::kParts : TriuWrite::kRows;
+  return std::strcmp(env, "rows") == 0 ? TriuWrite::kRows : TriuWrite::kTile;
+}
+constexpr int64_t kChunkRows = 8;  // the AVX-512 and AVX2 paths' register block rows (8, 4)
+// parts: a chunk's rows are written every kPartColumns finished columns (8 rows x 6 lines in
+// FP64, within a core's store buffer): at every register block (24 FP64 columns) the calls cost
+// more than they hide (2 EPYC cores: parts 1.4 % above tile; with 48, level with it).
+constexpr int64_t kPartColumns = 48;
+// Trimmed products start at a multiple of every path's panel width (48, 24, 12, 4 columns), so
+// that they still read the call's packed panels.
+constexpr int64_t kColumnAlign = 48;
+// stream_run where triu_write<C, O>() is kParts (for other types it is never called).
+template <class C, class O>
+int64_t stream_part(const C* src, O* dst, int64_t x, int64_t upto, int64_t len, const uint8_t* col_constant, O fill) {
+#ifdef FASTCONN_STREAMING_STORES
+  if constexpr (std::is_same<C, O>::value) return stream_run(src, dst, x, upto, len, col_constant, fill);
+#endif
+  (void)src, (void)dst, (void)upto, (void)len, (void)col_constant, (void)fill;
+  return x;
+}
+
+// A callable as pair_products' BlockDone (which holds a plain function and its context).
+template <class F>
+BlockDone block_done(F& f) {
+  return {[](void* context, int64_t i0, int rows, int64_t cols_done) { (*static_cast<F*>(context))(i0, rows, cols_done); }, &f};
 }
 
 // Makes streamed stores visible in order before a tile is counted as done.
@@ -107,14 +167,6 @@ inline void end_streaming() {
   _mm_sfence();
 #endif
 }
-
-
-
-
-
-
-
-
 
 template <class C, class O>
 void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, O* out, const RunSettings& run) {
@@ -135,29 +187,71 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
   const int64_t base = row_order ? row_start(n, row_begin) : col_start(row_begin);
   const TriuGrid grid{n, order};
 
+  const TriuWrite how = triu_write<C, O>();
+
   auto item = [&](int slot, int64_t g, int64_t k) {
     const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
+    const int64_t r_lo = std::max(g_row, row_begin), r_hi = std::min(g_end, row_end);
     C* tile = tiles[static_cast<size_t>(slot)].data();
-    if (row_order) {
-      // Rows i of this tile that were asked for keep their columns j > i.
-      const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols), ld = c1 - c0;
-      pair_products(g_end - g_row, ld, t, z + g_row * t, z + c0 * t, packed, c0, tile, ld);
-      for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
-        const int64_t j0 = std::max(c0, r + 1);
-        if (j0 >= c1) continue;
-        write_triangle_run(tile + (r - g_row) * ld + (j0 - c0), out + (row_start(n, r) - base) + (j0 - r - 1), c1 - j0,
-                           constant[r] != 0, constant + j0, any_constant, fill);
+    // Row order: rows i of this tile that were asked for keep their columns j > i of column tile
+    // [lo, hi). Column order: series j of row tile g (the products' rows) against the series i of
+    // row tile k <= g (their columns), lo = k * kTileRows: each j asked for keeps the i < j of the
+    // tile. Either way a contiguous run of the tile's row r - g_row: columns [first, first + len),
+    // whose series start at lo + first, going to dst.
+    const int64_t lo = row_order ? grid.cols_begin(g) + k * kTileCols : k * kTileRows;
+    const int64_t hi = row_order ? std::min(grid.cols_end(g), lo + kTileCols) : grid.rows_end(k), ld = hi - lo;
+    struct Run {
+      int64_t first, len;
+      O* dst;
+    };
+    auto run_of = [&](int64_t r) -> Run {
+      if (row_order) {
+        const int64_t j0 = std::max(lo, r + 1);
+        return j0 < hi ? Run{j0 - lo, hi - j0, out + (row_start(n, r) - base) + (j0 - r - 1)} : Run{0, 0, nullptr};
       }
-    } else {
-      // Series j of row tile g (the products' rows) against the series i of row tile k <= g (their
-      // columns): each j asked for keeps the i < j of the tile, a contiguous run of its row.
-      const int64_t i0 = k * kTileRows, i1 = grid.rows_end(k), ld = i1 - i0;
-      pair_products(g_end - g_row, ld, t, z + g_row * t, z + i0 * t, packed, i0, tile, ld);
-      for (int64_t r = std::max(g_row, row_begin); r < std::min(g_end, row_end); ++r) {
-        const int64_t len = std::min(i1, r) - i0;
-        if (len <= 0) continue;
-        write_triangle_run(tile + (r - g_row) * ld, out + (col_start(r) - base) + i0, len, constant[r] != 0, constant + i0,
-                           any_constant, fill);
+      const int64_t len = std::min(hi, r) - lo;
+      return len > 0 ? Run{0, len, out + (col_start(r) - base) + lo} : Run{0, 0, nullptr};
+    };
+    // The products of rows [c0, c1), columns [cs, ce) of the tile, land in `tile` from its row 0
+    // (row r at tile + (r - c0) * ld, column x at + x).
+    int64_t c0 = 0, cs = 0, ce = 0;
+    int64_t written[kTileRows] = {};  // parts: of each tile row's run (index r - g_row)
+    int64_t flush_i0 = -1, last_flush = 0;  // the register block on_block last wrote, and its cols_done
+    auto on_block = [&](int64_t i0, int rows, int64_t cols_done) {
+      if (i0 != flush_i0) flush_i0 = i0, last_flush = 0;  // (a chunk holds two AVX2 blocks)
+      if (cs + cols_done < ce && cols_done - last_flush < kPartColumns) return;
+      last_flush = cols_done;
+      for (int64_t r = c0 + i0; r < c0 + i0 + rows; ++r) {
+        if (r < r_lo || r >= r_hi || constant[r] != 0) continue;
+        const Run run = run_of(r);
+        const int64_t upto = std::clamp<int64_t>(cs + cols_done - run.first, 0, run.len);
+        int64_t& done = written[r - g_row];
+        if (upto > done)
+          done = stream_part(tile + (r - c0) * ld + run.first, run.dst, done, upto, run.len,
+                             any_constant ? constant + lo + run.first : nullptr, fill);
+      }
+    };
+    // tile: all rows at once, every column; rows and parts: chunks of the rows asked for.
+    const int64_t step = how == TriuWrite::kTile ? g_end - g_row : kChunkRows;
+    for (int64_t p = how == TriuWrite::kTile ? g_row : r_lo; p < (how == TriuWrite::kTile ? g_end : r_hi); p += step) {
+      c0 = p;
+      flush_i0 = -1;
+      const int64_t c1 = std::min(p + step, how == TriuWrite::kTile ? g_end : r_hi);
+      ce = ld;
+      cs = 0;
+      if (how != TriuWrite::kTile) {  // only the columns of the chunk's runs
+        if (row_order) cs = std::clamp<int64_t>(c0 + 1 - lo, 0, ld) / kColumnAlign * kColumnAlign;
+        else ce = std::clamp<int64_t>(c1 - 1 - lo, 0, ld);
+        if (ce <= cs) continue;
+      }
+      pair_products(c1 - c0, ce - cs, t, z + c0 * t, z + (lo + cs) * t, packed, lo + cs, tile + cs, ld,
+                    how == TriuWrite::kParts ? block_done(on_block) : BlockDone{});
+      for (int64_t r = std::max(c0, r_lo); r < std::min(c1, r_hi); ++r) {
+        if (how == TriuWrite::kParts && constant[r] == 0) continue;  // written by on_block
+        const Run run = run_of(r);
+        if (run.len > 0)
+          write_triangle_run(tile + (r - c0) * ld + run.first, run.dst, run.len, constant[r] != 0, constant + lo + run.first,
+                             any_constant, fill);
       }
     }
     end_streaming();

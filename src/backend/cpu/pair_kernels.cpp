@@ -54,7 +54,7 @@ MicroKernel<double> kernel_for<double>(CpuIsa isa) {
 
 template <class T>
 void products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const T* a, const T* b, const PackedRows<T>* packed, int64_t b_row,
-              T* c, int64_t ldc) {
+              T* c, int64_t ldc, const BlockDone& done) {
   if (m <= 0 || n <= 0) return;
   const MicroKernel<T> kernel = kernel_for<T>(isa);
   const int mr = kernel.mr, nr = kernel.nr;
@@ -89,6 +89,7 @@ void products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const T* a, const T* 
         for (int64_t jp = 0; jp * nr < nc; ++jp) {
           const int cols = static_cast<int>(std::min<int64_t>(nr, nc - jp * nr));
           kernel.run(kc, a + i0 * t + k0, t, base + jp * stride, c + i0 * ldc + j0 + jp * nr, ldc, rows, cols, load, pad_zero);
+          if (done.call != nullptr && k0 + kc == t) done.call(done.context, i0, rows, j0 + jp * nr + cols);
         }
       }
     }
@@ -146,18 +147,18 @@ template class PackedRows<float>;
 template class PackedRows<double>;
 
 void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const float* a, const float* b, float* c, int64_t ldc) {
-  products<float>(isa, m, n, t, a, b, nullptr, 0, c, ldc);
+  products<float>(isa, m, n, t, a, b, nullptr, 0, c, ldc, {});
 }
 void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const double* a, const double* b, double* c, int64_t ldc) {
-  products<double>(isa, m, n, t, a, b, nullptr, 0, c, ldc);
+  products<double>(isa, m, n, t, a, b, nullptr, 0, c, ldc, {});
 }
 void pair_products(int64_t m, int64_t n, int64_t t, const float* a, const float* b, const PackedRows<float>& packed,
-                   int64_t b_row, float* c, int64_t ldc) {
-  products(cpu_isa(), m, n, t, a, b, &packed, b_row, c, ldc);
+                   int64_t b_row, float* c, int64_t ldc, const BlockDone& done) {
+  products(cpu_isa(), m, n, t, a, b, &packed, b_row, c, ldc, done);
 }
 void pair_products(int64_t m, int64_t n, int64_t t, const double* a, const double* b, const PackedRows<double>& packed,
-                   int64_t b_row, double* c, int64_t ldc) {
-  products(cpu_isa(), m, n, t, a, b, &packed, b_row, c, ldc);
+                   int64_t b_row, double* c, int64_t ldc, const BlockDone& done) {
+  products(cpu_isa(), m, n, t, a, b, &packed, b_row, c, ldc, done);
 }
 
 }  // namespace cpu

@@ -55,16 +55,26 @@ class PackedRows {
   int64_t t_ = 0;
 };
 
+// Told, after each register block, that columns [0, cols_done) of rows [i0, i0 + rows) of c hold
+// their final values (a row's cols_done rises from call to call, up to n), so that a caller can
+// send them onward while the next blocks compute: a few stores after each block drain to memory
+// behind its multiply-adds, where a whole tile's stores after the products stall the core.
+struct BlockDone {
+  void (*call)(void* context, int64_t i0, int rows, int64_t cols_done) = nullptr;
+  void* context = nullptr;
+};
+
 // c[i * ldc + j] = <a_i, b_j> for i < m, j < n: rows a_i = a + i * t and b_j = b + j * t
 // (row-major, t values each). Single-threaded, on the calling thread; the path `isa`, or
 // cpu_isa() with b's rows also in `packed` from row b_row (used when b_row starts a panel and
-// the panels are this path's). Nothing else of c is written.
+// the panels are this path's), then telling `done` of each finished block. Nothing else of c is
+// written.
 void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const float* a, const float* b, float* c, int64_t ldc);
 void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const double* a, const double* b, double* c, int64_t ldc);
 void pair_products(int64_t m, int64_t n, int64_t t, const float* a, const float* b, const PackedRows<float>& packed,
-                   int64_t b_row, float* c, int64_t ldc);
+                   int64_t b_row, float* c, int64_t ldc, const BlockDone& done = {});
 void pair_products(int64_t m, int64_t n, int64_t t, const double* a, const double* b, const PackedRows<double>& packed,
-                   int64_t b_row, double* c, int64_t ldc);
+                   int64_t b_row, double* c, int64_t ldc, const BlockDone& done = {});
 
 // One register block of a path: c (rows x cols of an mr x nr block, ldc) = the products of rows
 // a + i * lda (kc values each, read in place) and the packed panel bp (kc x nr, k-major: b's
