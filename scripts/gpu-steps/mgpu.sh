@@ -23,6 +23,8 @@ if [ -x "$bench" ]; then
   timeout 150 "$bench" --degree-n 1000000 --triangle-n 100000 --reps 2 --markdown "$out/RESULTS-multi.md" 2>&1 |
     tee "$out/mgpu-bench.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  # the results file in the log too (bench/RESULTS-multi.md is committed from it)
+  [ -f "$out/RESULTS-multi.md" ] && { echo "----- RESULTS-multi.md -----"; cat "$out/RESULTS-multi.md"; }
   verdict=$(grep '^mgpu: ' "$out/mgpu-bench.log" | tail -1 | sed 's/^mgpu: //')
   [ -n "$verdict" ] || verdict="benchmark failed (see mgpu-bench.log)"
 else
