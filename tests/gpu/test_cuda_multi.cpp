@@ -4,6 +4,9 @@
 // naming "device 1" and the context then computes correctly; the caller's current device is
 // restored. Tests that need two devices skip with a message on a machine with one.
 //
+// Under compute-sanitizer, leave out the 20,000-series case: --gtest_filter=-*Large* (the others
+// take seconds).
+//
 // The failure injection defines cudaStreamSynchronize and cudaMemcpyAsync in this program (the
 // library's calls bind to them first, as in test_cuda_faults.cpp): when armed, the k-th call made
 // while device 1 is current does its work and then reports cudaErrorInvalidValue.
