@@ -8,6 +8,7 @@
 #include "backend/output_values.hpp"
 #include "base/error.hpp"
 #include "base/part_threads.hpp"
+#include "base/row_bands.hpp"
 #include "base/triangle_index.hpp"
 
 namespace fc {
@@ -65,23 +66,7 @@ void SplitBackend::run_on_parts(const RunSettings& run, const std::function<void
 
 std::vector<int64_t> SplitBackend::bands(int64_t begin, int64_t end, int64_t granularity,
                                          const std::function<int64_t(int64_t)>& offset_of) const {
-  const int64_t count = static_cast<int64_t>(parts_.size());
-  const int64_t base = offset_of(begin), total = offset_of(end) - base;
-  granularity = std::max<int64_t>(1, granularity);
-  std::vector<int64_t> b(static_cast<size_t>(count + 1), end);
-  b[0] = begin;
-  for (int64_t k = 1; k < count; ++k) {
-    const int64_t target = base + (total / count) * k + (total % count) * k / count;
-    int64_t lo = begin, hi = end;  // the first row whose offset reaches the target
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (offset_of(mid) < target) lo = mid + 1;
-      else hi = mid;
-    }
-    const int64_t rounded = (lo + granularity / 2) / granularity * granularity;
-    b[static_cast<size_t>(k)] = std::min(end, std::max(b[static_cast<size_t>(k - 1)], rounded));
-  }
-  return b;
+  return equal_bands(begin, end, static_cast<int64_t>(parts_.size()), granularity, offset_of);
 }
 
 std::unique_ptr<SeriesStorage> SplitBackend::create_series(int64_t n, int64_t t, fc_precision precision) {

@@ -107,9 +107,7 @@ class SplitBackend : public Backend {
   // Runs work(part, run_part) for every part at once (base/part_threads.hpp), after before_split.
   void run_on_parts(const RunSettings& run, const std::function<void(size_t, const RunSettings&)>& work) const;
 
-  // Boundaries b[0] = begin < ... < b[parts] = end of row bands of about equal `weight` (the
-  // pairs of the rows, offset_of(r) being the pairs before row r), inner boundaries at multiples
-  // of granularity. Empty bands are allowed.
+  // One row band per part of about equal work (base/row_bands.hpp's equal_bands).
   std::vector<int64_t> bands(int64_t begin, int64_t end, int64_t granularity,
                              const std::function<int64_t(int64_t)>& offset_of) const;
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -125,24 +126,45 @@ TEST(Split, ProgressReachesTheSameTotal) {
   }
 }
 
-TEST(Split, CancelMidSplitAbortsAndTheContextWorks) {
-  const Dataset d = structured_data(2003, 40, 9);
+// On split contexts of 2 and 3 parts: after arm(ctx), fc_pcc_triu fails with `status` and a
+// message that `message_ok` accepts; after disarm(ctx) the same context gives a plain one's bits.
+void expect_failure_then_same_bits(const Dataset& d, fc_status status, const std::function<void(Context&)>& arm,
+                                   const std::function<void(Context&)>& disarm,
+                                   const std::function<bool(const std::string&)>& message_ok) {
   const Context single = cpu_context(0);
   const Series ss = make_series(single, d);
   const std::vector<float> want = pcc_triu(single, ss, FC_TRIU_ROW);
   for (int parts : {2, 3}) {
     Context ctx = cpu_context(parts);
-    check(fc_context_set_memory_limit(ctx.get(), 1 << 20), "fc_context_set_memory_limit");  // many tiles: many reports
     const Series s = make_series(ctx, d);
-    ProgressLog log;
-    log.cancel_after = 1;
-    ctx.progress(&log_progress, &log);
-    std::vector<float> out(want.size());
-    EXPECT_EQ(fc_pcc_triu(ctx.get(), s.get(), FC_TRIU_ROW, out.data(), static_cast<int64_t>(out.size())), FC_ERR_ABORTED);
-    EXPECT_NE(std::string(fc_last_error()).find("cancelled"), std::string::npos) << fc_last_error();
-    ctx.progress(nullptr, nullptr);
-    EXPECT_TRUE(pcc_triu(ctx, s, FC_TRIU_ROW) == want) << parts << " parts after a cancel";
+    arm(ctx);
+    std::vector<float> out(want.size(), kSentinel);
+    EXPECT_EQ(fc_pcc_triu(ctx.get(), s.get(), FC_TRIU_ROW, out.data(), static_cast<int64_t>(out.size())), status);
+    const std::string message = fc_last_error();
+    EXPECT_TRUE(message_ok(message)) << parts << " parts: " << message;
+    disarm(ctx);
+    EXPECT_TRUE(pcc_triu(ctx, s, FC_TRIU_ROW) == want) << parts << " parts after the failure";
   }
+}
+
+TEST(Split, CancelMidSplitAbortsAndTheContextWorks) {
+  ProgressLog log;
+  log.cancel_after = 1;
+  expect_failure_then_same_bits(
+      structured_data(2003, 40, 9), FC_ERR_ABORTED,
+      [&](Context& ctx) {
+        ctx.memory_limit(1 << 20);  // many tiles: many reports
+        ctx.progress(&log_progress, &log);
+      },
+      [](Context& ctx) { ctx.progress(nullptr, nullptr); },
+      [](const std::string& m) { return m.find("cancelled by the progress callback") != std::string::npos; });
+}
+
+TEST(Split, APartsFailureNamesItAndTheContextWorks) {
+  expect_failure_then_same_bits(
+      structured_data(1009, 30, 4), FC_ERR_OUT_OF_MEMORY, [](Context& ctx) { ctx.memory_limit(1); },  // too small for any part
+      [](Context& ctx) { ctx.memory_limit(0); },
+      [](const std::string& m) { return m.rfind("fc_pcc_triu: part ", 0) == 0 && m.find(" (CPU (") != std::string::npos; });
 }
 
 }  // namespace
