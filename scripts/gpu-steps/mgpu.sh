@@ -4,7 +4,8 @@
 # benchmarks:
 #   1. tests/gpu/test_cuda_multi.cpp (every call on devices {0, 1} and on all devices equal to
 #      device 0 alone, bit for bit; argument errors; a failure injected on device 1) and the split
-#      backend's CPU test (tests/cpp/test_split.cpp, FASTCONN_SPLIT_CPU), FASTCONN_REQUIRE_CUDA=1;
+#      backend's CPU tests (tests/cpp/test_split.cpp with FASTCONN_SPLIT_CPU, test_part_threads),
+#      FASTCONN_REQUIRE_CUDA=1;
 #   2. bench/gpu/bench_gpu_multi: degree map 1,000,000 x 200 and the 100,000 x 200 triangle into
 #      pinned memory (20 GB) on 1 GPU and on all, with the D2H links and host write bandwidth
 #      measured in the same run, into OUT_DIR/RESULTS-multi.md.
@@ -14,7 +15,7 @@ source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 status=0
 
 nvidia-smi -L 2>/dev/null | tee "$out/mgpu-gpus.txt"
-run_step_tests 'gpu\.CudaMulti\.|cpp\.Split\.' "$out/mgpu-ctest.log"
+run_step_tests 'gpu\.CudaMulti\.|cpp\.Split\.|cpp\.PartThreads\.|cpp\.RowBands\.' "$out/mgpu-ctest.log"
 [ "$step_tests_ok" = 1 ] || status=1
 
 bench="$build/bench/gpu/bench_gpu_multi"

@@ -83,6 +83,10 @@ inline std::vector<CallOutput> every_call(fc_context* ctx, fc_series* s, int64_t
     const int64_t ld = n + 3;
     std::vector<float> dense(static_cast<size_t>(n * ld), kSentinel);
     rec.add("dense", fc_pcc_dense(ctx, s, dense.data(), ld), dense);
+    for (fc_value_format format : {FC_VALUES_INT16, FC_VALUES_HALF}) {
+      std::vector<uint16_t> codes(static_cast<size_t>(n * ld), 0x7777);
+      rec.add("dense compact " + std::to_string(int(format)), fc_pcc_dense_compact(ctx, s, format, codes.data(), ld), codes);
+    }
     // cross with the first half of the series (a window of s: another series set)
     fc_series* half = nullptr;
     fc_status st = fc_series_window(ctx, s, 0, t, 0, 0.0, &half);
