@@ -23,13 +23,6 @@ Output shifted(const Output& out, int64_t values) {
   return o;
 }
 
-// A run whose progress is counted elsewhere: the members that create storage report nothing.
-struct QuietRun {
-  Progress progress{nullptr, nullptr, 0};
-  RunSettings run;
-  explicit QuietRun(const RunSettings& from) : run(from) { run.progress = &progress; }
-};
-
 }  // namespace
 
 SplitBackend::SplitBackend(std::vector<std::shared_ptr<Backend>> parts, std::vector<std::string> labels,
@@ -77,10 +70,8 @@ std::unique_ptr<SeriesStorage> SplitBackend::create_series(int64_t n, int64_t t,
 
 void SplitBackend::upload_rows(SeriesStorage& storage, int64_t row_begin, int64_t rows, const double* z) {
   auto& split = static_cast<SplitSeries&>(storage);
-  Progress none(nullptr, nullptr, 0);
-  RunSettings run;
-  run.progress = &none;
-  run_on_parts(run, [&](size_t i, const RunSettings&) { parts_[i]->upload_rows(*split.parts[i], row_begin, rows, z); });
+  const QuietRun quiet;
+  run_on_parts(quiet.run, [&](size_t i, const RunSettings&) { parts_[i]->upload_rows(*split.parts[i], row_begin, rows, z); });
 }
 
 bool SplitBackend::rows_to_host(const SeriesView& s, double* z) const { return parts_[0]->rows_to_host(view_on(0, s), z); }

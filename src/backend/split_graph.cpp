@@ -41,10 +41,8 @@ void concatenate(const std::vector<UpperEdges>& pieces, UpperEdges& out, const R
   out.row_count.resize(static_cast<size_t>(row_at.back()));
   out.columns.resize(static_cast<size_t>(edge_at.back()));
   out.values.resize(static_cast<size_t>(edge_at.back()));
-  Progress none(nullptr, nullptr, 0);
-  RunSettings quiet = run;
-  quiet.progress = &none;
-  run_parts(static_cast<int>(pieces.size()), quiet, [&](int i, const RunSettings&) {
+  const QuietRun quiet(run);
+  run_parts(static_cast<int>(pieces.size()), quiet.run, [&](int i, const RunSettings&) {
     const UpperEdges& p = pieces[static_cast<size_t>(i)];
     std::copy(p.row_count.begin(), p.row_count.end(), out.row_count.begin() + row_at[static_cast<size_t>(i)]);
     std::copy(p.columns.begin(), p.columns.end(), out.columns.begin() + edge_at[static_cast<size_t>(i)]);

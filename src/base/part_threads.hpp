@@ -16,6 +16,16 @@
 
 namespace fc {
 
+// `from` reporting to a progress of its own that nobody reads: for the work around the parts
+// whose units are counted elsewhere (uploads, windows made for a part, joining the results).
+struct QuietRun {
+  Progress progress{nullptr, nullptr, 0};
+  RunSettings run;
+  explicit QuietRun(const RunSettings& from = RunSettings()) : run(from) { run.progress = &progress; }
+  QuietRun(const QuietRun&) = delete;
+  QuietRun& operator=(const QuietRun&) = delete;
+};
+
 // Runs work(i, run_i) for i in [0, parts) on a thread each and returns once every one has
 // finished. run_i is `run` with a relaying progress (total: run.progress's). The first failure
 // wins: an fc::Error is rethrown with its status and its message prefixed by label(i) + ": "
