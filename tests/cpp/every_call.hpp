@@ -164,6 +164,11 @@ inline std::vector<CallOutput> every_call(fc_context* ctx, fc_series* s, int64_t
     rec.add("modularity labels", st, labels);
     rec.add("modularity q", st, q);
     fc_modules_destroy(m);
+    m = nullptr;
+    st = fc_leiden(ctx, abs_graph, nullptr, nullptr, &m);
+    if (st == FC_OK) st = fc_modules_labels(m, labels.data(), n);
+    rec.add("leiden labels", st, labels);
+    fc_modules_destroy(m);
     fc_graph_destroy(abs_graph);
   }
   {
