@@ -224,6 +224,9 @@ int main(int argc, char** argv) {
   r["triangle_all_gbps"] = bytes / r["triangle_all_s"] / 1e9;
   r["triangle_1gpu_gbps"] = bytes / r["triangle_1gpu_s"] / 1e9;
   r["triangle_vs_floor"] = r["triangle_all_gbps"] / floor_gbps;
+  // The host's write bandwidth is measured with the cores' stores (memset); the devices' copies
+  // wrote faster than that on the H200 machine, so the links alone are the other bound to read.
+  r["triangle_vs_links"] = r["triangle_all_gbps"] / r["links_summed_gbps"];
 
   for (const auto& [k, v] : r) std::cout << "  " << k << " = " << v << "\n";
   std::ostringstream tab;
@@ -237,18 +240,19 @@ int main(int argc, char** argv) {
                 r["triangle_all_s"], r["triangle_all_gbps"], r["triangle_1gpu_s"] / r["triangle_all_s"]);
   tab << line;
   std::snprintf(line, sizeof line,
-                "\nFloors (same run): D2H links summed %.1f GB/s (all devices at once: %.1f GB/s), host memory write %.1f GB/s; "
-                "triangle at %.2f of min(links, host write) (target >= 0.8)\n",
-                r["links_summed_gbps"], r["links_at_once_gbps"], r["host_write_gbps"], r["triangle_vs_floor"]);
+                "\nFloors (same run): D2H links summed %.1f GB/s (all devices at once: %.1f GB/s), host memory write %.1f GB/s "
+                "(memset by every core); triangle at %.2f of min(links, host write) (target >= 0.8), %.2f of the links\n",
+                r["links_summed_gbps"], r["links_at_once_gbps"], r["host_write_gbps"], r["triangle_vs_floor"],
+                r["triangle_vs_links"]);
   tab << line;
   std::cout << "\n" << tab.str();
   char verdict[400];
   std::snprintf(verdict, sizeof verdict,
                 "%d GPUs: degree %lldx%lld %.2f s vs 1 GPU %.2f s (%.2fx); triangle %lldx%lld %.2f s = %.1f GB/s, "
-                "%.2f of floor min(links %.1f, host %.1f GB/s); bits %s",
+                "%.2f of floor min(links %.1f, host %.1f GB/s), %.2f of links; bits %s",
                 gpus, (long long)degree_n, (long long)t, r["degree_all_s"], r["degree_1gpu_s"], r["degree_ratio"],
                 (long long)triangle_n, (long long)t, r["triangle_all_s"], r["triangle_all_gbps"], r["triangle_vs_floor"],
-                r["links_summed_gbps"], r["host_write_gbps"], bits_equal ? "equal" : "DIFFER");
+                r["links_summed_gbps"], r["host_write_gbps"], r["triangle_vs_links"], bits_equal ? "equal" : "DIFFER");
   if (!markdown.empty()) {
     char host_name[256] = "unknown";
     gethostname(host_name, sizeof host_name - 1);

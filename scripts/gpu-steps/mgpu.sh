@@ -15,6 +15,8 @@ source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 status=0
 
 nvidia-smi -L 2>/dev/null | tee "$out/mgpu-gpus.txt"
+export FASTCONN_MULTI_TIMINGS="$out/mgpu-call-seconds.txt"  # the 20,000-series test's calls, timed
+rm -f "$FASTCONN_MULTI_TIMINGS"
 run_step_tests 'gpu\.CudaMulti\.|cpp\.Split\.|cpp\.PartThreads\.|cpp\.RowBands\.' "$out/mgpu-ctest.log"
 [ "$step_tests_ok" = 1 ] || status=1
 
@@ -26,6 +28,7 @@ if [ -x "$bench" ]; then
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   # the results file in the log too (bench/RESULTS-multi.md is committed from it)
   [ -f "$out/RESULTS-multi.md" ] && { echo "----- RESULTS-multi.md -----"; cat "$out/RESULTS-multi.md"; }
+  [ -f "$out/RESULTS-multi.md" ] && cp "$out/RESULTS-multi.md" "$out/mgpu-results.txt"  # steps' .txt files are shown
   verdict=$(grep '^mgpu: ' "$out/mgpu-bench.log" | tail -1 | sed 's/^mgpu: //')
   [ -n "$verdict" ] || verdict="benchmark failed (see mgpu-bench.log)"
 else

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -27,28 +28,45 @@ struct CallOutput {
   fc_status status = FC_OK;
   std::vector<unsigned char> bytes;
   std::string error;  // fc_last_error() of a failed call
+  double seconds = 0;  // wall time since the previous output was kept (the call and its buffers)
 };
 
 class CallRecorder {
  public:
   template <class T>
   void add(const std::string& name, fc_status status, const std::vector<T>& values) {
-    CallOutput o{name, status, {}, status == FC_OK ? "" : fc_last_error()};
+    const auto now = std::chrono::steady_clock::now();
+    CallOutput o{name, status, {}, status == FC_OK ? "" : fc_last_error(), std::chrono::duration<double>(now - last_).count()};
     if (status == FC_OK && !values.empty()) {
       o.bytes.resize(values.size() * sizeof(T));
       std::memcpy(o.bytes.data(), values.data(), o.bytes.size());
     }
     outputs.push_back(std::move(o));
+    last_ = std::chrono::steady_clock::now();
   }
   std::vector<CallOutput> outputs;
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
+// "name seconds" of every call, slowest first, one line each, after `what`.
+inline std::string call_seconds(const std::vector<CallOutput>& outputs, const std::string& what) {
+  std::vector<const CallOutput*> order;
+  for (const CallOutput& o : outputs) order.push_back(&o);
+  std::sort(order.begin(), order.end(), [](const CallOutput* a, const CallOutput* b) { return a->seconds > b->seconds; });
+  std::string text = what + ":\n";
+  for (const CallOutput* o : order) text += "  " + o->name + " " + std::to_string(o->seconds) + " s\n";
+  return text;
+}
+
 // What the calls are asked: the windows of the dfc calls (length 0: half the samples, at least
-// 2) and the threshold of the |r| graph, degree and lFCD (large inputs take fewer windows and
-// edges).
+// 2), the threshold of the |r| graph (and its modules), degree and lFCD, and the block size (large
+// inputs take fewer windows, edges and blocks).
 struct EveryCallOptions {
   int64_t window_length = 0, window_step = 3;
   double abs_threshold = 0.3;
+  int64_t block_rows = 5;  // the blocks iterator's rows per block, besides the automatic size
 };
 
 inline void record_graph(CallRecorder& rec, const std::string& name, fc_context* ctx, fc_series* s, fc_edge_rule rule,
@@ -95,7 +113,7 @@ inline std::vector<CallOutput> every_call(fc_context* ctx, fc_series* s, int64_t
     rec.add("cross", st, cross);
     fc_series_destroy(half);
   }
-  for (int64_t rows : {int64_t(0), int64_t(5)}) {
+  for (int64_t rows : {int64_t(0), options.block_rows}) {
     fc_blocks* it = nullptr;
     fc_status st = fc_pcc_blocks_begin(ctx, s, rows, &it);
     std::vector<float> all, buf(np);
