@@ -650,6 +650,7 @@ static fc_status fcpy_dfc_lowrank(fc_context* ctx, const fc_series* series, int6
 %include "lfcd.i"
 %include "compact.i"
 %include "multilayer.i"
+%include "devices.i"
 
 %include "fastconn/fastconn_export.h"
 %include "fastconn/fastconn_version.h"

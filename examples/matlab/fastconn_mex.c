@@ -70,6 +70,9 @@
  *         precision 'fp32' (default, alias 'single') | 'fp64' (alias 'double') | 'tf32'
  *         threads   CPU threads, 0 (default) = all cores
  *         memory_limit  bytes of working memory for one computation, 0 (default) = what is free
+ *         devices   backend 'cuda' only: 'all' | CUDA device ids (0 = the first GPU, the first id
+ *                   the primary): one context over several GPUs (fc_context_create_cuda_devices;
+ *                   triangles, matrices, blocks and windows split, the same values as one GPU)
  *         constant  'nan' (default: a constant series correlates as NaN, with a warning
  *                   fastconn:constant naming its columns, once per call) | 'zero'
  *         order     'triu' only: 'row' (default, squareform) | 'col' (R(triu(true(N), 1)))
@@ -125,11 +128,15 @@
 
 #include "fastconn_mex.h"
 
+#include <fastconn/fastconn_cuda.h> /* fc_context_create_cuda_devices */
+
 /* The context outlives one call: creating a CUDA context (cuBLAS handle, device memory) costs
  * far more than a small correlation, and MATLAB scripts call in loops. It is re-created only when
  * another backend is asked for, and destroyed when the MEX file is cleared or MATLAB exits. */
 static fc_context* g_context = NULL;
 static fc_backend g_context_backend = FC_BACKEND_AUTO;
+static int g_context_n_devices = -1; /* options.devices of the cached context */
+static int g_context_devices[64];
 int g_context_generation = 0;
 
 static void release_context(void) {
@@ -210,6 +217,7 @@ options parse_options(const mxArray* s, call_state* call) {
   opt.weights = FC_GRAPH_WEIGHTED;
   opt.spearman = 0;
   opt.values = 0;
+  opt.n_devices = -1;
   if (s == NULL) return opt;
   if (!mxIsStruct(s) || mxGetNumberOfElements(s) != 1)
     usage_error(call, "options must be a scalar struct with fields backend, precision, threads, memory_limit, "
@@ -272,9 +280,27 @@ options parse_options(const mxArray* s, call_state* call) {
       if (strcmp(value, "pearson") != 0 && strcmp(value, "spearman") != 0)
         usage_error(call, "options.method must be 'pearson' or 'spearman', not '%s'", value);
       opt.spearman = strcmp(value, "spearman") == 0;
+    } else if (strcmp(field, "devices") == 0) {
+      /* 'all', or CUDA device ids (0 = the first GPU): a context over several GPUs */
+      size_t k, count = mxGetNumberOfElements(v);
+      if (mxIsChar(v)) {
+        lowercase_copy(value, sizeof(value), v);
+        if (strcmp(value, "all") != 0) usage_error(call, "options.devices must be 'all' or CUDA device ids, not '%s'", value);
+        opt.n_devices = 0;
+      } else {
+        if (!mxIsNumeric(v) || count < 1 || count > 64)
+          usage_error(call, "options.devices must be 'all' or 1 to 64 CUDA device ids (0 = the first GPU)");
+        for (k = 0; k < count; ++k) {
+          const double d = ((const double*)mxGetData(v))[k];
+          if (!mxIsDouble(v) || !(d >= -1e6 && d <= 1e6 && d == floor(d)))
+            usage_error(call, "options.devices must hold whole numbers (CUDA device ids, 0 = the first GPU)");
+          opt.devices[k] = (int)d;
+        }
+        opt.n_devices = (int)count;
+      }
     } else {
       usage_error(call, "unknown option '%s' (known: backend, precision, threads, memory_limit, constant, order, weights, "
-                        "method, values)",
+                        "method, values, devices)",
                   field);
     }
   }
@@ -283,12 +309,23 @@ options parse_options(const mxArray* s, call_state* call) {
 
 /* The cached context, configured for this call. */
 fc_context* context_for(const options* opt, call_state* call) {
-  if (g_context != NULL && g_context_backend != opt->backend) release_context();
+  const int same_devices = g_context_n_devices == opt->n_devices &&
+                           (opt->n_devices <= 0 ||
+                            memcmp(g_context_devices, opt->devices, sizeof(int) * (size_t)opt->n_devices) == 0);
+  if (opt->n_devices >= 0 && opt->backend != FC_BACKEND_CUDA)
+    usage_error(call, "options.devices needs options.backend 'cuda'");
+  if (g_context != NULL && (g_context_backend != opt->backend || !same_devices)) release_context();
   if (g_context == NULL) {
     fc_context* ctx = NULL;
-    check(fc_context_create(opt->backend, -1, &ctx), call, "creating the context");
+    if (opt->n_devices >= 0)
+      check(fc_context_create_cuda_devices(opt->n_devices > 0 ? opt->devices : NULL, opt->n_devices, &ctx), call,
+            "creating the context over several GPUs");
+    else
+      check(fc_context_create(opt->backend, -1, &ctx), call, "creating the context");
     g_context = ctx;
     g_context_backend = opt->backend;
+    g_context_n_devices = opt->n_devices;
+    if (opt->n_devices > 0) memcpy(g_context_devices, opt->devices, sizeof(int) * (size_t)opt->n_devices);
     ++g_context_generation;
   }
   /* Settings persist in the cached context, so every call sets all of them. */

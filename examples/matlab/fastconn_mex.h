@@ -25,6 +25,9 @@ typedef struct options {
   fc_graph_weights weights;
   int spearman; /* method 'spearman': series of ranks (fc_series_create_ranked_*) */
   int values;   /* 'triu' only: 0 (float values), or an fc_value_format (compact values) */
+  /* options.devices (backend 'cuda'): -1 one device; 0 every visible one; else the count of ids */
+  int n_devices;
+  int devices[64];
 } options;
 
 /* Handles and scratch buffers of one call, released before any error is raised: mexErrMsg*

@@ -13,6 +13,8 @@ function R = fcCorr(X, varargin)
 %     'Backend'     'auto' (default: CUDA when built in and a GPU is visible), 'cpu' or 'cuda'
 %     'Threads'     CPU threads, 0 (default) = every core
 %     'MemoryLimit' bytes of working memory of one computation, 0 (default) = what is free
+%     'Devices'     with 'Backend' 'cuda': 'all' or CUDA device ids (0 = the first GPU): one
+%                   context over several GPUs, the work split across them, the same values
 %     'Constant'    'nan' (default) or 'zero': what a zero-variance series correlates as
 %     'Method'      'pearson' (default) or 'spearman': Spearman's rho, as corr(X, 'Type',
 %                   'Spearman') (columns ranked, ties sharing their average rank)
@@ -24,7 +26,7 @@ function R = fcCorr(X, varargin)
 %     C = fcCorr(X(:, 1:2), X(:, 3:end));  % 2 x 29
 %
 %   See also fcCorrTriu, fcGraph, fcDegree, fcWindowCorr, fastconn.
-names = {'Backend', 'Precision', 'Threads', 'MemoryLimit', 'Constant', 'Method'};
+names = {'Backend', 'Devices', 'Precision', 'Threads', 'MemoryLimit', 'Constant', 'Method'};
 if ~isempty(varargin) && isnumeric(varargin{1})
   opts = fc_options('fcCorr', varargin(2:end), names);
   R = fastconn_mex('cross', X, varargin{1}, opts);

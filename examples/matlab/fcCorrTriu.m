@@ -6,7 +6,7 @@ function v = fcCorrTriu(X, varargin)
 %
 %   Options: 'Order' 'row' (default, as above) or 'col' (pairs grouped by the larger index:
 %   (1,2), (1,3), (2,3), (1,4), ..., the order of R(triu(true(N), 1))), and those of fcCorr
-%   ('Precision', 'Backend', 'Threads', 'MemoryLimit', 'Constant', 'Method').
+%   ('Precision', 'Backend', 'Devices', 'Threads', 'MemoryLimit', 'Constant', 'Method').
 %   'Values' 'int16': an int16 vector of codes round(r * 32767) (ties to even; -32768 stands for
 %   NaN), so r = double(v) / 32767 within 1.53e-5; 'half': r rounded to IEEE half precision,
 %   returned as single (within 2.44e-4). Both take 2 bytes a pair in the library, which halves
@@ -22,6 +22,6 @@ function v = fcCorrTriu(X, varargin)
 %     max(abs(double(c) / 32767 - R(tril(true(31), -1))))   % <= 1.53e-5 + 1e-5
 %
 %   See also fcCorr, fcTriuIndex, fcTriuPair.
-opts = fc_options('fcCorrTriu', varargin, {'Order', 'Backend', 'Precision', 'Threads', 'MemoryLimit', 'Constant', 'Method', 'Values'});
+opts = fc_options('fcCorrTriu', varargin, {'Order', 'Backend', 'Devices', 'Precision', 'Threads', 'MemoryLimit', 'Constant', 'Method', 'Values'});
 v = fastconn_mex('triu', X, opts);
 end

@@ -139,7 +139,11 @@ FC_API const char* fc_cpu_info(void);
 
 /* Create a context on `backend`. `device` is the CUDA device index (-1: device 0; ignored by the
  * CPU backend). FC_BACKEND_CUDA without a usable device gives FC_ERR_BACKEND_UNAVAILABLE;
- * FC_BACKEND_AUTO then falls back to the CPU. */
+ * FC_BACKEND_AUTO then falls back to the CPU. Several GPUs as one context:
+ * fc_context_create_cuda_devices (fastconn_cuda.h). Testing aid: FASTCONN_SPLIT_CPU=k (1 to 64)
+ * in the environment makes an FC_BACKEND_CPU context split its work over k CPU backends as a
+ * context over k GPUs does (same results, bit for bit); another value fails with
+ * FC_ERR_INVALID_ARG naming it. */
 FC_API fc_status fc_context_create(fc_backend backend, int device, fc_context** out);
 FC_API void fc_context_destroy(fc_context* ctx);
 

@@ -6,6 +6,11 @@
 #include "api/handles.hpp"
 #include "fastconn/fastconn_cuda.h"
 
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
 namespace {
 
 // ctx and series must be non-NULL, belong together, and run on the CUDA backend.
@@ -27,6 +32,33 @@ fc::Output device_output(void* data, fc::ScalarType type) {
 }  // namespace
 
 extern "C" {
+
+FC_API fc_status fc_context_create_cuda_devices(const int* devices, int n_devices, fc_context** out) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(out, "out");
+    auto ctx = std::make_unique<fc_context>();
+    ctx->state = fc::create_context_cuda_devices(devices, n_devices);
+    *out = ctx.release();
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_context_get_cuda_devices(const fc_context* ctx, int* devices, int capacity, int* n_devices) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(ctx, "ctx");
+    fc::require_not_null(n_devices, "n_devices");
+    if (capacity < 0) fc::fail(FC_ERR_INVALID_ARG, "capacity is " + std::to_string(capacity) + "; use >= 0");
+    const std::vector<int> ids = fc::cuda_devices(*ctx->state->backend);
+    const int count = static_cast<int>(ids.size());
+    *n_devices = count;
+    if (capacity < count)
+      fc::fail(FC_ERR_BUFFER_TOO_SMALL, "capacity " + std::to_string(capacity) + " is smaller than the context's " +
+                                            std::to_string(count) + " devices (n_devices now holds the count)");
+    fc::require_not_null(devices, "devices");
+    std::copy(ids.begin(), ids.end(), devices);
+    return FC_OK;
+  });
+}
 
 FC_API fc_status fc_context_set_cuda_stream(fc_context* ctx, struct CUstream_st* stream) {
   return fc::api_guard(__func__, [&] {

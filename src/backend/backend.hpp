@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend/centrality_backend.hpp"
 #include "backend/graph_backend.hpp"
@@ -34,6 +35,10 @@ class Backend : public PccBackend, public GraphBackend, public WindowBackend, pu
 // is not built in or has no usable device. AUTO is resolved by the caller (context/context.cpp).
 std::shared_ptr<Backend> make_cpu_backend();
 std::shared_ptr<Backend> make_cuda_backend(int device);  // src/backend/cuda/
+// Over the listed devices (distinct, non-negative; empty: every visible one): one CudaBackend,
+// or a SplitBackend over one per device (backend/split_backend.hpp), the first the primary.
+// FC_ERR_INVALID_ARG for an id past the device count.
+std::shared_ptr<Backend> make_cuda_devices_backend(const std::vector<int>& devices);
 bool cuda_backend_compiled();
 
 }  // namespace fc

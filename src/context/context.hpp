@@ -50,4 +50,9 @@ struct ContextState {
 // backend is taken by reference: validated as an int before it is read (see raw_enum).
 std::shared_ptr<ContextState> create_context(const fc_backend& backend, int device);
 
+// A CUDA context over the listed devices (n_devices distinct ids; 0: every visible device), the
+// first of them the primary (fc_context_create_cuda_devices). Arguments are checked here, the
+// device count by the backend.
+std::shared_ptr<ContextState> create_context_cuda_devices(const int* devices, int n_devices);
+
 }  // namespace fc

@@ -101,6 +101,41 @@ static void test_has_cuda(void) {
   fc_context_destroy(ctx);
 }
 
+/* fc_context_create_cuda_devices checks its arguments in every build (naming the bad value), then
+ * needs CUDA: FC_ERR_BACKEND_UNAVAILABLE without it (or without a device). */
+static void test_cuda_devices(void) {
+  const int has = fc_has_cuda();
+  const int twice[2] = {0, 0}, negative[2] = {1, -2}, first[1] = {0};
+  int ids[4] = {-7, -7, -7, -7}, n = -7;
+  fc_context* ctx = NULL;
+  fc_status st;
+  CHECK_STATUS(fc_context_create_cuda_devices(NULL, 0, NULL), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_context_create_cuda_devices(NULL, -1, &ctx), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("n_devices is -1");
+  CHECK_STATUS(fc_context_create_cuda_devices(NULL, 2, &ctx), FC_ERR_NULL_ARG);
+  CHECK_ERROR_MENTIONS("devices");
+  CHECK_STATUS(fc_context_create_cuda_devices(twice, 2, &ctx), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("devices[1] is 0, which devices lists twice");
+  CHECK_STATUS(fc_context_create_cuda_devices(negative, 2, &ctx), FC_ERR_INVALID_ARG);
+  CHECK_ERROR_MENTIONS("devices[1] is -2");
+  CHECK(ctx == NULL);
+  st = fc_context_create_cuda_devices(first, 1, &ctx);
+  if (!has) {
+    CHECK_STATUS(st, FC_ERR_BACKEND_UNAVAILABLE);
+    CHECK_ERROR_MENTIONS("built without CUDA");
+  } else {
+    CHECK(st == FC_OK || st == FC_ERR_BACKEND_UNAVAILABLE);
+  }
+  fc_context_destroy(ctx);
+  ctx = NULL;
+  REQUIRE_OK(fc_context_create(FC_BACKEND_CPU, -1, &ctx));
+  CHECK_STATUS(fc_context_get_cuda_devices(NULL, ids, 4, &n), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_context_get_cuda_devices(ctx, ids, 4, NULL), FC_ERR_NULL_ARG);
+  CHECK_STATUS(fc_context_get_cuda_devices(ctx, ids, 4, &n), has ? FC_ERR_INVALID_ARG : FC_ERR_BACKEND_UNAVAILABLE);
+  CHECK(ids[0] == -7);
+  fc_context_destroy(ctx);
+}
+
 /* fc_cpu_info: one static line naming the pair-kernel path and the BLAS; under
  * FASTCONN_CPU_ISA=portable (the c_info_portable run) the path is the portable one. */
 static void test_cpu_info(void) {
@@ -121,5 +156,6 @@ int main(void) {
   test_destroy_null();
   test_last_error_is_thread_text();
   test_has_cuda();
+  test_cuda_devices();
   return check_report();
 }

@@ -133,6 +133,20 @@ function check_settings(X)
   expect(strncmp(id, 'fastconn:FC_ERR', 15), sprintf('a 1-byte memory limit is refused by the library (%s: %s)', id, msg));
   expect_error(@() fcCorr(X, 'MemoryLimit', -1), 'fastconn:usage', 'memory_limit', 'negative memory limit');
   within(fcCorr(X), corr(X), 1e-5, 'the next call without a limit works');
+  % 'Devices': several GPUs as one context, for the CUDA backend only; ids checked by the library
+  expect_error(@() fcCorr(X, 'Devices', [0 1], 'Backend', 'cpu'), 'fastconn:usage', 'backend ''cuda''', 'Devices without CUDA');
+  expect_error(@() fcCorr(X, 'Devices', 'some', 'Backend', 'cuda'), 'fastconn:usage', 'devices', 'Devices ''some''');
+  expect_error(@() fcCorr(X, 'Devices', 0.5, 'Backend', 'cuda'), 'fastconn:usage', 'whole numbers', 'Devices 0.5');
+  expect_error(@() fcCorrTriu(X, 'Devices', [0 0], 'Backend', 'cuda'), 'fastconn:FC_ERR_INVALID_ARG', ...
+               'devices[1] is 0, which devices lists twice', 'a repeated device id');
+  [built, usable] = fastconn_mex('has_cuda');
+  if ~usable
+    [id, msg] = caught(@() fcCorr(X, 'Devices', [0 1], 'Backend', 'cuda'));
+    expect(strcmp(id, 'fastconn:FC_ERR_BACKEND_UNAVAILABLE'), sprintf('Devices without a GPU: unavailable (%s: %s)', id, msg));
+  else
+    within(fcCorr(X, 'Devices', 'all', 'Backend', 'cuda'), fcCorr(X, 'Backend', 'cuda'), 0, 'all GPUs give one GPU''s values');
+  end
+  within(fcCorr(X), corr(X), 1e-5, 'a one-device context again after the devices');
 end
 
 function check_library()

@@ -31,6 +31,19 @@ j > i, which are exactly triangle[triu_offset : triu_offset + count]."""
 _entered = contextvars.ContextVar("fastconn_entered_context", default=None)
 
 
+def _device_ids(devices):
+    """devices= of Context as fc_context_create_cuda_devices takes it: None for "all", else an
+    int32 array of the ids (fastconn checks them: negative, repeated or past the device count)."""
+    if isinstance(devices, str):
+        if devices != "all":
+            raise ValueError(f"devices={devices!r}: pass a list of device ids or 'all'")
+        return None
+    ids = np.asarray(devices)
+    if ids.ndim != 1 or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):
+        raise ValueError(f"devices={devices!r}: pass a non-empty list of integer device ids or 'all'")
+    return np.ascontiguousarray(ids, dtype=np.int32)
+
+
 def _name_of(table, code):
     return next(name for name, value in table.items() if value == code)
 
@@ -39,6 +52,11 @@ class Context(DynamicMethods, ModuleMethods, MultilayerMethods, CentralityMethod
     """A fastconn context: where and how correlations are computed.
 
     backend: "auto" (CUDA when a device is visible, else CPU), "cpu" or "cuda".
+    devices: with backend="cuda", several GPUs of this host as one context
+        (fc_context_create_cuda_devices): a list of distinct device ids, the first the primary,
+        or "all" for every visible device. Triangles, dense, cross, blocks and windows' triangles
+        split across them with the same bits as one GPU; modules, centrality, partial correlation
+        and lFCD run on the primary. None (default): one device, `device`.
     precision: "fp32" (float64 normalization, float32 products; |r - r64| <= 1e-5), "fp64"
         (|r - r64| <= 1e-12) or "tf32" (GPU tensor cores, about 1e-3).
     constant: what a zero-variance series correlates as, "nan" (like numpy) or "zero".
@@ -71,12 +89,18 @@ class Context(DynamicMethods, ModuleMethods, MultilayerMethods, CentralityMethod
     """
 
     def __init__(self, backend="auto", precision="fp32", constant="nan", memory_limit=0, threads=0,
-                 device=-1, progress=None):
+                 device=-1, progress=None, devices=None):
         self._lock = threading.RLock()
         self._tokens = []
         self._requested_backend = backend
         self._device = int(device)
-        self._handle = _fc.fc_context_create(_lookup(BACKENDS, backend, "backend"), self._device)
+        code = _lookup(BACKENDS, backend, "backend")
+        if devices is None:
+            self._handle = _fc.fc_context_create(code, self._device)
+        else:
+            if code != _fc.FC_BACKEND_CUDA:
+                raise ValueError(f"devices={devices!r} needs backend='cuda', not {backend!r}")
+            self._handle = _fc.fc_context_create_cuda_devices(_device_ids(devices))
         self._backend = _name_of(BACKENDS, _fc.fc_context_get_backend(self._handle))
         self.precision = precision
         self.constant = constant
@@ -85,6 +109,15 @@ class Context(DynamicMethods, ModuleMethods, MultilayerMethods, CentralityMethod
         self.progress = progress
 
     # --- settings -----------------------------------------------------------------------------
+    @property
+    def devices(self):
+        """The CUDA devices the context computes on, the primary first (fc_context_get_cuda_devices);
+        an error on a CPU context."""
+        ids = np.zeros(256, dtype=np.int32)
+        with self._lock:
+            count = _fc.fc_context_get_cuda_devices(self._live(), ids)
+        return [int(d) for d in ids[:count]]
+
     @property
     def backend(self):
         """The backend computations run on: "cpu" or "cuda" (what "auto" chose)."""

@@ -6,10 +6,11 @@
 settings <- new.env(parent = emptyenv())
 settings$threads <- 0
 settings$memory_limit <- 0
+settings$devices <- "one"
 
-fc_settings <- function(threads = NULL, memory_limit = NULL) {
+fc_settings <- function(threads = NULL, memory_limit = NULL, devices = NULL) {
   call <- sys.call()
-  old <- list(threads = settings$threads, memory_limit = settings$memory_limit)
+  old <- list(threads = settings$threads, memory_limit = settings$memory_limit, devices = settings$devices)
   if (!is.null(threads)) {
     if (!is_whole_number(threads) || threads < 0 || threads > 2^20)
       stop(simpleError(sprintf("'threads' must be a whole number >= 0 (0 = every core), not %s",
@@ -21,6 +22,13 @@ fc_settings <- function(threads = NULL, memory_limit = NULL) {
       stop(simpleError(sprintf("'memory_limit' must be a whole number of bytes >= 0 (0 = what is free), not %s",
                                shown_value(memory_limit)), call))
     settings$memory_limit <- as.double(memory_limit)
+  }
+  if (!is.null(devices)) {
+    ids <- is.numeric(devices) && length(devices) >= 1L && all(is.finite(devices)) && all(devices == round(devices))
+    if (!ids && !identical(devices, "one") && !identical(devices, "all"))
+      stop(simpleError(sprintf("'devices' must be \"one\", \"all\" or CUDA device ids (whole numbers, 0 = the first GPU), not %s",
+                               shown_value(devices)), call))
+    settings$devices <- if (ids) as.integer(devices) else devices
   }
   invisible(old)
 }

@@ -16,9 +16,14 @@ glue_call <- function(call, routine, ...) {
   })
 }
 
+# backend "cuda" under fc_settings(devices = ...): one context over those GPUs (NULL: one device;
+# integer(0): every visible one).
 new_context <- function(backend, precision, constant, call) {
+  devices <- settings$devices
+  devices <- if (!identical(backend, "cuda") || identical(devices, "one")) NULL
+             else if (identical(devices, "all")) integer(0) else devices
   context <- glue_call(call, C_fcr_context_create, backend_codes[[backend]], precision_codes[[precision]],
-                       identical(constant, "zero"))
+                       identical(constant, "zero"), devices)
   # fc_settings(): threads and memory limit for every context
   glue_call(call, C_fcr_context_configure, context, as.integer(settings$threads), settings$memory_limit)
   context

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <fastconn/fastconn.h>
+#include <fastconn/fastconn_cuda.h>
 
 #include "glue.hpp"
 
@@ -185,10 +186,17 @@ using namespace fcr;
 
 extern "C" {
 
-SEXP fcr_context_create(SEXP backend, SEXP precision, SEXP constant_zero) {
+// devices: NULL for one device, else the ids of a context over several GPUs (empty: every
+// visible one, fc_context_create_cuda_devices).
+SEXP fcr_context_create(SEXP backend, SEXP precision, SEXP constant_zero, SEXP devices) {
   BEGIN_RCPP
   fc_context* raw = nullptr;
-  check(fc_context_create(static_cast<fc_backend>(Rcpp::as<int>(backend)), -1, &raw));
+  if (Rf_isNull(devices)) {
+    check(fc_context_create(static_cast<fc_backend>(Rcpp::as<int>(backend)), -1, &raw));
+  } else {
+    const std::vector<int> ids = Rcpp::as<std::vector<int>>(devices);
+    check(fc_context_create_cuda_devices(ids.empty() ? nullptr : ids.data(), static_cast<int>(ids.size()), &raw));
+  }
   ContextHandle handle = make_handle<ContextHandle>(raw, kContextTag);
   check(fc_context_set_precision(raw, static_cast<fc_precision>(Rcpp::as<int>(precision))));
   check(fc_context_set_constant_policy(raw, Rcpp::as<bool>(constant_zero) ? FC_CONSTANT_ZERO : FC_CONSTANT_NAN));
@@ -679,7 +687,7 @@ SEXP fcr_leiden(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP fcr_multilayer(SEXP, SEXP, SEXP, SEXP, SEXP);
 
 static const R_CallMethodDef call_methods[] = {
-    {"fcr_context_create", (DL_FUNC)&fcr_context_create, 3},
+    {"fcr_context_create", (DL_FUNC)&fcr_context_create, 4},
     {"fcr_series_create", (DL_FUNC)&fcr_series_create, 2},
     {"fcr_series_constant", (DL_FUNC)&fcr_series_constant, 1},
     {"fcr_release", (DL_FUNC)&fcr_release, 1},

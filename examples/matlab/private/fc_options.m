@@ -3,13 +3,13 @@ function [opts, extra] = fc_options(caller, args, names)
 %   [OPTS, EXTRA] = FC_OPTIONS(CALLER, ARGS, NAMES) reads the name/value pairs of the cell ARGS,
 %   accepting the names listed in the cell NAMES (in any letter case). OPTS is the options
 %   struct of fastconn_mex (fields backend, precision, threads, memory_limit, constant, order,
-%   weights, method, values, as given); EXTRA holds every other name, in lower case, with its value.
+%   weights, method, values, devices, as given); EXTRA holds every other name, in lower case, with its value.
 if mod(numel(args), 2) ~= 0
   error('fastconn:usage', '%s: options come in name/value pairs (e.g. ''Precision'', ''fp64'')', caller);
 end
 gateway = struct('backend', 'backend', 'precision', 'precision', 'threads', 'threads', ...
                  'memorylimit', 'memory_limit', 'constant', 'constant', 'order', 'order', 'weights', 'weights', ...
-                 'method', 'method', 'values', 'values');
+                 'method', 'method', 'values', 'values', 'devices', 'devices');
 opts = struct();
 extra = struct();
 for k = 1:2:numel(args)

@@ -5,6 +5,7 @@
 #include "backend/cuda/cuda_backend_class.hpp"
 
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/split_backend.hpp"
 
 namespace fc {
 namespace cuda {
@@ -341,8 +342,11 @@ CudaDeviceCsr::~CudaDeviceCsr() { home->give_back(*this); }
 }  // namespace cuda
 
 namespace {
+// The CUDA backend the fastconn_cuda.h calls address: the context's, or a multi-device
+// context's primary (its stream, its device, the device-pointer outputs).
 cuda::CudaBackend& cuda_backend_of(Backend& backend) {
-  auto* cuda_backend = dynamic_cast<cuda::CudaBackend*>(&backend);
+  auto* split = dynamic_cast<SplitBackend*>(&backend);
+  auto* cuda_backend = dynamic_cast<cuda::CudaBackend*>(split != nullptr ? &split->primary() : &backend);
   if (cuda_backend == nullptr)
     fail(FC_ERR_INVALID_ARG, "the context runs on the " + backend.describe() + " backend; CUDA streams and device pointers need a context created with FC_BACKEND_CUDA");
   return *cuda_backend;
@@ -352,7 +356,8 @@ cuda::CudaBackend& cuda_backend_of(Backend& backend) {
 
 bool cuda_backend_compiled() { return true; }
 
-std::shared_ptr<Backend> make_cuda_backend(int device) {
+// The number of visible devices; FC_ERR_BACKEND_UNAVAILABLE when there is none.
+int visible_devices() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
@@ -361,11 +366,51 @@ std::shared_ptr<Backend> make_cuda_backend(int device) {
                                          " (" + cudaGetErrorString(status) + ")");
   }
   if (count == 0) fail(FC_ERR_BACKEND_UNAVAILABLE, "no CUDA device is visible");
+  return count;
+}
+
+std::shared_ptr<Backend> make_cuda_backend(int device) {
+  const int count = visible_devices();
   const int index = device < 0 ? 0 : device;
   if (index >= count)
     fail(FC_ERR_BACKEND_UNAVAILABLE, "CUDA device " + std::to_string(index) + " requested but only " + std::to_string(count) +
                                          " visible");
   return std::make_shared<cuda::CudaBackend>(index);
+}
+
+std::shared_ptr<Backend> make_cuda_devices_backend(const std::vector<int>& devices) {
+  const int count = visible_devices();
+  std::vector<int> ids = devices;
+  if (ids.empty())
+    for (int d = 0; d < count; ++d) ids.push_back(d);
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] >= count)
+      fail(FC_ERR_INVALID_ARG, "devices[" + std::to_string(i) + "] is " + std::to_string(ids[i]) + " but only " +
+                                   std::to_string(count) + " CUDA devices are visible (ids 0 to " + std::to_string(count - 1) + ")");
+  std::vector<std::shared_ptr<Backend>> parts;
+  std::vector<std::string> labels;
+  for (int id : ids) {
+    parts.push_back(std::make_shared<cuda::CudaBackend>(id));
+    labels.push_back("device " + std::to_string(id));
+  }
+  auto* primary = static_cast<cuda::CudaBackend*>(parts[0].get());
+  // The other devices start once the work queued on the caller's stream (a stream of the primary
+  // device) has finished: the host waits for it, as no stream of theirs can be ordered after it
+  // without an event the caller does not give us. The primary's own work is ordered on the device.
+  auto before_split = [primary] {
+    cuda::DeviceScope scope(primary->device());
+    FC_CUDA(cudaStreamSynchronize(primary->stream()));
+  };
+  return make_split_backend(std::move(parts), std::move(labels), before_split);
+}
+
+std::vector<int> cuda_devices(const Backend& backend) {
+  if (const auto* split = dynamic_cast<const SplitBackend*>(&backend)) {
+    std::vector<int> ids;
+    for (const auto& part : split->parts()) ids.push_back(cuda_device(*part));
+    return ids;
+  }
+  return {cuda_device(backend)};
 }
 
 void cuda_set_stream(Backend& backend, CUstream_st* stream) { cuda_backend_of(backend).set_stream(stream); }

@@ -2,6 +2,8 @@
 // headers: `struct CUstream_st*` is what cudaStream_t names.
 #pragma once
 
+#include <vector>
+
 #include "backend/backend.hpp"
 
 struct CUstream_st;
@@ -15,5 +17,8 @@ CUstream_st* cuda_get_stream(const Backend& backend);
 
 // The CUDA device index the backend computes on. Throws FC_ERR_INVALID_ARG unless CUDA.
 int cuda_device(const Backend& backend);
+
+// Every device of the backend, the primary first (one for a single-device context).
+std::vector<int> cuda_devices(const Backend& backend);
 
 }  // namespace fc

@@ -12,6 +12,8 @@ std::shared_ptr<Backend> make_cuda_backend(int) {
        "this fastconn was built without CUDA (configure with -DFASTCONN_CUDA=ON on a machine with the CUDA toolkit)");
 }
 
+std::shared_ptr<Backend> make_cuda_devices_backend(const std::vector<int>&) { return make_cuda_backend(0); }
+
 }  // namespace fc
 
 // fastconn_cuda.h is installed in every build; without CUDA its functions exist and say why
@@ -25,4 +27,5 @@ namespace {
 void cuda_set_stream(Backend&, CUstream_st*) { no_cuda(); }
 CUstream_st* cuda_get_stream(const Backend&) { no_cuda(); }
 int cuda_device(const Backend&) { no_cuda(); }
+std::vector<int> cuda_devices(const Backend&) { no_cuda(); }
 }  // namespace fc

@@ -27,13 +27,32 @@ test_that("settings reach the library: threads and a small memory limit give the
   ref <- fc_cor_dist(x, backend = "cpu")
   old <- fc_settings(threads = 1, memory_limit = 2^20)
   on.exit(do.call(fc_settings, old))
-  expect_identical(old, list(threads = 0, memory_limit = 0))
+  expect_identical(old, list(threads = 0, memory_limit = 0, devices = "one"))
   expect_lte(max_abs_diff(fc_cor_dist(x, backend = "cpu"), ref), tol_float_rounding)
   # a limit too small for even one row of tiles is refused by the library: the limit is applied
   fc_settings(memory_limit = 1)
   expect_error(fc_cor(x, backend = "cpu"), "memory|FC_ERR")
   expect_error(fc_settings(threads = -1), "'threads' must be a whole number >= 0")
   expect_error(fc_settings(memory_limit = 1.5), "'memory_limit' must be a whole number of bytes")
+})
+
+test_that("devices: several GPUs for backend = 'cuda', checked here and by the library", {
+  x <- structured_series(60, 30)
+  old <- fc_settings(devices = c(0, 1))
+  on.exit(do.call(fc_settings, old))
+  expect_identical(old$devices, "one")
+  expect_identical(fc_settings()$devices, c(0L, 1L))
+  expect_equal(fc_cor(x, backend = "cpu"), cor(x), tolerance = 1e-5)  # CPU contexts ignore it
+  if (!fc_cuda_available())
+    expect_error(fc_cor(x, backend = "cuda"), if (fc_has_cuda()) "CUDA" else "built without CUDA")
+  fc_settings(devices = c(0, 0))
+  expect_error(fc_cor(x, backend = "cuda"), "devices\\[1\\] is 0, which devices lists twice")
+  fc_settings(devices = c(1, -2))
+  expect_error(fc_cor(x, backend = "cuda"), "devices\\[1\\] is -2, a negative device id")
+  expect_error(fc_settings(devices = "two"), "'devices' must be \"one\", \"all\" or CUDA device ids")
+  expect_error(fc_settings(devices = 0.5), "'devices' must be")
+  fc_settings(devices = "all")
+  if (fc_cuda_available()) expect_equal(fc_cor(x, backend = "cuda"), fc_cor(x, backend = "cpu"), tolerance = 1e-5)
 })
 
 test_that("version, CUDA build and backend", {

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A context over several GPUs (issue 33 item 1), run on the 2-GPU machine as
+# `bash scripts/gpu-steps/mgpu.sh BUILD_DIR OUT_DIR` after a Release build with CUDA, tests and
+# benchmarks:
+#   1. tests/gpu/test_cuda_multi.cpp (every call on devices {0, 1} and on all devices equal to
+#      device 0 alone, bit for bit; argument errors; a failure injected on device 1) and the split
+#      backend's CPU tests (tests/cpp/test_split.cpp with FASTCONN_SPLIT_CPU, test_part_threads),
+#      FASTCONN_REQUIRE_CUDA=1;
+#   2. bench/gpu/bench_gpu_multi: degree map 1,000,000 x 200 and the 100,000 x 200 triangle into
+#      pinned memory (20 GB) on 1 GPU and on all, with the D2H links and host write bandwidth
+#      measured in the same run, into OUT_DIR/RESULTS-multi.md.
+# The last line is the verdict; the exit status is non-zero on any failure.
+set -uo pipefail
+source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
+status=0
+
+nvidia-smi -L 2>/dev/null | tee "$out/mgpu-gpus.txt"
+export FASTCONN_MULTI_TIMINGS="$out/mgpu-call-seconds.txt"  # the 20,000-series test's calls, timed
+rm -f "$FASTCONN_MULTI_TIMINGS"
+run_step_tests 'gpu\.CudaMulti\.|cpp\.Split\.|cpp\.PartThreads\.|cpp\.RowBands\.' "$out/mgpu-ctest.log"
+[ "$step_tests_ok" = 1 ] || status=1
+
+bench="$build/bench/gpu/bench_gpu_multi"
+verdict="benchmark not built ($bench)"
+if [ -x "$bench" ]; then
+  timeout 150 "$bench" --degree-n 1000000 --triangle-n 100000 --reps 2 --markdown "$out/RESULTS-multi.md" 2>&1 |
+    tee "$out/mgpu-bench.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  # the results file in the log too (bench/RESULTS-multi.md is committed from it)
+  [ -f "$out/RESULTS-multi.md" ] && { echo "----- RESULTS-multi.md -----"; cat "$out/RESULTS-multi.md"; }
+  [ -f "$out/RESULTS-multi.md" ] && cp "$out/RESULTS-multi.md" "$out/mgpu-results.txt"  # steps' .txt files are shown
+  verdict=$(grep '^mgpu: ' "$out/mgpu-bench.log" | tail -1 | sed 's/^mgpu: //')
+  [ -n "$verdict" ] || verdict="benchmark failed (see mgpu-bench.log)"
+else
+  status=1
+fi
+echo "tests $step_tests passed; $verdict"
+exit $status
