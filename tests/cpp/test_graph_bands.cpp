@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,6 +95,40 @@ TEST(CpuGraphBandsSanity, MisplacedBandsFail) {
           << err.what();
     }
     EXPECT_TRUE(std::all_of(deg.begin(), deg.end(), [](int64_t x) { return x == 0; }));
+  }
+}
+
+// A band is cancelled as the whole call is: the progress callback's non-zero return stops it
+// with FC_ERR_ABORTED at its next report, for every primitive.
+TEST(CpuGraphBandsSanity, CancelStopsABand) {
+  const Context c = cpu_context({FC_PRECISION_FP32, int64_t(1) << 20, 0});  // 1 MiB: many progress steps
+  const int64_t n = 1500;
+  const Series s = make_series(c, band_data(n, 60, 8));
+  const fc::SeriesView v = bands_view(s);
+  fc::Backend& be = bands_backend(c);
+  int reports = 0;
+  auto cancel = [](int64_t, int64_t, void* user) { return ++*static_cast<int*>(user) >= 2 ? 1 : 0; };
+  const int64_t g = granularity_of(c, s), b = g, e = 5 * g;
+  std::vector<int64_t> deg(n, 0), cols(static_cast<size_t>((e - b) * 4));
+  std::vector<float> vals(cols.size());
+  std::vector<int64_t> counts(static_cast<size_t>(fc::kAbsHistogramBins), 0);
+  fc::UpperEdges edges;
+  const std::vector<std::pair<const char*, std::function<void(const fc::RunSettings&)>>> calls = {
+      {"edges", [&](const fc::RunSettings& r) { be.threshold_edges_rows(v, fc::EdgeTest{true, 0.3f}, b, e, edges, r); }},
+      {"degree", [&](const fc::RunSettings& r) { be.threshold_degree_rows(v, fc::EdgeTest{true, 0.3f}, b, e, deg.data(), nullptr, r); }},
+      {"histogram", [&](const fc::RunSettings& r) { be.abs_histogram_rows(v, b, e, counts, r); }},
+      {"top-k", [&](const fc::RunSettings& r) { be.top_k_rows(v, 4, b, e, cols.data(), vals.data(), r); }}};
+  for (const auto& [name, call] : calls) {
+    SCOPED_TRACE(name);
+    reports = 0;
+    fc::Progress progress(cancel, &reports, 0);
+    try {
+      call(c.get()->state->run_settings(progress));
+      ADD_FAILURE() << "not cancelled";
+    } catch (const std::exception& err) {  // fc::Error with FC_ERR_ABORTED
+      EXPECT_NE(std::string(err.what()).find("cancelled"), std::string::npos) << err.what();
+    }
+    EXPECT_EQ(reports, 2) << "stopped at the report that cancelled";
   }
 }
 
