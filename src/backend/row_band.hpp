@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "backend/graph_backend.hpp"
 #include "base/error.hpp"
 
 namespace fc {
@@ -24,6 +26,13 @@ inline RowBand checked_row_band(int64_t n, int64_t begin, int64_t end, int64_t g
                                  ") and starts at a multiple of " + std::to_string(granularity) +
                                  " and ends at one or at " + std::to_string(n));
   return RowBand{begin, end};
+}
+
+// abs_histogram_rows adds into `counts`: it must hold kAbsHistogramBins entries.
+inline void check_histogram_bins(const std::vector<int64_t>& counts) {
+  if (static_cast<int64_t>(counts.size()) != kAbsHistogramBins)
+    fail(FC_ERR_INVALID_ARG, "the |r| histogram has " + std::to_string(counts.size()) + " bins, not " +
+                                 std::to_string(kAbsHistogramBins));
 }
 
 }  // namespace fc

@@ -476,9 +476,7 @@ void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree
 void abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end, std::vector<int64_t>& counts,
                         const RunSettings& run) {
   const RowBand rows = checked_rows(s, row_begin, row_end);
-  if (static_cast<int64_t>(counts.size()) != kAbsHistogramBins)
-    fail(FC_ERR_INVALID_ARG, "the |r| histogram has " + std::to_string(counts.size()) + " bins, not " +
-                                 std::to_string(kAbsHistogramBins));
+  check_histogram_bins(counts);
   ThreadScope threads(run.threads);
   if (s.precision == FC_PRECISION_FP64) abs_histogram_typed<double>(s, rows, counts, run);
   else abs_histogram_typed<float>(s, rows, counts, run);

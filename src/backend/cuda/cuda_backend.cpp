@@ -303,9 +303,7 @@ int CudaBackend::strength_fraction_bits(const SeriesView& s) const { return cuda
 bool CudaBackend::abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end, std::vector<int64_t>& counts,
                                      const RunSettings& run) {
   const RowBand rows = checked_row_band(s.n, row_begin, row_end, kernels::kFusedTile);
-  if (static_cast<int64_t>(counts.size()) != kAbsHistogramBins)
-    fail(FC_ERR_INVALID_ARG, "the |r| histogram has " + std::to_string(counts.size()) + " bins, not " +
-                                 std::to_string(kAbsHistogramBins));
+  check_histogram_bins(counts);
   if (cublas_products(s, run)) return false;
   histogram_of_rows(s, rows, counts, run);
   return true;
