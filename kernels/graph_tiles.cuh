@@ -132,13 +132,14 @@ cudaError_t abs_histogram_band(const double* tile, const GraphBand& band, const 
 
 // --- top-k per row (row_topk.cu) ----------------------------------------------------------------
 // Rows i in [a0, a0 + rows), each a full row of n products at tile[(i - a0) * n + j]: the k
-// series j != i of largest |r| (ties: smaller j), in that order, into columns[i * k ..] and their
-// r into values; fewer than k candidates are padded with column -1, value 0. k <= kTopKMax.
+// series j != i of largest |r| (ties: smaller j), in that order, into columns[(i - out_row0) * k ..]
+// and their r into values (out_row0: the output's first row); fewer than k candidates are padded
+// with column -1, value 0. k <= kTopKMax.
 constexpr int64_t kTopKMax = 1024;
 cudaError_t row_topk(const float* tile, int64_t n, int64_t a0, int64_t rows, const uint8_t* constant, int64_t k,
-                     int64_t* columns, float* values, cudaStream_t stream);
+                     int64_t out_row0, int64_t* columns, float* values, cudaStream_t stream);
 cudaError_t row_topk(const double* tile, int64_t n, int64_t a0, int64_t rows, const uint8_t* constant, int64_t k,
-                     int64_t* columns, float* values, cudaStream_t stream);
+                     int64_t out_row0, int64_t* columns, float* values, cudaStream_t stream);
 
 }  // namespace kernels
 }  // namespace fc

@@ -22,7 +22,7 @@ __device__ __forceinline__ uint32_t key_of(const In* row, int64_t j, int64_t i, 
 
 template <class In>
 __global__ void __launch_bounds__(kThreads) topk_kernel(const In* __restrict__ tile, int64_t n, int64_t a0,
-                                                        const uint8_t* __restrict__ constant, int k,
+                                                        const uint8_t* __restrict__ constant, int k, int64_t out_row0,
                                                         int64_t* __restrict__ columns, float* __restrict__ values) {
   __shared__ unsigned hist[256];
   __shared__ uint32_t sel_key[kTopKMax];
@@ -33,8 +33,8 @@ __global__ void __launch_bounds__(kThreads) topk_kernel(const In* __restrict__ t
   const int64_t ql = blockIdx.x;
   const int64_t i = a0 + ql;
   const In* row = tile + ql * n;
-  int64_t* out_cols = columns + i * k;
-  float* out_vals = values + i * k;
+  int64_t* out_cols = columns + (i - out_row0) * k;
+  float* out_vals = values + (i - out_row0) * k;
   const bool row_ok = !is_constant(constant, i);
 
   // Radix select, 8 bits per pass from the top: after the passes, prefix = K and need = how many
@@ -134,23 +134,23 @@ __global__ void __launch_bounds__(kThreads) topk_kernel(const In* __restrict__ t
 
 template <class In>
 cudaError_t launch(const In* tile, int64_t n, int64_t a0, int64_t rows, const uint8_t* constant, int64_t k,
-                   int64_t* columns, float* values, cudaStream_t stream) {
+                   int64_t out_row0, int64_t* columns, float* values, cudaStream_t stream) {
   if (rows <= 0 || k <= 0) return cudaSuccess;
   if (k > kTopKMax) return cudaErrorInvalidValue;
   topk_kernel<In><<<static_cast<unsigned>(rows), kThreads, 0, stream>>>(tile, n, a0, constant, static_cast<int>(k),
-                                                                          columns, values);
+                                                                          out_row0, columns, values);
   return cudaGetLastError();
 }
 
 }  // namespace
 
 cudaError_t row_topk(const float* tile, int64_t n, int64_t a0, int64_t rows, const uint8_t* constant, int64_t k,
-                     int64_t* columns, float* values, cudaStream_t stream) {
-  return launch(tile, n, a0, rows, constant, k, columns, values, stream);
+                     int64_t out_row0, int64_t* columns, float* values, cudaStream_t stream) {
+  return launch(tile, n, a0, rows, constant, k, out_row0, columns, values, stream);
 }
 cudaError_t row_topk(const double* tile, int64_t n, int64_t a0, int64_t rows, const uint8_t* constant, int64_t k,
-                     int64_t* columns, float* values, cudaStream_t stream) {
-  return launch(tile, n, a0, rows, constant, k, columns, values, stream);
+                     int64_t out_row0, int64_t* columns, float* values, cudaStream_t stream) {
+  return launch(tile, n, a0, rows, constant, k, out_row0, columns, values, stream);
 }
 
 }  // namespace kernels

@@ -29,3 +29,22 @@ run_step_tests() {
     step_tests_ok=$([ "$rc" -eq 0 ] && echo 1 || echo 0)
   fi
 }
+
+# run_step_bench NAME LOG BENCH [ARGS...] runs a step's benchmark BENCH with ARGS (at most
+# STEP_BENCH_TIMEOUT seconds, default 600), its output to LOG and stdout, and sets step_verdict to the text after "NAME: " on its last such line (or why
+# there is none) and step_bench_ok (1 when it was built and exited 0).
+run_step_bench() {
+  local name=$1 log=$2 bench=$3 rc
+  shift 3
+  step_bench_ok=0
+  if [ ! -x "$bench" ]; then
+    step_verdict="benchmark not built ($bench)"
+    return
+  fi
+  timeout "${STEP_BENCH_TIMEOUT:-600}" "$bench" "$@" >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  [ "$rc" -eq 0 ] && step_bench_ok=1
+  step_verdict=$(grep "^$name: " "$log" | tail -1 | sed "s/^$name: //")
+  [ -n "$step_verdict" ] || step_verdict="benchmark failed (see $(basename "$log"))"
+}

@@ -64,19 +64,45 @@ class CpuBackend : public Backend {
     cpu::cross(a, b, a_begin, a_end, same_set, out, ld, run);
   }
 
-  // Networks: cpu_graph.cpp.
+  // Networks: cpu_graph.cpp. The whole calls are the row band [0, n); bands of any split at
+  // multiples of kTileRows (the triangle grid's row tiles, anchored at row 0, whatever the memory
+  // limit) are the whole call's tiles, so they join to its bits.
   void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) override {
-    cpu::threshold_edges(s, test, out, run);
+    cpu::threshold_edges(s, test, 0, s.n, out, run);
   }
   void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,
                         const RunSettings& run) override {
     cpu::threshold_degree(s, test, degree, strength, run);
   }
   void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) override {
-    cpu::abs_histogram(s, counts, run);
+    counts.assign(static_cast<size_t>(kAbsHistogramBins), 0);
+    cpu::abs_histogram_rows(s, 0, s.n, counts, run);
   }
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override {
-    cpu::top_k(s, k, columns, values, run);
+    cpu::top_k(s, k, 0, s.n, columns, values, run);
+  }
+
+  int64_t graph_row_granularity(const SeriesView&, const RunSettings&) const override { return kTileRows; }
+  bool threshold_edges_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end, UpperEdges& out,
+                            const RunSettings& run) override {
+    cpu::threshold_edges(s, test, row_begin, row_end, out, run);
+    return true;
+  }
+  bool threshold_degree_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end, int64_t* degree,
+                             int64_t* strength_fixed, const RunSettings& run) override {
+    cpu::threshold_degree_rows(s, test, row_begin, row_end, degree, strength_fixed, run);
+    return true;
+  }
+  int strength_fraction_bits(const SeriesView& s) const override { return cpu::strength_fraction_bits(s.n); }
+  bool abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end, std::vector<int64_t>& counts,
+                          const RunSettings& run) override {
+    cpu::abs_histogram_rows(s, row_begin, row_end, counts, run);
+    return true;
+  }
+  bool top_k_rows(const SeriesView& s, int64_t k, int64_t row_begin, int64_t row_end, int64_t* columns, float* values,
+                  const RunSettings& run) override {
+    cpu::top_k(s, k, row_begin, row_end, columns, values, run);
+    return true;
   }
 
   // Windows and low rank: cpu_window.cpp.

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "backend/cpu/cpu_tiles.hpp"
+#include "backend/row_band.hpp"
 #include "base/parallel_errors.hpp"
 #include "base/triangle_index.hpp"
 
@@ -27,16 +28,22 @@ inline bool passes(float r, float threshold) {
   return Absolute ? std::fabs(r) >= threshold : r >= threshold;
 }
 
-// Runs visit(slot, g, k, rows_end, c0, c1, tile) for every tile of the row-order triangle grid:
+// The rows of `rows` that have pairs (those below n - 1).
+inline int64_t pair_rows_end(const SeriesView& s, RowBand rows) { return std::min(rows.end, s.n - 1); }
+
+// Runs visit(slot, g, k, rows_end, c0, c1, tile) for every tile of the row-order triangle grid
+// whose rows lie in `rows` (begin a multiple of kTileRows: a band's tiles are the whole call's):
 // the tile holds the products of rows [g * kTileRows, ...) and columns [c0, c1) (row-major,
-// leading dimension c1 - c0); rows below rows_end (<= n - 1) have pairs in it. Progress in pairs.
-// visit must not throw.
+// leading dimension c1 - c0); rows below rows_end (<= min(rows.end, n - 1)) have pairs in it.
+// Progress in the band's pairs. visit must not throw.
 template <class C, class Visit>
-void for_each_triangle_tile(const SeriesView& s, int threads, const RunSettings& run, Visit visit) {
+void for_each_triangle_tile(const SeriesView& s, RowBand rows, int threads, const RunSettings& run, Visit visit) {
   const int64_t n = s.n, t = s.t;
   if (n < 2) return;
-  const C* z = rows_of<C>(s);
   const int64_t band = band_rows(n, sizeof(C), run, n);
+  const int64_t q0 = rows.begin, q1 = pair_rows_end(s, rows);
+  if (q0 >= q1) return;
+  const C* z = rows_of<C>(s);
   auto tiles = thread_tiles<C>(threads, n, n);
   const PackedRows<C> packed = packed_rows<C>(s, run);
   const TriuGrid grid{n, FC_TRIU_ROW};
@@ -45,18 +52,19 @@ void for_each_triangle_tile(const SeriesView& s, int threads, const RunSettings&
     const int64_t c0 = grid.cols_begin(g) + k * kTileCols, c1 = std::min(grid.cols_end(g), c0 + kTileCols);
     C* tile = tiles[static_cast<size_t>(slot)].data();
     pair_products(g_end - g_row, c1 - c0, t, z + g_row * t, z + c0 * t, packed, c0, tile, c1 - c0);
-    visit(slot, g, k, std::min(g_end, n - 1), c0, c1, static_cast<const C*>(tile));
+    visit(slot, g, k, std::min(g_end, q1), c0, c1, static_cast<const C*>(tile));
   };
   auto units = [&](int64_t r0, int64_t r1) { return row_start(n, r1) - row_start(n, r0); };
-  BandReporter<decltype(units)> reporter(*run.progress, 0, n - 1, band, units);
-  run_tiles(0, n - 1, threads, [&](int64_t g) { return grid.column_tiles(g); }, item, reporter);
+  BandReporter<decltype(units)> reporter(*run.progress, q0, q1, band, units);
+  run_tiles(q0, q1, threads, [&](int64_t g) { return grid.column_tiles(g); }, item, reporter);
 }
 
-// Threads for the triangle grid of s (its work: triangle_work), each holding a tile and
-// `scratch_bytes_per_thread` more.
+// Threads for the triangle grid of s over `rows` (its work: triangle_work), each holding a tile
+// and `scratch_bytes_per_thread` more.
 template <class C>
-int grid_threads(const SeriesView& s, int64_t scratch_bytes_per_thread, const RunSettings& run) {
-  return active_threads(kTileRows * kTileCols * int64_t(sizeof(C)) + scratch_bytes_per_thread, run, triangle_work(s.n, s.t));
+int grid_threads(const SeriesView& s, RowBand rows, int64_t scratch_bytes_per_thread, const RunSettings& run) {
+  return active_threads(kTileRows * kTileCols * int64_t(sizeof(C)) + scratch_bytes_per_thread, run,
+                        triangle_work(s.n, s.t, rows.begin, rows.end));
 }
 
 // A necessary condition for passes<Absolute>(r_of(v), threshold), cheap enough to run on every
@@ -109,19 +117,21 @@ struct TileEdges {
 };
 
 template <bool Absolute, class C>
-void threshold_edges_typed(const SeriesView& s, float threshold, UpperEdges& out, const RunSettings& run) {
+void threshold_edges_typed(const SeriesView& s, RowBand rows, float threshold, UpperEdges& out, const RunSettings& run) {
   const int64_t n = s.n;
   const uint8_t* constant = s.constant->data();
   const bool any_constant = s.n_constant > 0;
   const TriuGrid grid{n, FC_TRIU_ROW};
-  const int64_t row_tiles = n < 2 ? 0 : ceil_div(n - 1, kTileRows);
+  // The band's row tiles [g0, g1) and their rows [q0, q1) with pairs.
+  const int64_t q0 = rows.begin, q1 = std::max(q0, pair_rows_end(s, rows));
+  const int64_t g0 = q0 / kTileRows, g1 = ceil_div(q1, kTileRows), row_tiles = g1 - g0;
   std::vector<int64_t> first_item(static_cast<size_t>(row_tiles + 1), 0);
-  for (int64_t g = 0; g < row_tiles; ++g) first_item[g + 1] = first_item[g] + grid.column_tiles(g);
+  for (int64_t g = g0; g < g1; ++g) first_item[g - g0 + 1] = first_item[g - g0] + grid.column_tiles(g);
   std::vector<TileEdges> found(static_cast<size_t>(first_item.back()));
 
   // An out-of-memory while keeping edges stops the tiles and is rethrown (run_tiles).
   auto visit = [&](int, int64_t g, int64_t k, int64_t rows_end, int64_t c0, int64_t c1, const C* tile) {
-    TileEdges& e = found[static_cast<size_t>(first_item[g] + k)];
+    TileEdges& e = found[static_cast<size_t>(first_item[g - g0] + k)];
     const int64_t g_row = g * kTileRows, ld = c1 - c0;
     e.row_count.assign(static_cast<size_t>(rows_end - g_row), 0);
     for (int64_t r = g_row; r < rows_end; ++r) {
@@ -136,29 +146,32 @@ void threshold_edges_typed(const SeriesView& s, float threshold, UpperEdges& out
       e.row_count[static_cast<size_t>(r - g_row)] = static_cast<uint16_t>(e.column.size() - before);
     }
   };
-  for_each_triangle_tile<C>(s, grid_threads<C>(s, 0, run), run, visit);
+  for_each_triangle_tile<C>(s, rows, grid_threads<C>(s, rows, 0, run), run, visit);
 
-  // Row i's edges are the runs of its row tile's items in column order: count, then copy.
-  out.row_count.assign(static_cast<size_t>(n), 0);
-  std::vector<int64_t> row_first(static_cast<size_t>(n) + 1, 0);
-  for (int64_t g = 0; g < row_tiles; ++g)
-    for (int64_t it = first_item[g]; it < first_item[g + 1]; ++it) {
+  // Row i's edges are the runs of its row tile's items in column order: count, then copy. Rows
+  // are counted from the band's first (row_count has one entry per row of the band).
+  const int64_t band_n = rows.end - rows.begin;
+  out.row_count.assign(static_cast<size_t>(band_n), 0);
+  std::vector<int64_t> row_first(static_cast<size_t>(band_n) + 1, 0);
+  for (int64_t g = g0; g < g1; ++g)
+    for (int64_t it = first_item[g - g0]; it < first_item[g - g0 + 1]; ++it) {
       const TileEdges& e = found[static_cast<size_t>(it)];
-      for (size_t a = 0; a < e.row_count.size(); ++a) out.row_count[g * kTileRows + a] += e.row_count[a];
+      for (size_t a = 0; a < e.row_count.size(); ++a) out.row_count[g * kTileRows - q0 + a] += e.row_count[a];
     }
-  for (int64_t i = 0; i < n; ++i) row_first[i + 1] = row_first[i] + out.row_count[i];
-  out.columns.resize(static_cast<size_t>(row_first[n]));
-  out.values.resize(static_cast<size_t>(row_first[n]));
+  for (int64_t i = 0; i < band_n; ++i) row_first[i + 1] = row_first[i] + out.row_count[i];
+  out.columns.resize(static_cast<size_t>(row_first[band_n]));
+  out.values.resize(static_cast<size_t>(row_first[band_n]));
   ParallelErrors errors;
-  const int team = parallel_team(row_first[n] + n, 0, row_tiles);  // copies: a team only for many edges
+  const int team = parallel_team(row_first[band_n] + band_n, 0, row_tiles);  // copies: a team only for many edges
 #pragma omp parallel for schedule(dynamic) num_threads(team) if (team > 1)
-  for (int64_t g = 0; g < row_tiles; ++g) {
+  for (int64_t g = g0; g < g1; ++g) {
     errors.capture([&] {
-      std::vector<int64_t> next(row_first.begin() + g * kTileRows,
-                                row_first.begin() + std::min(n, (g + 1) * kTileRows));  // write position per row
-      for (int64_t it = first_item[g]; it < first_item[g + 1]; ++it) {
+      const int64_t a0 = g * kTileRows - q0;  // the tile's first row in the band
+      std::vector<int64_t> next(row_first.begin() + a0,
+                                row_first.begin() + std::min(band_n, a0 + kTileRows));  // write position per row
+      for (int64_t it = first_item[g - g0]; it < first_item[g - g0 + 1]; ++it) {
         TileEdges& e = found[static_cast<size_t>(it)];
-        const int64_t c0 = grid.cols_begin(g) + (it - first_item[g]) * kTileCols;
+        const int64_t c0 = grid.cols_begin(g) + (it - first_item[g - g0]) * kTileCols;
         size_t at = 0;
         for (size_t a = 0; a < e.row_count.size(); ++a)
           for (int64_t m = 0; m < e.row_count[a]; ++m, ++at) {
@@ -185,8 +198,11 @@ int fraction_bits(int64_t n) {
   return 62 - b;
 }
 
+// The band's degrees and fixed-point strengths ADDED into degree and strength_fixed (either may
+// be null).
 template <bool Absolute, class C>
-void threshold_degree_typed(const SeriesView& s, float threshold, int64_t* degree, double* strength, const RunSettings& run) {
+void threshold_degree_typed(const SeriesView& s, RowBand rows, float threshold, int64_t* degree, int64_t* strength_fixed,
+                            const RunSettings& run) {
   const int64_t n = s.n;
   const uint8_t* constant = s.constant->data();
   const bool any_constant = s.n_constant > 0;
@@ -198,7 +214,7 @@ void threshold_degree_typed(const SeriesView& s, float threshold, int64_t* degre
     std::vector<int64_t> row_count, col_count;
     std::vector<double> row_sum, col_sum;
   };
-  const int threads = grid_threads<C>(s, (kTileRows + kTileCols) * 16, run);
+  const int threads = grid_threads<C>(s, rows, (kTileRows + kTileCols) * 16, run);
   std::vector<Partial> partial(static_cast<size_t>(threads));
   for (Partial& p : partial) {
     p.row_count.resize(kTileRows);
@@ -244,21 +260,22 @@ void threshold_degree_typed(const SeriesView& s, float threshold, int64_t* degre
       sum[static_cast<size_t>(c0 + x)].fetch_add(fixed(col_sum[x]), std::memory_order_relaxed);
     }
   };
-  for_each_triangle_tile<C>(s, threads, run, visit);
+  for_each_triangle_tile<C>(s, rows, threads, run, visit);
   for (int64_t i = 0; i < n; ++i) {
-    if (degree != nullptr) degree[i] = deg[static_cast<size_t>(i)].load();
-    if (strength != nullptr) strength[i] = std::ldexp(static_cast<double>(sum[static_cast<size_t>(i)].load()), -frac);
+    if (degree != nullptr) degree[i] += deg[static_cast<size_t>(i)].load();
+    if (strength_fixed != nullptr) strength_fixed[i] += sum[static_cast<size_t>(i)].load();
   }
 }
 
 // --- abs_histogram -------------------------------------------------------------------------------
 
+// The band's counts ADDED into counts (kAbsHistogramBins entries).
 template <class C>
-void abs_histogram_typed(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) {
+void abs_histogram_typed(const SeriesView& s, RowBand rows, std::vector<int64_t>& counts, const RunSettings& run) {
   const uint8_t* constant = s.constant->data();
   const bool any_constant = s.n_constant > 0;
   const int64_t bins_bytes = kAbsHistogramBins * int64_t(sizeof(int64_t));
-  const int threads = grid_threads<C>(s, bins_bytes, run);
+  const int threads = grid_threads<C>(s, rows, bins_bytes, run);
   // One histogram per thread, summed at the end: integer sums do not depend on the order.
   std::vector<std::vector<int64_t>> per_thread(static_cast<size_t>(threads), std::vector<int64_t>(kAbsHistogramBins, 0));
   auto visit = [&](int slot, int64_t g, int64_t, int64_t rows_end, int64_t c0, int64_t c1, const C* tile) {
@@ -277,8 +294,7 @@ void abs_histogram_typed(const SeriesView& s, std::vector<int64_t>& counts, cons
       }
     }
   };
-  for_each_triangle_tile<C>(s, threads, run, visit);
-  counts.assign(static_cast<size_t>(kAbsHistogramBins), 0);
+  for_each_triangle_tile<C>(s, rows, threads, run, visit);
   for (const auto& h : per_thread)
     for (int64_t b = 0; b < kAbsHistogramBins; ++b) counts[static_cast<size_t>(b)] += h[static_cast<size_t>(b)];
 }
@@ -356,12 +372,13 @@ class RowHeap {
 // Row tile g of the full matrix: columns >= g*R from the triangle grid's tiles (g, k), columns of
 // an earlier row tile g' from the products of row tile g with the series of tile g' (the same
 // bits as the triangle's pair (min, max): pair_kernels.hpp).
+// Rows [rows.begin, rows.end) (begin a multiple of kTileRows), row i's k at (i - rows.begin) * k.
 template <class C>
-void top_k_typed(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) {
+void top_k_typed(const SeriesView& s, RowBand out_rows, int64_t k, int64_t* columns, float* values, const RunSettings& run) {
   const int64_t n = s.n, t = s.t;
   const C* z = rows_of<C>(s);
   const uint8_t* constant = s.constant->data();
-  const int threads = grid_threads<C>(s, 0, run);
+  const int threads = grid_threads<C>(s, RowBand{0, n}, 0, run);
   auto tiles = thread_tiles<C>(threads, n, n);
   std::vector<std::vector<RowHeap>> heaps(static_cast<size_t>(threads), std::vector<RowHeap>(kTileRows));
   const PackedRows<C> packed = packed_rows<C>(s, run);
@@ -372,7 +389,8 @@ void top_k_typed(const SeriesView& s, int64_t k, int64_t* columns, float* values
     const int64_t g_row = g * kTileRows, g_end = grid.rows_end(g);
     C* tile = tiles[static_cast<size_t>(slot)].data();
     RowHeap* rows = heaps[static_cast<size_t>(slot)].data();
-    for (int64_t i = g_row; i < g_end; ++i) rows[i - g_row].reset(columns + i * k, values + i * k, k);
+    const int64_t out0 = out_rows.begin;
+    for (int64_t i = g_row; i < g_end; ++i) rows[i - g_row].reset(columns + (i - out0) * k, values + (i - out0) * k, k);
     auto offer = [&](int64_t i, int64_t j, float r) {
       if (constant[i] == 0 && constant[j] == 0) rows[i - g_row].offer(j, r);
     };
@@ -403,51 +421,74 @@ void top_k_typed(const SeriesView& s, int64_t k, int64_t* columns, float* values
     for (int64_t i = g_row; i < g_end; ++i) rows[i - g_row].finish();
   };
   auto units = [](int64_t r0, int64_t r1) { return r1 - r0; };
-  BandReporter<decltype(units)> reporter(*run.progress, 0, n, band, units);
-  run_tiles(0, n, threads, [](int64_t) { return int64_t(1); }, item, reporter);
+  BandReporter<decltype(units)> reporter(*run.progress, out_rows.begin, out_rows.end, band, units);
+  run_tiles(out_rows.begin, out_rows.end, threads, [](int64_t) { return int64_t(1); }, item, reporter);
 }
 
 template <class C>
-void threshold_edges_of(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) {
-  if (test.absolute) threshold_edges_typed<true, C>(s, test.threshold, out, run);
-  else threshold_edges_typed<false, C>(s, test.threshold, out, run);
+void threshold_edges_of(const SeriesView& s, RowBand rows, const EdgeTest& test, UpperEdges& out, const RunSettings& run) {
+  if (test.absolute) threshold_edges_typed<true, C>(s, rows, test.threshold, out, run);
+  else threshold_edges_typed<false, C>(s, rows, test.threshold, out, run);
 }
 
 template <class C>
-void threshold_degree_of(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength, const RunSettings& run) {
-  if (test.absolute) threshold_degree_typed<true, C>(s, test.threshold, degree, strength, run);
-  else threshold_degree_typed<false, C>(s, test.threshold, degree, strength, run);
+void threshold_degree_of(const SeriesView& s, RowBand rows, const EdgeTest& test, int64_t* degree, int64_t* strength_fixed,
+                         const RunSettings& run) {
+  if (test.absolute) threshold_degree_typed<true, C>(s, rows, test.threshold, degree, strength_fixed, run);
+  else threshold_degree_typed<false, C>(s, rows, test.threshold, degree, strength_fixed, run);
+}
+
+RowBand checked_rows(const SeriesView& s, int64_t row_begin, int64_t row_end) {
+  check_int_range(s);
+  return checked_row_band(s.n, row_begin, row_end, kTileRows);
 }
 
 }  // namespace
 
-void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) {
-  check_int_range(s);
+void threshold_edges(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end, UpperEdges& out,
+                     const RunSettings& run) {
+  const RowBand rows = checked_rows(s, row_begin, row_end);
   ThreadScope threads(run.threads);
-  if (s.precision == FC_PRECISION_FP64) threshold_edges_of<double>(s, test, out, run);
-  else threshold_edges_of<float>(s, test, out, run);
+  if (s.precision == FC_PRECISION_FP64) threshold_edges_of<double>(s, rows, test, out, run);
+  else threshold_edges_of<float>(s, rows, test, out, run);
 }
 
+int strength_fraction_bits(int64_t n) { return fraction_bits(n); }
+
+void threshold_degree_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end, int64_t* degree,
+                           int64_t* strength_fixed, const RunSettings& run) {
+  const RowBand rows = checked_rows(s, row_begin, row_end);
+  ThreadScope threads(run.threads);
+  if (s.precision == FC_PRECISION_FP64) threshold_degree_of<double>(s, rows, test, degree, strength_fixed, run);
+  else threshold_degree_of<float>(s, rows, test, degree, strength_fixed, run);
+}
+
+// The whole call: the band [0, n), then the fixed point to double.
 void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength, const RunSettings& run) {
-  check_int_range(s);
-  ThreadScope threads(run.threads);
-  if (s.precision == FC_PRECISION_FP64) threshold_degree_of<double>(s, test, degree, strength, run);
-  else threshold_degree_of<float>(s, test, degree, strength, run);
+  const size_t n = static_cast<size_t>(s.n);
+  if (degree != nullptr) std::fill(degree, degree + n, 0);
+  std::vector<int64_t> fixed(strength != nullptr ? n : 0, 0);
+  threshold_degree_rows(s, test, 0, s.n, degree, strength != nullptr ? fixed.data() : nullptr, run);
+  const int frac = fraction_bits(s.n);
+  for (size_t i = 0; i < fixed.size(); ++i) strength[i] = std::ldexp(static_cast<double>(fixed[i]), -frac);
 }
 
-void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) {
-  check_int_range(s);
+void abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end, std::vector<int64_t>& counts,
+                        const RunSettings& run) {
+  const RowBand rows = checked_rows(s, row_begin, row_end);
+  check_histogram_bins(counts);
   ThreadScope threads(run.threads);
-  if (s.precision == FC_PRECISION_FP64) abs_histogram_typed<double>(s, counts, run);
-  else abs_histogram_typed<float>(s, counts, run);
+  if (s.precision == FC_PRECISION_FP64) abs_histogram_typed<double>(s, rows, counts, run);
+  else abs_histogram_typed<float>(s, rows, counts, run);
 }
 
-void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) {
-  check_int_range(s);
-  if (k < 1 || s.n < 1) return;
+void top_k(const SeriesView& s, int64_t k, int64_t row_begin, int64_t row_end, int64_t* columns, float* values,
+           const RunSettings& run) {
+  const RowBand rows = checked_rows(s, row_begin, row_end);
+  if (k < 1 || rows.begin >= rows.end) return;
   ThreadScope threads(run.threads);
-  if (s.precision == FC_PRECISION_FP64) top_k_typed<double>(s, k, columns, values, run);
-  else top_k_typed<float>(s, k, columns, values, run);
+  if (s.precision == FC_PRECISION_FP64) top_k_typed<double>(s, rows, k, columns, values, run);
+  else top_k_typed<float>(s, rows, k, columns, values, run);
 }
 
 }  // namespace cpu

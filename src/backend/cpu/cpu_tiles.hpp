@@ -22,6 +22,7 @@
 #include "base/parallel_errors.hpp"
 #include "base/parallel_team.hpp"
 #include "base/tile_plan.hpp"
+#include "base/triangle_index.hpp"
 
 namespace fc {
 namespace cpu {
@@ -100,9 +101,12 @@ inline int active_threads(int64_t tile_bytes, const RunSettings& run, int64_t wo
   return static_cast<int>(std::min<int64_t>(fit, parallel_team(work, omp_get_max_threads())));
 }
 
-// Multiply-adds of the row-order triangle of n series of t samples (the grid's work).
-inline int64_t triangle_work(int64_t n, int64_t t) {
-  const int64_t pairs = n * (n - 1) / 2;  // n < 2^31 (check_int_range)
+// Multiply-adds of the row-order triangle of n series of t samples (the grid's work), or of its
+// rows [begin, end) (a row band of a network call).
+inline int64_t triangle_work(int64_t n, int64_t t, int64_t begin = 0, int64_t end = std::numeric_limits<int64_t>::max()) {
+  if (n < 2) return 0;
+  // n < 2^31 (check_int_range)
+  const int64_t pairs = row_start(n, std::clamp<int64_t>(end, 0, n - 1)) - row_start(n, std::clamp<int64_t>(begin, 0, n - 1));
   return pairs > std::numeric_limits<int64_t>::max() / std::max<int64_t>(1, t) ? std::numeric_limits<int64_t>::max() : pairs * t;
 }
 
@@ -206,10 +210,21 @@ inline void check_int_range(const SeriesView& s) {
 }
 
 // The network primitives of the CPU backend (cpu_graph.cpp); CpuBackend's overrides call these.
-void threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run);
+// Each works on a row band (graph_backend.hpp): the rows q in [row_begin, row_end) of the pairs
+// (q, p) (top_k: the rows), the band's ends at multiples of kTileRows or at n, so that a band's
+// tiles are the whole call's and the joined bands give its bits; the whole call is the band
+// [0, n). threshold_degree_rows and abs_histogram_rows ADD into their outputs; threshold_degree
+// is the whole band plus the fixed point's conversion.
+void threshold_edges(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end, UpperEdges& out,
+                     const RunSettings& run);
+void threshold_degree_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end, int64_t* degree,
+                           int64_t* strength_fixed, const RunSettings& run);
+int strength_fraction_bits(int64_t n);
 void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength, const RunSettings& run);
-void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run);
-void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run);
+void abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end, std::vector<int64_t>& counts,
+                        const RunSettings& run);
+void top_k(const SeriesView& s, int64_t k, int64_t row_begin, int64_t row_end, int64_t* columns, float* values,
+           const RunSettings& run);
 
 }  // namespace cpu
 }  // namespace fc

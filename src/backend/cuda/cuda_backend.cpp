@@ -94,16 +94,21 @@ CudaBackend::EdgePlan CudaBackend::plan_edges(const SeriesView& s, const CudaSer
 }
 
 void CudaBackend::threshold_edges(const SeriesView& s, const EdgeTest& test, UpperEdges& out, const RunSettings& run) {
+  edges_of_rows(s, test, RowBand{0, s.n}, out, run);
+}
+
+void CudaBackend::edges_of_rows(const SeriesView& s, const EdgeTest& test, RowBand rows, UpperEdges& out,
+                                const RunSettings& run) {
   DeviceScope scope(device_);
   check_int_range(s);
-  out.row_count.assign(static_cast<size_t>(s.n), 0);
+  out.row_count.assign(static_cast<size_t>(rows.end - rows.begin), 0);
   out.columns.clear();
   out.values.clear();
   if (s.n < 2) return;
   const CudaSeries& st = storage_of(s);
   const EdgePlan p = plan_edges(s, st, run);
   set_math_mode(run, st.f64);
-  cuda::threshold_edges(graph_job(s, run, p.tile), test, arena_, p.arena_edges, out);
+  cuda::threshold_edges(graph_job(s, run, p.tile, rows), test, arena_, p.arena_edges, out);
 }
 
 CudaBackend::EdgePass CudaBackend::edge_pass(const SeriesView& s, const EdgeTest& test, UpperEdges& edges, const RunSettings& run) {
@@ -112,7 +117,7 @@ CudaBackend::EdgePass CudaBackend::edge_pass(const SeriesView& s, const EdgeTest
   EdgePass pass;
   pass.plan = plan_edges(s, st, run);
   set_math_mode(run, st.f64);
-  pass.job = graph_job(s, run, pass.plan.tile);
+  pass.job = graph_job(s, run, pass.plan.tile, RowBand{0, s.n});
   const auto t0 = cuda::GraphProfile::Clock::now();
   cuda::threshold_edges(pass.job, test, arena_, pass.plan.arena_edges, edges, &pass.kept);
   cuda::profile_phase(cuda::GraphProfile::get(), cuda::GraphProfile::kEdges, t0);
@@ -187,58 +192,133 @@ void CudaBackend::threshold_degree(const SeriesView& s, const EdgeTest& test, in
                                    const RunSettings& run) {
   DeviceScope scope(device_);
   check_int_range(s);
+  if (degree != nullptr) std::fill(degree, degree + s.n, 0);  // the paths add into it
   if (s.n < 2) {
-    for (int64_t i = 0; i < s.n; ++i) {
-      if (degree != nullptr) degree[i] = 0;
-      if (strength != nullptr) strength[i] = 0.0;
-    }
+    if (strength != nullptr) std::fill(strength, strength + s.n, 0.0);
     return;
   }
   const CudaSeries& st = storage_of(s);
   set_math_mode(run, st.f64);
-  // Float products without TF32: no tiles (cuda_graph.cpp), when its memory fits the limit and
-  // the device. Its bands only pace progress: as many pairs as a tile of the tiled path holds.
-  const int64_t fused_bytes = cuda::fused_degree_bytes(s.n, s.t);
-  if (cuda::fused_degree_enabled(st.f64, run.precision == FC_PRECISION_TF32) &&
-      (run.memory_limit <= 0 || fused_bytes <= run.memory_limit)) {
-    int64_t pairs = cuda::max_tile_values();
-    if (run.memory_limit > 0) pairs = std::min(pairs, (run.memory_limit - fused_bytes) / 9);
-    if (cuda::fused_threshold_degree(graph_job(s, run, std::max(s.n - 1, pairs)), test, degree, strength)) return;
-  }
+  if (fused_degree_fits(s, run) && cuda::fused_threshold_degree(fused_job(s, run, RowBand{0, s.n}), test, degree, strength))
+    return;
+  tiled_degree(s, test, RowBand{0, s.n}, degree, strength, run);
+}
+
+bool CudaBackend::fused_degree_fits(const SeriesView& s, const RunSettings& run) {
+  // Float products without TF32: no tiles (cuda_graph.cpp), when its memory fits the limit (and,
+  // fused_degree_rows finds, the device).
+  return cuda::fused_degree_enabled(storage_of(s).f64, run.precision == FC_PRECISION_TF32) &&
+         (run.memory_limit <= 0 || cuda::fused_degree_bytes(s.n, s.t) <= run.memory_limit);
+}
+
+cuda::GraphJob CudaBackend::fused_job(const SeriesView& s, const RunSettings& run, RowBand rows) {
+  // Its bands only pace progress: as many pairs as a tile of the tiled path holds.
+  int64_t pairs = cuda::max_tile_values();
+  if (run.memory_limit > 0) pairs = std::min(pairs, (run.memory_limit - cuda::fused_degree_bytes(s.n, s.t)) / 9);
+  return graph_job(s, run, std::max(s.n - 1, pairs), rows);
+}
+
+void CudaBackend::tiled_degree(const SeriesView& s, const EdgeTest& test, RowBand rows, int64_t* degree, double* strength,
+                               const RunSettings& run) {
   // Partial sums: 8 bytes per 256 and per 32 tile values, two bands at a time (the n degrees
   // and sums are the outputs' device copies).
-  const int64_t tile = plan_tiles(run, s.n - 1, st.f64 ? 8 : 4, 0, "the degrees of " + std::to_string(s.n) + " series",
-                                  1);
-  cuda::threshold_degree(graph_job(s, run, tile), test, degree, strength);
+  const int64_t tile = plan_tiles(run, s.n - 1, storage_of(s).f64 ? 8 : 4, 0,
+                                  "the degrees of " + std::to_string(s.n) + " series", 1);
+  cuda::threshold_degree(graph_job(s, run, tile, rows), test, degree, strength);
 }
 
 void CudaBackend::abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) {
+  counts.assign(static_cast<size_t>(kAbsHistogramBins), 0);
+  histogram_of_rows(s, RowBand{0, s.n}, counts, run);
+}
+
+void CudaBackend::histogram_of_rows(const SeriesView& s, RowBand rows, std::vector<int64_t>& counts, const RunSettings& run) {
   DeviceScope scope(device_);
   check_int_range(s);
-  if (s.n < 2) {
-    counts.assign(static_cast<size_t>(kAbsHistogramBins), 0);
-    return;
-  }
+  if (s.n < 2) return;
   const CudaSeries& st = storage_of(s);
   // Working memory: the tiles only (the counts are the output's device copy).
   const int64_t tile = plan_tiles(run, s.n - 1, st.f64 ? 8 : 4, 0, "the |r| histogram of " + std::to_string(s.n) + " series");
   set_math_mode(run, st.f64);
-  cuda::abs_histogram(graph_job(s, run, tile), counts);
+  cuda::abs_histogram(graph_job(s, run, tile, rows), counts);
 }
 
 void CudaBackend::top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) {
-  DeviceScope scope(device_);
-  check_int_range(s);
-  if (s.n == 0 || k <= 0) return;
-  const CudaSeries& st = storage_of(s);
-  // Full rows (n products each); the n x k result stays on the device until the end.
-  const int64_t tile = plan_tiles(run, s.n, st.f64 ? 8 : 4, 0, "the top-" + std::to_string(k) + " of " + std::to_string(s.n) + " series",
-                                  0, s.n * k * 12);
-  set_math_mode(run, st.f64);
-  cuda::top_k(graph_job(s, run, tile), k, columns, values);
+  top_k_of_rows(s, k, RowBand{0, s.n}, columns, values, run);
 }
 
-cuda::GraphJob CudaBackend::graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values) {
+void CudaBackend::top_k_of_rows(const SeriesView& s, int64_t k, RowBand rows, int64_t* columns, float* values,
+                                const RunSettings& run) {
+  DeviceScope scope(device_);
+  check_int_range(s);
+  if (rows.begin >= rows.end || k <= 0) return;
+  const CudaSeries& st = storage_of(s);
+  // Full rows (n products each); the rows' n x k result stays on the device until the end.
+  const int64_t tile = plan_tiles(run, s.n, st.f64 ? 8 : 4, 0, "the top-" + std::to_string(k) + " of " + std::to_string(s.n) + " series",
+                                  0, (rows.end - rows.begin) * k * 12);
+  set_math_mode(run, st.f64);
+  cuda::top_k(graph_job(s, run, tile, rows), k, columns, values);
+}
+
+// --- row bands (graph_backend.hpp). In FP32 and FP64 a pair's r is one fma chain wherever it is
+// computed (gemm.hpp), so a band's edges, histogram, top-k and degrees are the whole call's for
+// any split; the fused degree's strength is rounded to fixed point per 128 x 128 tile of a grid
+// anchored at row 0, hence bands at multiples of kFusedTile. No band path (false) where the
+// bits depend on the split: TF32 (cuBLAS's tensor-core products, whose bits may depend on the
+// GEMM's shape, which a band's plan changes) and the tiled path's strength (FP64,
+// FASTCONN_CUDA_FUSED_DEGREE=0, a fused degree that does not fit): its column sums are doubles
+// added band after band.
+
+int64_t CudaBackend::graph_row_granularity(const SeriesView&, const RunSettings&) const { return kernels::kFusedTile; }
+
+bool CudaBackend::cublas_products(const SeriesView& s, const RunSettings& run) const {
+  return !storage_of(s).f64 && run.precision == FC_PRECISION_TF32;
+}
+
+bool CudaBackend::threshold_edges_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end,
+                                       UpperEdges& out, const RunSettings& run) {
+  const RowBand rows = checked_row_band(s.n, row_begin, row_end, kernels::kFusedTile);
+  if (cublas_products(s, run)) return false;
+  edges_of_rows(s, test, rows, out, run);
+  return true;
+}
+
+bool CudaBackend::threshold_degree_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end,
+                                        int64_t* degree, int64_t* strength_fixed, const RunSettings& run) {
+  const RowBand rows = checked_row_band(s.n, row_begin, row_end, kernels::kFusedTile);
+  DeviceScope scope(device_);
+  check_int_range(s);
+  const bool fused = fused_degree_fits(s, run);
+  if (!fused && (strength_fixed != nullptr || cublas_products(s, run))) return false;  // the tiled path's strength, TF32
+  if (s.n < 2) return true;  // no pairs: nothing to add
+  set_math_mode(run, storage_of(s).f64);
+  if (fused && cuda::fused_degree_rows(fused_job(s, run, rows), test, degree, strength_fixed)) return true;
+  // No room for the fused kernel: the whole call's strength would come from the tiled path.
+  if (strength_fixed != nullptr) return false;
+  tiled_degree(s, test, rows, degree, nullptr, run);
+  return true;
+}
+
+int CudaBackend::strength_fraction_bits(const SeriesView& s) const { return cuda::fused_strength_bits(s.n); }
+
+bool CudaBackend::abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end, std::vector<int64_t>& counts,
+                                     const RunSettings& run) {
+  const RowBand rows = checked_row_band(s.n, row_begin, row_end, kernels::kFusedTile);
+  check_histogram_bins(counts);
+  if (cublas_products(s, run)) return false;
+  histogram_of_rows(s, rows, counts, run);
+  return true;
+}
+
+bool CudaBackend::top_k_rows(const SeriesView& s, int64_t k, int64_t row_begin, int64_t row_end, int64_t* columns,
+                             float* values, const RunSettings& run) {
+  const RowBand rows = checked_row_band(s.n, row_begin, row_end, kernels::kFusedTile);
+  if (cublas_products(s, run)) return false;
+  top_k_of_rows(s, k, rows, columns, values, run);
+  return true;
+}
+
+cuda::GraphJob CudaBackend::graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values, RowBand rows) {
   const CudaSeries& st = storage_of(s);
   cuda::GraphJob job;
   job.res = res_.get();
@@ -252,6 +332,8 @@ cuda::GraphJob CudaBackend::graph_job(const SeriesView& s, const RunSettings& ru
   job.tile_values = tile_values;
   job.progress = run.progress;
   job.host_threads = host_threads(run);
+  job.row_begin = rows.begin;
+  job.row_end = rows.end;
   return job;
 }
 

@@ -16,6 +16,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/output_values.hpp"
+#include "backend/row_band.hpp"
 #include "backend/cuda/band_pipeline.hpp"
 #include "backend/cuda/band_plan.hpp"
 #include "backend/cuda/cuda_eigen_space.hpp"
@@ -176,6 +177,19 @@ class CudaBackend : public Backend {
 
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override;
 
+  // Row bands of the network calls (graph_backend.hpp; cuda_backend.cpp says which paths have
+  // them): the whole calls are the band [0, n) of the same functions.
+  int64_t graph_row_granularity(const SeriesView& s, const RunSettings& run) const override;
+  bool threshold_edges_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end, UpperEdges& out,
+                            const RunSettings& run) override;
+  bool threshold_degree_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end, int64_t* degree,
+                             int64_t* strength_fixed, const RunSettings& run) override;
+  int strength_fraction_bits(const SeriesView& s) const override;
+  bool abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end, std::vector<int64_t>& counts,
+                          const RunSettings& run) override;
+  bool top_k_rows(const SeriesView& s, int64_t k, int64_t row_begin, int64_t row_end, int64_t* columns, float* values,
+                  const RunSettings& run) override;
+
   // --- centrality (cuda_centrality.cpp) -----------------------------------------------------------
 
   void gram_product(const SeriesView& s, const double* x, double* y, const RunSettings& run) override;
@@ -190,7 +204,20 @@ class CudaBackend : public Backend {
   std::unique_ptr<LfcdRun> lfcd_run(const SeriesView& s, const LfcdGrid& grid, const RunSettings& run) override;
 
  private:
-  cuda::GraphJob graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values);
+  cuda::GraphJob graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values, RowBand rows);
+
+  // The network calls over a row band, shared by the whole calls (rows [0, n)) and the *_rows
+  // overrides. The degree: the fused kernel where fused_degree_fits (fused_job: its job, bands
+  // pacing progress), else the tiled path (adds degrees; strength only for the whole call).
+  void edges_of_rows(const SeriesView& s, const EdgeTest& test, RowBand rows, UpperEdges& out, const RunSettings& run);
+  bool fused_degree_fits(const SeriesView& s, const RunSettings& run);
+  cuda::GraphJob fused_job(const SeriesView& s, const RunSettings& run, RowBand rows);
+  void tiled_degree(const SeriesView& s, const EdgeTest& test, RowBand rows, int64_t* degree, double* strength,
+                    const RunSettings& run);
+  void histogram_of_rows(const SeriesView& s, RowBand rows, std::vector<int64_t>& counts, const RunSettings& run);
+  void top_k_of_rows(const SeriesView& s, int64_t k, RowBand rows, int64_t* columns, float* values, const RunSettings& run);
+  // TF32: the products are cuBLAS's tensor-core ones (no band path: see cuda_backend.cpp).
+  bool cublas_products(const SeriesView& s, const RunSettings& run) const;
 
   // cuBLAS takes int dimensions: a band's columns (<= N) and T must fit.
   static void check_int_range(const SeriesView& s) {

@@ -44,6 +44,11 @@ namespace fc {
 namespace cuda {
 namespace {
 
+// The triangle bands of the job's rows.
+std::vector<TriuBand> job_bands(const GraphJob& job) {
+  return triangle_bands(job.n, job.tile_values, job.row_begin, job.row_end);
+}
+
 using Gemm = std::function<void(size_t k, cublasHandle_t blas, void* tile)>;       // on blas's stream
 using Pass = std::function<void(size_t k, int s, cudaStream_t stream, void* tile)>;  // reads the tile
 using Complete = std::function<bool(size_t k)>;  // false: band k was not placed; run it again
@@ -163,10 +168,11 @@ kernels::EdgeRule edge_rule(const EdgeTest& test) { return kernels::EdgeRule{tes
 
 }  // namespace
 
-std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values) {
+std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values, int64_t q_begin, int64_t q_end) {
   std::vector<TriuBand> bands;
-  for (int64_t q = 0; q < n - 1;) {
-    bands.push_back(next_triu_band(n, FC_TRIU_ROW, q, n - 1, 0, tile_values));
+  q_end = std::min(q_end, n - 1);  // row n - 1 has no pairs
+  for (int64_t q = q_begin; q < q_end;) {
+    bands.push_back(next_triu_band(n, FC_TRIU_ROW, q, q_end, 0, tile_values));
     q = bands.back().q1;
   }
   return bands;
@@ -177,7 +183,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
   constexpr int kWindow = PipelineResources::kBandsInFlight;
-  const std::vector<TriuBand> bands = triangle_bands(job.n, job.tile_values);
+  const std::vector<TriuBand> bands = job_bands(job);
   int64_t max_chunks = 1;
   for (const TriuBand& b : bands) max_chunks = std::max(max_chunks, (b.q1 - b.q0) * kernels::edge_chunks_per_row(graph_band(job, b)));
 
@@ -320,8 +326,9 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
       return;
     }
   }
-  out.row_count.assign(static_cast<size_t>(job.n), 0);
-  copy_to_host(out.row_count.data(), row_count.get(), job.n, copy);
+  const int64_t band_rows = job.row_end - job.row_begin;
+  out.row_count.assign(static_cast<size_t>(band_rows), 0);
+  copy_to_host(out.row_count.data(), row_count.get<int64_t>() + job.row_begin, band_rows, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
   drain.done();
 }
@@ -329,7 +336,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
 void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength) {
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
-  const std::vector<TriuBand> bands = triangle_bands(job.n, job.tile_values);
+  const std::vector<TriuBand> bands = job_bands(job);
   int64_t max_row_partial = 1, max_col_partial = 1;
   for (const TriuBand& b : bands) {
     const kernels::GraphBand kb = graph_band(job, b);
@@ -377,7 +384,7 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
   FC_CUDA(cudaStreamSynchronize(copy));
   drain.done();
   for (int64_t i = 0; i < job.n; ++i) {
-    if (degree != nullptr) degree[i] = static_cast<int64_t>(c[static_cast<size_t>(i)]);
+    if (degree != nullptr) degree[i] += static_cast<int64_t>(c[static_cast<size_t>(i)]);
     if (strength != nullptr) strength[i] = r[static_cast<size_t>(i)] + q[static_cast<size_t>(i)];
   }
 }
@@ -389,20 +396,22 @@ int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 // Pairs (q, p), p > q, of the rows q in [a, b) of n series: sum of n - 1 - q.
 int64_t pairs_of_rows(int64_t n, int64_t a, int64_t b) { return (b - a) * (n - 1) - (b - a) * (a + b - 1) / 2; }
 
-struct RowBand {
+struct FusedBand {
   int64_t q0, q1, pairs;
 };
 
-// Whole 128-row tiles (the fused kernel's loads need aligned row starts), as many as keep a band
-// within `budget` pairs (at least one tile; at most 65,535 tiles, the grid's y limit).
-std::vector<RowBand> fused_bands(int64_t n, int64_t budget) {
+// Whole 128-row tiles of rows [q_begin, q_end) (the fused kernel's loads need aligned row starts;
+// q_begin is a multiple of 128, q_end one too or n), as many as keep a band within `budget` pairs
+// (at least one tile; at most 65,535 tiles, the grid's y limit).
+std::vector<FusedBand> fused_bands(int64_t n, int64_t budget, int64_t q_begin, int64_t q_end) {
   constexpr int64_t kTile = kernels::kFusedTile;
-  std::vector<RowBand> bands;
-  for (int64_t q = 0; q < n - 1;) {
-    int64_t q1 = std::min(n, q + kTile);
-    while (q1 < n && q1 - q < 65535 * kTile && pairs_of_rows(n, q, std::min(n, q1 + kTile)) <= budget)
-      q1 = std::min(n, q1 + kTile);
-    bands.push_back(RowBand{q, q1, pairs_of_rows(n, q, q1)});
+  std::vector<FusedBand> bands;
+  q_end = std::min(q_end, n);
+  for (int64_t q = q_begin; q < std::min(q_end, n - 1);) {
+    int64_t q1 = std::min(q_end, q + kTile);
+    while (q1 < q_end && q1 - q < 65535 * kTile && pairs_of_rows(n, q, std::min(q_end, q1 + kTile)) <= budget)
+      q1 = std::min(q_end, q1 + kTile);
+    bands.push_back(FusedBand{q, q1, pairs_of_rows(n, q, q1)});
     q = q1;
   }
   return bands;
@@ -448,7 +457,9 @@ void report_recomputed(const GraphJob& job, unsigned long long recomputed, float
 
 }  // namespace
 
-bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength) {
+int fused_strength_bits(int64_t n) { return fixed_point_bits(n); }
+
+bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degree, int64_t* strength) {
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
   // The series' k-major copy (gemm.hpp's Operand): ld a multiple of kFusedTile, t_pad of kFusedK.
@@ -475,7 +486,7 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   zero_async(redo, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
 
-  const std::vector<RowBand> bands = fused_bands(job.n, job.tile_values);
+  const std::vector<FusedBand> bands = fused_bands(job.n, job.tile_values, job.row_begin, job.row_end);
   const kernels::EdgeRule rule = edge_rule(test);
   const int bits = fixed_point_bits(job.n);
   // FASTCONN_TC_DELTA replaces the bound, for the test that shows a too-narrow band is caught.
@@ -510,8 +521,24 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
   drain.done();
   if (tc) report_recomputed(job, recomputed, delta);
   for (int64_t i = 0; i < job.n; ++i) {
-    if (degree != nullptr) degree[i] = static_cast<int64_t>(c[static_cast<size_t>(i)]);
-    if (strength != nullptr) strength[i] = std::ldexp(static_cast<double>(static_cast<int64_t>(f[static_cast<size_t>(i)])), -bits);
+    if (degree != nullptr) degree[i] += static_cast<int64_t>(c[static_cast<size_t>(i)]);
+    if (strength != nullptr) strength[i] += static_cast<int64_t>(f[static_cast<size_t>(i)]);
+  }
+  return true;
+}
+
+// The whole triangle's band, then the fixed point to double.
+bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength) {
+  const size_t n = static_cast<size_t>(job.n);
+  std::vector<int64_t> count(n, 0), fixed(strength != nullptr ? n : 0, 0);
+  GraphJob whole = job;
+  whole.row_begin = 0;
+  whole.row_end = job.n;
+  if (!fused_degree_rows(whole, test, count.data(), strength != nullptr ? fixed.data() : nullptr)) return false;
+  const int bits = fixed_point_bits(job.n);
+  for (size_t i = 0; i < n; ++i) {
+    if (degree != nullptr) degree[i] = count[i];
+    if (strength != nullptr) strength[i] = std::ldexp(static_cast<double>(fixed[i]), -bits);
   }
   return true;
 }
@@ -519,7 +546,7 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
 void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts) {
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
-  const std::vector<TriuBand> bands = triangle_bands(job.n, job.tile_values);
+  const std::vector<TriuBand> bands = job_bands(job);
   const int64_t bins = kAbsHistogramBins;
   DeviceBuffer total;  // the output's device copy
   allocate<unsigned long long>(job, total, bins, "the histogram");
@@ -541,7 +568,7 @@ void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts) {
   copy_to_host(c.data(), total.get(), bins, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
   drain.done();
-  counts.assign(c.begin(), c.end());
+  for (int64_t b = 0; b < bins; ++b) counts[static_cast<size_t>(b)] += static_cast<int64_t>(c[static_cast<size_t>(b)]);
 }
 
 void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values) {
@@ -551,13 +578,14 @@ void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values) {
     fail(FC_ERR_INVALID_ARG, "k = " + std::to_string(k) + " exceeds the " + std::to_string(kernels::kTopKMax) +
                                  " strongest edges per node the CUDA backend selects");
   std::vector<CrossBand> bands;
-  for (int64_t a = 0; a < job.n;) {
-    bands.push_back(next_cross_band(a, job.n, job.n, job.tile_values));
+  for (int64_t a = job.row_begin; a < job.row_end;) {
+    bands.push_back(next_cross_band(a, job.row_end, job.n, job.tile_values));
     a = bands.back().a1;
   }
+  const int64_t cells = (job.row_end - job.row_begin) * k;
   DeviceBuffer out_cols, out_vals;
-  allocate<int64_t>(job, out_cols, job.n * k, "the top-k columns");
-  allocate<float>(job, out_vals, job.n * k, "the top-k values");
+  allocate<int64_t>(job, out_cols, cells, "the top-k columns");
+  allocate<float>(job, out_vals, cells, "the top-k values");
   DrainOnUnwind drain(res);
   // Full rows: tile[(i - a0) * n + j] = <z_j, z_i> for every j.
   const Gemm gemm = [&](size_t b, cublasHandle_t blas, void* tile) {
@@ -568,15 +596,15 @@ void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values) {
     const CrossBand& band = bands[b];
     const int64_t rows = band.a1 - band.a0;
     launched(job.f64 ? kernels::row_topk(static_cast<const double*>(tile), job.n, band.a0, rows, job.constant, k,
-                                         out_cols.get<int64_t>(), out_vals.get<float>(), stream)
+                                         job.row_begin, out_cols.get<int64_t>(), out_vals.get<float>(), stream)
                      : kernels::row_topk(static_cast<const float*>(tile), job.n, band.a0, rows, job.constant, k,
-                                         out_cols.get<int64_t>(), out_vals.get<float>(), stream),
+                                         job.row_begin, out_cols.get<int64_t>(), out_vals.get<float>(), stream),
              "row_topk kernel launch");
   };
   run_in_order(job, bands.size(), [&](size_t b) { return bands[b].a1 - bands[b].a0; }, gemm, pass,
                [](size_t) { return true; }, [](size_t) {});
-  copy_to_host(columns, out_cols.get(), job.n * k, copy);
-  copy_to_host(values, out_vals.get(), job.n * k, copy);
+  copy_to_host(columns, out_cols.get(), cells, copy);
+  copy_to_host(values, out_vals.get(), cells, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
   drain.done();
 }

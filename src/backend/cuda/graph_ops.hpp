@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct GraphJob {
   int64_t tile_values = 0;
   Progress* progress = nullptr;
   int host_threads = 1;  // threads of the host copy pool that moves edges into pageable vectors
+  // The row band computed (graph_backend.hpp): pairs (q, p), p > q, of the rows q in
+  // [row_begin, row_end) (top_k: those rows); the whole call's is [0, n).
+  int64_t row_begin = 0, row_end = 0;
 };
 
 // The device buffers of symmetric_csr (cuda_csr.cpp says what each holds).
@@ -59,8 +63,10 @@ struct GraphArena {
   std::unique_ptr<Event> assembled;
 };
 
-// The row-order bands of the whole triangle, as fc_pcc_triu plans them for these tiles.
-std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values);
+// The row-order bands of the whole triangle, as fc_pcc_triu plans them for these tiles, or of
+// its rows [q_begin, q_end) (a row band: the same pairs, FP32 / FP64 products of the same bits).
+std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values, int64_t q_begin = 0,
+                                     int64_t q_end = std::numeric_limits<int64_t>::max());
 
 // Edges left on the device by threshold_edges (for symmetric_csr): the arena's first `count`
 // entries, in row order, and each row's count (n values).
@@ -70,7 +76,9 @@ struct DeviceEdges {
   const DeviceBuffer* row_count = nullptr;  // the arena's scratch.row_count
 };
 
-// arena_edges: capacity the arena must have (at least the largest band's pairs). With `kept`,
+// The edges of the job's rows (out.row_count: one entry per row of the band).
+// arena_edges: capacity the arena must have (at least the largest band's pairs). With `kept` (the
+// whole triangle only),
 // the edges stay on the device while the arena holds them all (kept->on_device; `out` is then
 // left empty); once it fills up, they go to `out` as without it.
 void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& arena, int64_t arena_edges,
@@ -91,6 +99,9 @@ void copy_csr(PipelineResources& res, int host_threads, const DeviceBuffer& offs
               const DeviceBuffer& weights, int64_t n, int64_t e, cudaStream_t stream, SymmetricCsr& out,
               const std::function<void()>& meanwhile);
 void edges_to_host(const GraphJob& job, const GraphArena& arena, const DeviceEdges& edges, UpperEdges& out);
+// The tiled path: the degrees of the job's rows ADDED into degree (either may be null);
+// strength (the whole triangle only, job rows [0, n): its column sums are doubles added band
+// after band, which no split can reproduce) written.
 void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength);
 
 // Degree and strength without tiles: the float products are computed 128 x 128 at a time and
@@ -106,9 +117,18 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
 bool fused_degree_enabled(bool f64, bool tf32);
 bool tc_degree_requested();
 int64_t fused_degree_bytes(int64_t n, int64_t t);
+// fused_degree_rows: the job's rows (row_begin a multiple of kernels::kFusedTile, row_end one
+// too or n: the kernel rounds the strength per 128 x 128 tile anchored at row 0), degrees and
+// fixed-point strengths (fused_strength_bits(n) bits after the point) ADDED into degree and
+// strength_fixed (either may be null). fused_threshold_degree: the whole triangle, then the
+// fixed point to double.
+int fused_strength_bits(int64_t n);
+bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degree, int64_t* strength_fixed);
 bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength);
+// The job's rows' counts ADDED into counts (kAbsHistogramBins entries).
 void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts);
-// job.tile_values >= n (full rows); progress in rows.
+// The job's rows, row i's k at (i - job.row_begin) * k. job.tile_values >= n (full rows);
+// progress in rows.
 void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values);
 
 }  // namespace cuda
