@@ -14,15 +14,8 @@ status=0
 run_step_tests 'gpu\.CudaCompact|cpp\.Compact|^c_compact$' "$out/compact-ctest.log"
 [ "$step_tests_ok" = 1 ] || status=1
 
-bench="$build/bench/gpu/bench_gpu_compact"
-verdict="benchmark not built ($bench)"
-if [ -x "$bench" ]; then
-  "$bench" --markdown "$out/RESULTS-compact.md" 2>&1 | tee "$out/compact-bench.log"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  verdict=$(grep '^compact: ' "$out/compact-bench.log" | tail -1 | sed 's/^compact: //')
-  [ -n "$verdict" ] || verdict="benchmark failed (see compact-bench.log)"
-else
-  status=1
-fi
+run_step_bench compact "$out/compact-bench.log" "$build/bench/gpu/bench_gpu_compact" --markdown "$out/RESULTS-compact.md"
+[ "$step_bench_ok" = 1 ] || status=1
+verdict=$step_verdict
 echo "tests $step_tests passed; $verdict"
 exit $status

@@ -20,19 +20,12 @@ rm -f "$FASTCONN_MULTI_TIMINGS"
 run_step_tests 'gpu\.CudaMulti\.|cpp\.Split\.|cpp\.PartThreads\.|cpp\.RowBands\.' "$out/mgpu-ctest.log"
 [ "$step_tests_ok" = 1 ] || status=1
 
-bench="$build/bench/gpu/bench_gpu_multi"
-verdict="benchmark not built ($bench)"
-if [ -x "$bench" ]; then
-  timeout 150 "$bench" --degree-n 1000000 --triangle-n 100000 --reps 2 --markdown "$out/RESULTS-multi.md" 2>&1 |
-    tee "$out/mgpu-bench.log"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  # the results file in the log too (bench/RESULTS-multi.md is committed from it)
-  [ -f "$out/RESULTS-multi.md" ] && { echo "----- RESULTS-multi.md -----"; cat "$out/RESULTS-multi.md"; }
-  [ -f "$out/RESULTS-multi.md" ] && cp "$out/RESULTS-multi.md" "$out/mgpu-results.txt"  # steps' .txt files are shown
-  verdict=$(grep '^mgpu: ' "$out/mgpu-bench.log" | tail -1 | sed 's/^mgpu: //')
-  [ -n "$verdict" ] || verdict="benchmark failed (see mgpu-bench.log)"
-else
-  status=1
-fi
+STEP_BENCH_TIMEOUT=150 run_step_bench mgpu "$out/mgpu-bench.log" "$build/bench/gpu/bench_gpu_multi" \
+  --degree-n 1000000 --triangle-n 100000 --reps 2 --markdown "$out/RESULTS-multi.md"
+[ "$step_bench_ok" = 1 ] || status=1
+# the results file in the log too (bench/RESULTS-multi.md is committed from it)
+[ -f "$out/RESULTS-multi.md" ] && { echo "----- RESULTS-multi.md -----"; cat "$out/RESULTS-multi.md"; }
+[ -f "$out/RESULTS-multi.md" ] && cp "$out/RESULTS-multi.md" "$out/mgpu-results.txt"  # steps' .txt files are shown
+verdict=$step_verdict
 echo "tests $step_tests passed; $verdict"
 exit $status
