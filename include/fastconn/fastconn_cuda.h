@@ -50,7 +50,9 @@ struct CUstream_st; /* the type cudaStream_t points to */
  * windows, and every output in device memory (the *_device calls of this header: `out` must be
  * memory of the primary device).
  * Results: the same bits as the primary device alone (fc_context_create(FC_BACKEND_CUDA,
- * primary)) in FP32 and FP64; under TF32 cuBLAS's tensor cores decide, so bits may differ.
+ * primary)), always: in FP32 and FP64 every call above splits; in TF32 mode (where cuBLAS's
+ * tensor-core GEMMs may round a pair differently for another band shape) the triangle, dense,
+ * cross and network calls run whole on the primary device.
  * The memory limit (fc_context_set_memory_limit) applies to each device; fc_context_set_threads
  * to each device's host threads. Progress is reported from the calling thread, summed over the
  * devices; a cancel stops every device. A failure on any device fails the call with that

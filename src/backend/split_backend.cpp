@@ -76,9 +76,18 @@ void SplitBackend::upload_rows(SeriesStorage& storage, int64_t row_begin, int64_
 
 bool SplitBackend::rows_to_host(const SeriesView& s, double* z) const { return parts_[0]->rows_to_host(view_on(0, s), z); }
 
+namespace {
+
+// The PCC family's work stays whole on the primary part when its output lives there (device
+// memory) or when bands could change bits: under TF32, cuBLAS's tensor-core GEMMs may round a pair
+// differently for another band shape, and one context promises one part's bits always.
+bool whole_on_primary(const SeriesView& s, const Output& out) { return out.on_device || s.precision == FC_PRECISION_TF32; }
+
+}  // namespace
+
 void SplitBackend::triu(const SeriesView& s, fc_triu_order order, int64_t row_begin, int64_t row_end, const Output& out,
                         const RunSettings& run) {
-  if (out.on_device) {  // the output lives on the primary device
+  if (whole_on_primary(s, out)) {
     parts_[0]->triu(view_on(0, s), order, row_begin, row_end, out, run);
     return;
   }
@@ -95,7 +104,7 @@ void SplitBackend::triu(const SeriesView& s, fc_triu_order order, int64_t row_be
 bool SplitBackend::triu_windows(const SeriesView& s, const std::vector<int64_t>& begins, int64_t length,
                                 const double* weights, fc_triu_order order, int64_t row_begin, int64_t row_end,
                                 const Output& out, int64_t per_window, const RunSettings& run) {
-  if (out.on_device) {
+  if (whole_on_primary(s, out)) {
     const SeriesView v = view_on(0, s);
     return parts_[0]->triu_windows(v, begins, length, weights, order, row_begin, row_end, out, per_window, run);
   }
@@ -126,7 +135,7 @@ bool SplitBackend::triu_windows(const SeriesView& s, const std::vector<int64_t>&
 
 void SplitBackend::cross(const SeriesView& a, const SeriesView& b, int64_t a_begin, int64_t a_end, bool same_set,
                          const Output& out, int64_t ld, const RunSettings& run) {
-  if (out.on_device) {
+  if (whole_on_primary(a, out)) {
     parts_[0]->cross(view_on(0, a), view_on(0, b), a_begin, a_end, same_set, out, ld, run);
     return;
   }

@@ -14,6 +14,7 @@
 //                 the whole call runs on the primary part), joined in band order.
 // Each product of a pair is computed the same way on every part and whatever the band (FP32 and
 // FP64: one answer per pair, gemm.hpp / cpu_tiles.hpp), so the split gives the one part's bits.
+// In TF32 mode the PCC family runs whole on the primary part (split_backend.cpp says why).
 // Everything else (modules' engines, centrality products and eigenspaces, partial correlation,
 // lFCD, gram / project, graphs kept on the device, rows_to_host) and every output in device memory
 // (Output::on_device) runs on the primary part (parts[0]). The memory limit applies per part.

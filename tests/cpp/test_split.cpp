@@ -39,7 +39,7 @@ struct Case {
 };
 
 std::string name_of(const Case& c) {
-  return "N=" + std::to_string(c.n) + " T=" + std::to_string(c.t) + (c.precision == FC_PRECISION_FP64 ? " FP64" : " FP32") +
+  return "N=" + std::to_string(c.n) + " T=" + std::to_string(c.t) + (c.precision == FC_PRECISION_FP64 ? " FP64" : c.precision == FC_PRECISION_TF32 ? " TF32" : " FP32") +
          (c.memory_limit > 0 ? " limit " + std::to_string(c.memory_limit) : "") + " constant " +
          std::to_string(c.constant.size());
 }
@@ -74,6 +74,7 @@ TEST(Split, EveryCallGivesTheSameBits) {
       {101, 37, FC_PRECISION_FP32, 0, {}},      {101, 37, FC_PRECISION_FP64, 1 << 20, {100}},
       {1009, 23, FC_PRECISION_FP32, 0, {17}},   {1009, 23, FC_PRECISION_FP32, 600000, {}},
       {1009, 23, FC_PRECISION_FP64, 0, {}},
+      {1009, 23, FC_PRECISION_TF32, 0, {5}},  // TF32: the PCC family whole on the primary part
   };
   for (const Case& c : cases) {
     const Context single = cpu_context(0);
