@@ -17,7 +17,7 @@ status=0
 nvidia-smi -L 2>/dev/null | tee "$out/mgpu-gpus.txt"
 export FASTCONN_MULTI_TIMINGS="$out/mgpu-call-seconds.txt"  # the 20,000-series test's calls, timed
 rm -f "$FASTCONN_MULTI_TIMINGS"
-run_step_tests 'gpu\.CudaMulti\.|cpp\.Split\.|cpp\.PartThreads\.|cpp\.RowBands\.' "$out/mgpu-ctest.log"
+run_step_tests 'gpu\.CudaMulti\.|cpp\.Split|cpp\.PartThreads\.|cpp\.RowBands\.' "$out/mgpu-ctest.log"
 [ "$step_tests_ok" = 1 ] || status=1
 
 STEP_BENCH_TIMEOUT=150 run_step_bench mgpu "$out/mgpu-bench.log" "$build/bench/gpu/bench_gpu_multi" \
