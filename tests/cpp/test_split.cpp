@@ -79,21 +79,7 @@ const std::vector<Case> kCases = {
 
 class SplitCase : public ::testing::TestWithParam<Case> {};
 
-#if defined(__SANITIZE_ADDRESS__)
-#define FASTCONN_TEST_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FASTCONN_TEST_UNDER_ASAN 1
-#endif
-#endif
-
 TEST_P(SplitCase, EveryCallGivesTheSameBits) {
-#ifdef FASTCONN_TEST_UNDER_ASAN
-  // OPEN DEFECT (issue 33 note, session 10): under ASan two of these cases (N = 101 x 37 FP32,
-  // N = 1009 x 23 FP32 with a memory limit) did not finish in 600 s while larger ones took
-  // 11-18 s: a hang of the CPU parts' threads still to be found. The plain build runs them all.
-  GTEST_SKIP() << "the every-call split check hangs under ASan (open defect, see the issue note)";
-#endif
   const Case& c = GetParam();
   const Context single = cpu_context(0);
   const std::vector<CallOutput> want = run_case(single, c);

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cpu/blas_threads.hpp"
 #include "backend/cpu/cpu_tiles.hpp"
 #include "base/error.hpp"
 
@@ -66,7 +67,7 @@ int64_t block_inverse(double* a, int64_t n, int64_t lda, double* work, int threa
   double* D = a + m * lda + m;   // r x r, lower right
   double* W = work;              // m x r, leading dimension r
   if (const int64_t minor = block_inverse(A, m, lda, work, threads)) return minor;
-  const ThreadScope team(threads);
+  const ThreadScope team(blas_threads(threads));
   const int mi = static_cast<int>(m), ri = static_cast<int>(r), ld = static_cast<int>(lda);
   // W = Ai B (Ai's upper triangle), then D -= B^T W (the whole block: its lower half is scratch).
   cblas_dsymm(CblasRowMajor, CblasLeft, CblasUpper, mi, ri, 1.0, A, ld, B, ld, 0.0, W, ri);

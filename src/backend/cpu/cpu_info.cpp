@@ -2,6 +2,7 @@
 // CBLAS they are absent (null) and the line says only that a CBLAS is linked.
 #include "backend/cpu/cpu_info.hpp"
 
+#include "backend/cpu/blas_threads.hpp"
 #include "backend/cpu/pair_kernels.hpp"
 
 extern "C" {
@@ -22,6 +23,7 @@ std::string cpu_info() {
   } else {
     text += "linked CBLAS";
   }
+  if (blas_runtimes_mixed()) text += " on one thread (GNU and LLVM OpenMP runtimes both loaded)";
   return text + " (eigensolves, partial correlation and low rank only)";
 }
 

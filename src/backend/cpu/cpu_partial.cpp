@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "backend/cpu/blas_threads.hpp"
 #include "backend/cpu/cholesky_inverse.hpp"
 #include "backend/cpu/cpu_tiles.hpp"
 
@@ -42,7 +43,7 @@ double partial_upper(const SeriesView& s, const PartialRequest& request, double*
   const double* z = rows.f64.empty() ? wide.data() : rows.f64.data();
 
   {
-    const ThreadScope threads(run.threads);
+    const ThreadScope threads(blas_threads(run.threads));
     cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, static_cast<int>(n), static_cast<int>(t), 1.0, z,
                 static_cast<int>(t), 0.0, m, static_cast<int>(n));
   }
