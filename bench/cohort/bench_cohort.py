@@ -8,6 +8,12 @@ wall time (for the floor, this process's): below n, other jobs took the rest.
     PYTHONPATH=build/python-binding/python /usr/bin/python3 bench/cohort/bench_cohort.py \
         [--subjects 16 --voxels 6000 --time 300] [--write bench/RESULTS-cohort.md]
 
+With --gpus K (the GPU machine, scripts/gpu-steps/cohort.sh): GPU workers instead, one per device
+(worker i with CUDA_VISIBLE_DEVICES=i, --threads host threads each), 1 worker on device 0 and
+then K workers on devices 0..K-1 (issue 33: 60,000 voxels x 600 samples, >= 3.5x on 4 GPUs);
+the floor is one subject in this process on device 0 (CUDA context, no Dask, no writes), and the
+2-process floor is left out (the host has the cores; the devices are what is shared).
+
 Pipeline per subject: degree map (|r| >= 0.5), sliding-window degree (width 60, step 30,
 |r| >= 0.5) and modules of the 1%-density graph. The machine's load average is printed with each
 phase: on a shared machine, rerun when another job competed for the cores.
@@ -63,9 +69,9 @@ def make_subjects(folder, count, n_voxels, n_time):
     return paths
 
 
-def floor_seconds(path):
-    """One subject's pipeline in this process on one thread, no Dask, no files written."""
-    ctx = context_for({"backend": "cpu", "precision": "fp32", "constant": "nan", "threads": 1})
+def floor_seconds(path, backend="cpu", threads=1):
+    """One subject's pipeline in this process (CPU: one thread), no Dask, no files written."""
+    ctx = context_for({"backend": backend, "precision": "fp32", "constant": "nan", "threads": threads})
     series = np.load(path).T
     begin, cpu = time.perf_counter(), time.process_time()
     for step in normalize_pipeline(PIPELINE):
@@ -92,16 +98,26 @@ def parallel_floor(paths):
     return sum(times) / len(times), sum(cores) / len(cores) * 2
 
 
-def cohort_seconds(subjects, workers, folder):
-    """The wall time of run_cohort over every subject on a ready cluster of `workers` processes."""
+def warm_worker(backend, threads):
+    """On a worker, before the clock starts: import fastconn and make its context (for CUDA, the
+    device's context and cuBLAS handles), as a long cohort run has them after its first subject."""
+    import fastconn  # noqa: F401
+    context_for({"backend": backend, "precision": "fp32", "constant": "nan", "threads": threads})
+
+
+def cohort_seconds(subjects, workers, folder, gpus=0, threads=1):
+    """The wall time of run_cohort over every subject on a ready cluster of `workers` processes
+    (gpus > 0: one GPU worker per device 0..workers-1, `threads` host threads each)."""
     from distributed import Client
-    with local_cluster(workers, threads=1) as cluster, Client(cluster) as client:
+    backend = "cuda" if gpus else "cpu"
+    devices = list(range(workers)) if gpus else None
+    with local_cluster(workers, gpus=devices, threads=threads) as cluster, Client(cluster) as client:
         client.wait_for_workers(workers, timeout=300)
-        client.run(lambda: __import__("fastconn"))  # import on the workers before the clock starts
+        client.run(warm_worker, backend, threads)  # before the clock starts
         out = os.path.join(folder, f"out-{workers}")
         cpu_before = sum(client.run(time.process_time).values())
         begin = time.perf_counter()
-        result = run_cohort(subjects, PIPELINE, out, client=client, backend="cpu", threads=1)
+        result = run_cohort(subjects, PIPELINE, out, client=client, backend=backend, threads=threads)
         seconds = time.perf_counter() - begin
         cpu = sum(client.run(time.process_time).values()) - cpu_before
     assert len(result.computed) == len(subjects) and not result.failed
@@ -109,13 +125,65 @@ def cohort_seconds(subjects, workers, folder):
     return seconds, sum(per_subject) / len(per_subject), cpu / seconds
 
 
+def gpu_main(args, threads, backend, counts):
+    """--gpus K: the floor on device 0 in this process, then run_cohort on 1 and on K GPU workers."""
+    import subprocess
+    try:
+        gpu_names = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
+                                   text=True, timeout=60).stdout.strip().splitlines()
+    except (OSError, subprocess.SubprocessError):
+        gpu_names = ["?"]
+    lines = [f"fastconn {fastconn.__version__}, {len(gpu_names)} x {gpu_names[0] if gpu_names else '?'}, host "
+             f"{cpu_model()} ({os.cpu_count()} logical CPUs), Python {platform.python_version()}, "
+             f"{time.strftime('%Y-%m-%d %H:%M')}",
+             f"{args.subjects} subjects of {args.voxels} voxels x {args.time} samples; GPU workers of {threads} host "
+             "threads; pipeline: " + ", ".join(f"{name} {params}" for name, params in PIPELINE), ""]
+    with tempfile.TemporaryDirectory(prefix="fastconn-cohort-bench-") as folder:
+        begin = time.perf_counter()
+        subjects = make_subjects(folder, args.subjects, args.voxels, args.time)
+        print(f"{args.subjects} subjects written in {time.perf_counter() - begin:.1f} s", flush=True)
+        floor_seconds(subjects["sub-00"], backend, threads)  # the device's context made, kernels loaded
+        floor, _ = min(floor_seconds(subjects["sub-00"], backend, threads) for _ in range(2))
+        rows = [("floor: 1 subject in-process on device 0", floor, 1 / floor, floor, "")]
+        results = {}
+        for workers in counts:
+            seconds, mean_subject, _ = cohort_seconds(subjects, workers, folder, gpus=workers, threads=threads)
+            results[workers] = args.subjects / seconds
+            rows.append((f"run_cohort, {workers} GPU worker{'s' if workers > 1 else ''}", seconds, results[workers],
+                         mean_subject, f"{results[workers] / (workers / floor):.2f} of {workers} / floor"))
+            print(rows[-1], flush=True)
+    lines.append("| case | seconds | subjects/s | s per subject (in its worker) | vs floor |")
+    lines.append("|---|---|---|---|---|")
+    for case, seconds, rate, mean_subject, note in rows:
+        lines.append(f"| {case} | {seconds:.2f} | {rate:.3f} | {mean_subject:.2f} | {note} |")
+    k = counts[-1]
+    lines.append("")
+    lines.append(f"throughput {k} GPU workers / 1: **{results[k] / results[1]:.2f}x** (target >= 3.5x on 4 GPUs)")
+    text = "\n".join(lines)
+    print(text, flush=True)
+    print(f"cohort: {k} GPUs {results[k] / results[1]:.2f}x of 1 GPU ({results[1]:.3f} -> {results[k]:.3f} subjects/s, "
+          f"{args.subjects} x {args.voxels} x {args.time})", flush=True)
+    if args.write:
+        with open(args.write, "a") as f:
+            f.write("\n" + text + "\n")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--subjects", type=int, default=16)
     parser.add_argument("--voxels", type=int, default=6000)
     parser.add_argument("--time", type=int, default=300)
+    parser.add_argument("--gpus", type=int, default=0, help="GPU workers: 1 and then this many (0: CPU workers)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="host threads per worker (default 1 for CPU workers, 4 for GPU workers)")
     parser.add_argument("--write", help="append the table to this Markdown file")
     args = parser.parse_args()
+    threads = args.threads or (4 if args.gpus else 1)
+    backend = "cuda" if args.gpus else "cpu"
+    counts = (1, args.gpus) if args.gpus else (1, 2)
+    if args.gpus:
+        return gpu_main(args, threads, backend, counts)
 
     lines = [f"fastconn {fastconn.__version__}, {cpu_model()}, {os.cpu_count()} logical CPUs, "
              f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M')}",

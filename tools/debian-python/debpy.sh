@@ -21,7 +21,8 @@ bash "$here/../../scripts/unpack-once.sh" "$tarball" "$dir"
 if [ "${1:-}" = --print-python ]; then echo "$dir/usr/bin/python3.11"; exit 0; fi
 
 export PYTHONHOME=$dir/usr
-export PYTHONPATH=$dir/usr/lib/python3/dist-packages
+# DEBPY_PYTHONPATH: folders searched first (e.g. fastconn's package, tools/debian-python/pack-binding.sh)
+export PYTHONPATH=${DEBPY_PYTHONPATH:+$DEBPY_PYTHONPATH:}$dir/usr/lib/python3/dist-packages
 # lib/glibc-X.Y: bundled libraries that need glibc X.Y (make-runtime.sh), only where the host has it
 libs=$dir/lib
 host_glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')

@@ -23,10 +23,22 @@ import numbers
 import os
 
 import numpy as np
-import scipy.sparse
 
 from . import _fastconn as _fc
 from .options import invalid_argument
+
+
+def _sparse():
+    """scipy.sparse, imported where a sparse matrix is made: fastconn itself needs only numpy, so
+    that its calls without sparse outputs (and fastconn.cohort's workers) run where scipy is not
+    installed."""
+    import scipy.sparse
+    return scipy.sparse
+
+
+def _is_sparse(value):
+    """Whether value is a scipy sparse matrix or array, without importing scipy for anything else."""
+    return type(value).__module__.startswith("scipy.sparse") and _sparse().issparse(value)
 
 #: weights= of graph / edges / network: the weight each edge carries
 GRAPH_WEIGHTS = {"r": _fc.FC_GRAPH_WEIGHTED, "abs": _fc.FC_GRAPH_WEIGHTED_ABS, "binary": _fc.FC_GRAPH_BINARY}
@@ -86,13 +98,13 @@ def as_graph(graph):
     numpy adjacency (checked by fastconn: symmetric, no diagonal, finite weights)."""
     if isinstance(graph, Graph):
         return graph
-    if scipy.sparse.issparse(graph):
+    if _is_sparse(graph):
         return Graph(graph)
     array = np.asarray(graph)
     if array.ndim != 2 or array.shape[0] != array.shape[1] or array.dtype.kind not in "biuf":
         raise TypeError("graph must be a fastconn.Graph, a scipy.sparse matrix or a square real numpy array, got "
                         f"{type(graph).__name__} {getattr(array, 'shape', '')}")
-    return Graph(scipy.sparse.csr_matrix(array))
+    return Graph(_sparse().csr_matrix(array))
 
 
 def _file_name(path):
@@ -136,7 +148,7 @@ class Graph:
     """
 
     def __init__(self, matrix):
-        csr = scipy.sparse.csr_matrix(matrix)
+        csr = _sparse().csr_matrix(matrix)
         if csr.shape[0] != csr.shape[1]:
             raise ValueError(f"a graph's matrix must be square, got shape {csr.shape}")
         if not csr.has_sorted_indices:
@@ -177,7 +189,7 @@ class Graph:
             indptr, indices = indptr.astype(narrow), indices.astype(narrow)
         # Assigned rather than passed to the constructor, which would check and copy the arrays
         # again; they already are canonical CSR.
-        matrix = scipy.sparse.csr_matrix((n, n), dtype=np.float32)
+        matrix = _sparse().csr_matrix((n, n), dtype=np.float32)
         matrix.data, matrix.indices, matrix.indptr = data, indices, indptr
         matrix.has_sorted_indices = True
         return matrix
