@@ -69,15 +69,41 @@ def make_subjects(folder, count, n_voxels, n_time):
     return paths
 
 
+last_step_means = {}  # the mean seconds of each step in the last phase measured (floor or cohort)
+
+
 def floor_seconds(path, backend="cpu", threads=1):
     """One subject's pipeline in this process (CPU: one thread), no Dask, no files written."""
+    global last_step_means
     ctx = context_for({"backend": backend, "precision": "fp32", "constant": "nan", "threads": threads})
     series = np.load(path).T
     begin, cpu = time.perf_counter(), time.process_time()
+    last_step_means = {}
     for step in normalize_pipeline(PIPELINE):
+        step_begin = time.perf_counter()
         compute_step(ctx, step, series)
+        last_step_means[step["name"]] = time.perf_counter() - step_begin
     seconds = time.perf_counter() - begin
     return seconds, (time.process_time() - cpu) / seconds
+
+
+def fsync_seconds(folder, files=20):
+    """The mean time to write and fsync a 100 kB file in `folder` (what each output costs the
+    runner beyond its bytes: the store fsyncs every file and the folder before renaming)."""
+    payload = os.urandom(100_000)
+    begin = time.perf_counter()
+    for k in range(files):
+        path = os.path.join(folder, f".fsync-probe-{k}")
+        with open(path, "wb") as f:
+            f.write(payload)
+            f.flush()
+            os.fsync(f.fileno())
+        os.unlink(path)
+    return (time.perf_counter() - begin) / files
+
+
+def steps_text(means):
+    return ", ".join(f"{name} {seconds:.2f} s" for name, seconds in means.items())
 
 
 def floor_loop(paths):
@@ -121,7 +147,10 @@ def cohort_seconds(subjects, workers, folder, gpus=0, threads=1):
         seconds = time.perf_counter() - begin
         cpu = sum(client.run(time.process_time).values()) - cpu_before
     assert len(result.computed) == len(subjects) and not result.failed
-    per_subject = [entry["seconds"] for entry in result.manifest["subjects"].values()]
+    entries = list(result.manifest["subjects"].values())
+    per_subject = [entry["seconds"] for entry in entries]
+    global last_step_means
+    last_step_means = {name: sum(e["step_seconds"][name] for e in entries) / len(entries) for name in entries[0]["step_seconds"]}
     return seconds, sum(per_subject) / len(per_subject), cpu / seconds
 
 
@@ -138,24 +167,27 @@ def gpu_main(args, threads, backend, counts):
              f"{time.strftime('%Y-%m-%d %H:%M')}",
              f"{args.subjects} subjects of {args.voxels} voxels x {args.time} samples; GPU workers of {threads} host "
              "threads; pipeline: " + ", ".join(f"{name} {params}" for name, params in PIPELINE), ""]
-    with tempfile.TemporaryDirectory(prefix="fastconn-cohort-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="fastconn-cohort-bench-", dir=args.folder) as folder:
         begin = time.perf_counter()
         subjects = make_subjects(folder, args.subjects, args.voxels, args.time)
         print(f"{args.subjects} subjects written in {time.perf_counter() - begin:.1f} s", flush=True)
+        probe = fsync_seconds(folder)
+        lines.insert(2, f"outputs under {folder}: a 100 kB file written and fsync'ed there in {1e3 * probe:.1f} ms")
         floor_seconds(subjects["sub-00"], backend, threads)  # the device's context made, kernels loaded
         floor, _ = min(floor_seconds(subjects["sub-00"], backend, threads) for _ in range(2))
-        rows = [("floor: 1 subject in-process on device 0", floor, 1 / floor, floor, "")]
+        rows = [("floor: 1 subject in-process on device 0", floor, 1 / floor, floor, "", steps_text(last_step_means))]
         results = {}
         for workers in counts:
             seconds, mean_subject, _ = cohort_seconds(subjects, workers, folder, gpus=workers, threads=threads)
             results[workers] = args.subjects / seconds
             rows.append((f"run_cohort, {workers} GPU worker{'s' if workers > 1 else ''}", seconds, results[workers],
-                         mean_subject, f"{results[workers] / (workers / floor):.2f} of {workers} / floor"))
+                         mean_subject, f"{results[workers] / (workers / floor):.2f} of {workers} / floor",
+                         steps_text(last_step_means)))
             print(rows[-1], flush=True)
-    lines.append("| case | seconds | subjects/s | s per subject (in its worker) | vs floor |")
-    lines.append("|---|---|---|---|---|")
-    for case, seconds, rate, mean_subject, note in rows:
-        lines.append(f"| {case} | {seconds:.2f} | {rate:.3f} | {mean_subject:.2f} | {note} |")
+    lines.append("| case | seconds | subjects/s | s per subject (in its worker) | vs floor | mean step seconds (with writes) |")
+    lines.append("|---|---|---|---|---|---|")
+    for case, seconds, rate, mean_subject, note, steps in rows:
+        lines.append(f"| {case} | {seconds:.2f} | {rate:.3f} | {mean_subject:.2f} | {note} | {steps} |")
     k = counts[-1]
     lines.append("")
     lines.append(f"throughput {k} GPU workers / 1: **{results[k] / results[1]:.2f}x** (target >= 3.5x on 4 GPUs)")
@@ -177,6 +209,7 @@ def main():
     parser.add_argument("--gpus", type=int, default=0, help="GPU workers: 1 and then this many (0: CPU workers)")
     parser.add_argument("--threads", type=int, default=None,
                         help="host threads per worker (default 1 for CPU workers, 4 for GPU workers)")
+    parser.add_argument("--folder", default=None, help="where the subjects and outputs go (default: the temp folder)")
     parser.add_argument("--write", help="append the table to this Markdown file")
     args = parser.parse_args()
     threads = args.threads or (4 if args.gpus else 1)
