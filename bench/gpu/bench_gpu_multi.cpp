@@ -7,9 +7,15 @@
 //       into pinned memory (alone, and all devices at once), and the host's memory write bandwidth
 //       (every core writing its share of the pinned buffer). Target: the all-device rate >= 0.8 x
 //       min(summed links, host write bandwidth);
-//   (c) bits: the all-device outputs equal the one-device ones (digests of every byte).
+//   (c) sliding-window graphs, the GPU-DFC paper's Table II shape (bench_gpu_dfc.cpp's run_graphs:
+//       N = 30,697 x 257, windows of 150 samples, step 1: 108 windows, r >= 0.7, weighted):
+//       every window's graph through fc_dfc_next_graph on device 0 alone and on all devices (a
+//       window per device, dfc/window_graphs.hpp), seconds and ratio (issue 33: >= 3.5x on 4
+//       GPUs); each window's CSR arrays digested and compared, one device against all;
+//   bits: the all-device outputs equal the one-device ones (digests of every byte).
 //
-//   bench_gpu_multi [--degree-n N] [--triangle-n M] [--t T] [--reps R] [--markdown FILE]
+//   bench_gpu_multi [--degree-n N] [--triangle-n M] [--windows-n W] [--t T] [--reps R] [--markdown FILE]
+// --windows-n: the series of case (c) (default 30,697; 0 leaves the case out).
 // Prints every number, the table, and a last line "mgpu: ..." that scripts/gpu-steps/mgpu.sh reads.
 #include <cuda_runtime_api.h>
 #include <unistd.h>
@@ -101,6 +107,56 @@ double d2h_at_once(const std::vector<int>& devices, const std::vector<void*>& sr
   return best;
 }
 
+// Case (c): every window's graph of the Table II shape, r >= 0.7 weighted, on `ctx`: seconds
+// (median of reps after a warm-up), and then, untimed, a digest of each window's CSR arrays.
+struct WindowGraphs {
+  double seconds = 0, edges_per_window = 0;
+  int64_t windows = 0;
+  std::vector<uint64_t> digests;  // offsets, columns, weights of each window
+};
+
+constexpr int64_t kWindowT = 257, kWindowLength = 150, kWindowStep = 1;
+constexpr double kWindowThreshold = 0.7;
+
+WindowGraphs window_graphs(fc_context* ctx, fc_series* s, int reps) {
+  WindowGraphs out;
+  std::vector<int64_t> offsets, columns;
+  std::vector<float> weights;
+  auto every_window = [&](bool digests) {
+    fc_dfc* dfc = nullptr;
+    fc_ok(fc_dfc_begin(ctx, s, kWindowLength, kWindowStep, FC_TAPER_RECTANGULAR, 0, &dfc), "fc_dfc_begin");
+    double edges = 0;
+    int64_t windows = 0;
+    for (;;) {
+      fc_graph* g = nullptr;
+      const fc_status st = fc_dfc_next_graph(dfc, FC_EDGE_THRESHOLD, kWindowThreshold, FC_GRAPH_WEIGHTED, &g, nullptr);
+      if (st == FC_DONE) break;
+      fc_ok(st, "fc_dfc_next_graph");
+      int64_t n = 0, e = 0;
+      fc_ok(fc_graph_info(g, &n, &e), "fc_graph_info");
+      edges += double(e);
+      ++windows;
+      if (digests) {
+        offsets.resize(static_cast<size_t>(n + 1));
+        columns.resize(static_cast<size_t>(std::max<int64_t>(1, 2 * e)));
+        weights.resize(columns.size());
+        fc_ok(fc_graph_csr(g, offsets.data(), columns.data(), weights.data(), static_cast<int64_t>(columns.size())),
+              "fc_graph_csr");
+        out.digests.push_back(digest(offsets.data(), offsets.size() * sizeof(int64_t)));
+        out.digests.push_back(digest(columns.data(), static_cast<size_t>(2 * e) * sizeof(int64_t)));
+        out.digests.push_back(digest(weights.data(), static_cast<size_t>(2 * e) * sizeof(float)));
+      }
+      fc_graph_destroy(g);
+    }
+    fc_dfc_destroy(dfc);
+    out.windows = windows;
+    out.edges_per_window = windows > 0 ? edges / double(windows) : 0;
+  };
+  out.seconds = timed(reps, [&] { every_window(false); });
+  every_window(true);
+  return out;
+}
+
 std::string cpu_model() {
   std::ifstream f("/proc/cpuinfo");
   std::string line;
@@ -113,7 +169,7 @@ std::string cpu_model() {
 
 int main(int argc, char** argv) {
   std::string markdown;
-  int64_t degree_n = 1000000, triangle_n = 150000, t = 200;
+  int64_t degree_n = 1000000, triangle_n = 150000, windows_n = 30697, t = 200;
   int reps = 2;
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
@@ -121,6 +177,7 @@ int main(int argc, char** argv) {
     if (a == "--markdown") markdown = value();
     else if (a == "--degree-n") degree_n = std::atoll(value().c_str());
     else if (a == "--triangle-n") triangle_n = std::atoll(value().c_str());
+    else if (a == "--windows-n") windows_n = std::max<int64_t>(0, std::atoll(value().c_str()));
     else if (a == "--t") t = std::atoll(value().c_str());
     else if (a == "--reps") reps = std::max(1, std::atoi(value().c_str()));
     else die("unknown argument " + a);
@@ -220,6 +277,27 @@ int main(int argc, char** argv) {
     bits_equal = bits_equal && want == got;
     cudaFreeHost(pinned);
   }
+  // (c) sliding-window graphs (Table II's shape; its data seeded as bench_gpu_dfc.cpp's)
+  if (windows_n > 0) {
+    const std::vector<float> x = structured_data(windows_n, kWindowT, 20261124 + uint64_t(windows_n));
+    std::vector<uint64_t> want;
+    for (int which : {1, 0}) {
+      fc_context* ctx = context_on(which);
+      fc_series* s = nullptr;
+      fc_ok(fc_series_create_f32(ctx, x.data(), windows_n, kWindowT, kWindowT, 1, &s), "fc_series_create_f32");
+      const WindowGraphs w = window_graphs(ctx, s, reps);
+      r[which == 1 ? "windows_1gpu_s" : "windows_all_s"] = w.seconds;
+      r["windows_count"] = double(w.windows);
+      r["windows_edges_per_window"] = w.edges_per_window;
+      if (which == 1) want = w.digests;
+      else r["windows_bits_equal"] = want == w.digests;
+      fc_series_destroy(s);
+      fc_context_destroy(ctx);
+    }
+    r["windows_ratio"] = r["windows_1gpu_s"] / r["windows_all_s"];
+    bits_equal = bits_equal && r["windows_bits_equal"] != 0;
+  }
+
   const double floor_gbps = std::min(r["links_summed_gbps"], r["host_write_gbps"]);
   r["triangle_all_gbps"] = bytes / r["triangle_all_s"] / 1e9;
   r["triangle_1gpu_gbps"] = bytes / r["triangle_1gpu_s"] / 1e9;
@@ -239,6 +317,15 @@ int main(int argc, char** argv) {
                 (long long)triangle_n, (long long)t, bytes / 1e9, r["triangle_1gpu_s"], r["triangle_1gpu_gbps"],
                 r["triangle_all_s"], r["triangle_all_gbps"], r["triangle_1gpu_s"] / r["triangle_all_s"]);
   tab << line;
+  if (windows_n > 0) {
+    std::snprintf(line, sizeof line,
+                  "| window graphs %lld x %lld, w = %lld, s = %lld: %lld windows, r >= %.1f (%.2f M edges a window, "
+                  "a window per GPU) | %.3f s | %.3f s | %.2f x |\n",
+                  (long long)windows_n, (long long)kWindowT, (long long)kWindowLength, (long long)kWindowStep,
+                  (long long)r["windows_count"], kWindowThreshold, r["windows_edges_per_window"] / 1e6, r["windows_1gpu_s"],
+                  r["windows_all_s"], r["windows_ratio"]);
+    tab << line;
+  }
   std::snprintf(line, sizeof line,
                 "\nFloors (same run): D2H links summed %.1f GB/s (all devices at once: %.1f GB/s), host memory write %.1f GB/s "
                 "(memset by every core); triangle at %.2f of min(links, host write) (target >= 0.8), %.2f of the links\n",
@@ -246,13 +333,19 @@ int main(int argc, char** argv) {
                 r["triangle_vs_links"]);
   tab << line;
   std::cout << "\n" << tab.str();
-  char verdict[400];
+  char verdict[600];
   std::snprintf(verdict, sizeof verdict,
                 "%d GPUs: degree %lldx%lld %.2f s vs 1 GPU %.2f s (%.2fx); triangle %lldx%lld %.2f s = %.1f GB/s, "
                 "%.2f of floor min(links %.1f, host %.1f GB/s), %.2f of links; bits %s",
                 gpus, (long long)degree_n, (long long)t, r["degree_all_s"], r["degree_1gpu_s"], r["degree_ratio"],
                 (long long)triangle_n, (long long)t, r["triangle_all_s"], r["triangle_all_gbps"], r["triangle_vs_floor"],
                 r["links_summed_gbps"], r["host_write_gbps"], r["triangle_vs_links"], bits_equal ? "equal" : "DIFFER");
+  if (windows_n > 0) {  // appended: the fields above keep their places for mgpu.sh's readers
+    const size_t used = std::strlen(verdict);
+    std::snprintf(verdict + used, sizeof verdict - used, "; windows %lldx%lld %lld graphs %.2f s vs 1 GPU %.2f s (%.2fx)",
+                  (long long)windows_n, (long long)kWindowT, (long long)r["windows_count"], r["windows_all_s"],
+                  r["windows_1gpu_s"], r["windows_ratio"]);
+  }
   if (!markdown.empty()) {
     char host_name[256] = "unknown";
     gethostname(host_name, sizeof host_name - 1);
@@ -268,7 +361,11 @@ int main(int argc, char** argv) {
        << "- pinned buffer of the triangle: cudaHostAlloc of " << bytes / 1e9 << " GB took " << r["pinned_alloc_s"]
        << " s (not in any timing)\n"
        << "- bits: degree " << (r["degree_bits_equal"] != 0 ? "equal" : "DIFFER") << ", triangle digest "
-       << (r["triangle_bits_equal"] != 0 ? "equal" : "DIFFER") << "\n\n"
+       << (r["triangle_bits_equal"] != 0 ? "equal" : "DIFFER")
+       << (windows_n > 0 ? std::string(", window graphs (each window's CSR arrays digested) ") +
+                               (r["windows_bits_equal"] != 0 ? "equal" : "DIFFER")
+                         : std::string())
+       << "\n\n"
        << tab.str() << "\n" << verdict << "\n\nAll numbers:\n\n```\n";
     for (const auto& [k, v] : r) md << k << " = " << v << "\n";
     md << "```\n";

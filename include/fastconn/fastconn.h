@@ -330,7 +330,8 @@ FC_API fc_status fc_graph_create_csr(int64_t n_nodes, const int64_t* row_offsets
                                      const float* weights, fc_graph** out);
 /* Frees a graph. The memory of a graph built by fc_pcc_graph or fc_dfc_next_graph (of at least
  * 2^20 stored entries) goes back to its context while the context lives: the context keeps the
- * arrays of up to two destroyed graphs, the largest, and builds its next graphs in them, so that
+ * arrays of up to two destroyed graphs (D on a context over D > 2 GPUs, whose fc_dfc_next_graph
+ * builds D graphs at once), the largest, and builds its next graphs in them, so that
  * a loop over windows does not pay for fresh pages each time. On the CUDA backend those arrays are
  * page-locked (cudaHostRegister) when they are reused, so that the GPU copies straight into them;
  * they stay locked until freed. fc_context_destroy frees them (once no window iterator of the
@@ -448,7 +449,9 @@ FC_API fc_status fc_dfc_next_triu(fc_dfc* dfc, float* buf, int64_t capacity, fc_
  * builds the next window's graph on the GPU (same rule and settings) while it copies this one out,
  * holding one more graph's CSR in GPU memory until the next call takes it (same rule, param,
  * weights and settings) or drops it; errors of that look-ahead are reported by the call that then
- * builds the window itself, and it reports no progress (the window's own call does). */
+ * builds the window itself, and it reports no progress (the window's own call does). On a context
+ * over several GPUs (fc_context_create_cuda_devices) each call instead builds the next D windows'
+ * graphs at once, one window per device, and keeps the later ones for the next calls (see there). */
 FC_API fc_status fc_dfc_next_graph(fc_dfc* dfc, fc_edge_rule rule, double param, int weights, fc_graph** out,
                                    int64_t* window);
 FC_API void fc_dfc_destroy(fc_dfc* dfc);

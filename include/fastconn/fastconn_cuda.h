@@ -43,16 +43,22 @@ struct CUstream_st; /* the type cudaStream_t points to */
  *   - fc_pcc_dense and fc_pcc_cross: ranges of the rows;
  *   - fc_dfc_triu (all windows): contiguous groups of windows, one group per device;
  *   - graphs, degree and strength, the density rule's histogram and top-k (fc_pcc_graph,
- *     fc_pcc_degree, fc_dfc_* of these): bands of rows, joined in row order (degree and strength
- *     summed as exact integers), when the backend offers row bands; else on the primary device.
+ *     fc_pcc_degree, fc_dfc_degree): bands of rows, joined in row order (degree and strength
+ *     summed as exact integers), when the backend offers row bands; else on the primary device;
+ *   - fc_dfc_next_graph (sliding-window graphs): a window per device. The call for window k
+ *     builds the graphs of windows k .. k + D - 1 (D devices, those that exist) at once, window
+ *     k + i wholly on the i-th device, each as that device alone builds it, and keeps the D - 1
+ *     later graphs in host memory for the next calls, which take them when they ask for the same
+ *     rule, param, weights and settings (else they are dropped; fc_dfc_next_triu drops them too).
+ *     Its progress is the batch's work within window k's share of the job.
  * What stays on the primary device: modularity, Leiden and multilayer modules, centrality (fast
- * and thresholded ECM), partial correlation, lFCD, low rank, graphs kept on the device between
- * windows, and every output in device memory (the *_device calls of this header: `out` must be
- * memory of the primary device).
+ * and thresholded ECM), partial correlation, lFCD, low rank, and every output in device memory
+ * (the *_device calls of this header: `out` must be memory of the primary device).
  * Results: the same bits as the primary device alone (fc_context_create(FC_BACKEND_CUDA,
  * primary)), always: in FP32 and FP64 every call above splits; in TF32 mode (where cuBLAS's
  * tensor-core GEMMs may round a pair differently for another band shape) the triangle, dense,
- * cross and network calls run whole on the primary device.
+ * cross and network calls run whole on the primary device; fc_dfc_next_graph builds each window
+ * wholly on one device in every mode (the devices of one model give the primary's bits).
  * The memory limit (fc_context_set_memory_limit) applies to each device; fc_context_set_threads
  * to each device's host threads. Progress is reported from the calling thread, summed over the
  * devices; a cancel stops every device. A failure on any device fails the call with that

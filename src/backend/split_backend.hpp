@@ -12,11 +12,15 @@
 //   threshold_edges / threshold_graph / threshold_degree / abs_histogram / top_k
 //                 through the row bands of graph_backend.hpp when every part offers them (else
 //                 the whole call runs on the primary part), joined in band order.
+// Sliding-window graphs (fc_dfc_next_graph) go a window per part: dfc/window_graphs.hpp makes
+// window k + i on part i alone (view_on, the part's create_window) and builds its graph on a
+// context of that part (threshold_graph_device / threshold_graph of the part, not of the split),
+// D windows at once through run_on_parts; so this backend's own graph members see none of them.
 // Each product of a pair is computed the same way on every part and whatever the band (FP32 and
 // FP64: one answer per pair, gemm.hpp / cpu_tiles.hpp), so the split gives the one part's bits.
 // In TF32 mode the PCC family runs whole on the primary part (split_backend.cpp says why).
 // Everything else (modules' engines, centrality products and eigenspaces, partial correlation,
-// lFCD, gram / project, graphs kept on the device, rows_to_host) and every output in device memory
+// lFCD, gram / project, a lone graph kept on the device, rows_to_host) and every output in device memory
 // (Output::on_device) runs on the primary part (parts[0]). The memory limit applies per part.
 #pragma once
 

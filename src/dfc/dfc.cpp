@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "base/error.hpp"
 #include "centrality/centrality.hpp"
 #include "dfc/lowrank.hpp"
+#include "dfc/window_graphs.hpp"
 #include "base/parallel_errors.hpp"
 #include "base/parallel_team.hpp"
 #include "pcc/pcc.hpp"
@@ -305,6 +307,7 @@ const SeriesData& DfcIterator::current_window() {
 
 fc_status DfcIterator::next_triu(float* buf, int64_t capacity, fc_dfc_block_info* info) {
   require_not_null(info, "info");
+  kept_.clear();  // a split context's graphs built ahead: the cursor now moves past them
   const int64_t n = series_->n, pairs = triu_count(n);
   if (pairs == 0 || next_window_ >= spec_.count) {
     info->window = spec_.count;
@@ -357,10 +360,16 @@ fc_status DfcIterator::next_graph(const fc_edge_rule& rule, double param, int we
     return FC_DONE;
   }
   const int64_t k = next_window_;
+  if (const auto* split = dynamic_cast<const SplitBackend*>(ctx_->backend.get())) {
+    *out = split_graph(*split, k, rule, param, weights);
+    if (window != nullptr) *window = k;
+    ++next_window_;
+    return FC_OK;
+  }
   WindowProgress map;
   const ContextState wctx = window_context(*ctx_, map, k, spec_.count, triu_count(series_->n));
   std::unique_ptr<DeviceCsr> csr;
-  if (ahead_.csr && ahead_.matches(k, raw_enum(rule), param, weights, *ctx_)) csr = std::move(ahead_.csr);
+  if (ahead_.csr && ahead_.matches(k, GraphKey(rule, param, weights, *ctx_), *ctx_)) csr = std::move(ahead_.csr);
   ahead_ = Ahead();  // one that does not match is dropped
   if (!csr) csr = pcc_graph_device(wctx, current_window(), rule, param, weights);
   if (csr) {
@@ -375,10 +384,46 @@ fc_status DfcIterator::next_graph(const fc_edge_rule& rule, double param, int we
   return FC_OK;
 }
 
-bool DfcIterator::Ahead::matches(int64_t k, int rule_, double param_, int weights_, const ContextState& now) const {
-  return window == k && rule == rule_ && std::memcmp(&param, &param_, sizeof param) == 0 && weights == weights_ &&
-         precision == now.precision && constant_policy == now.constant_policy && threads == now.threads &&
-         now.memory_limit == 0;
+std::shared_ptr<GraphData> DfcIterator::split_graph(const SplitBackend& split, int64_t k, const fc_edge_rule& rule,
+                                                    double param, int weights) {
+  const int64_t pairs = triu_count(series_->n);
+  WindowProgress map;
+  const ContextState wctx = window_context(*ctx_, map, k, spec_.count, pairs);
+  const GraphKey key(rule, param, weights, *ctx_);
+  if (!kept_.empty() && kept_window_ == k && kept_key_ == key) {
+    if (pairs > 0) {  // built by an earlier call: window k's slice done (a cancel keeps the graph)
+      Progress progress = wctx.make_progress(pairs);
+      progress.advance(pairs);
+    }
+    std::shared_ptr<GraphData> g = std::move(kept_.front());
+    kept_.erase(kept_.begin());
+    ++kept_window_;
+    return g;
+  }
+  kept_.clear();  // built for other windows or another request: dropped before the next batch
+  cached_.reset();  // the window made on every part is not needed here
+  cached_index_ = -1;
+  const int64_t count = std::min<int64_t>(static_cast<int64_t>(split.parts().size()), spec_.count - k);
+  std::vector<std::shared_ptr<GraphData>> graphs =
+      split_window_graphs(wctx, split, series_, spec_, k, count, rule, param, weights);
+  kept_.assign(std::make_move_iterator(graphs.begin() + 1), std::make_move_iterator(graphs.end()));
+  kept_window_ = k + 1;
+  kept_key_ = key;
+  return std::move(graphs.front());
+}
+
+DfcIterator::GraphKey::GraphKey(const fc_edge_rule& rule_, double param_, int weights_, const ContextState& now)
+    : rule(raw_enum(rule_)), weights(weights_), param(param_), precision(now.precision),
+      constant_policy(now.constant_policy), threads(now.threads), memory_limit(now.memory_limit) {}
+
+bool DfcIterator::GraphKey::operator==(const GraphKey& o) const {
+  return rule == o.rule && std::memcmp(&param, &o.param, sizeof param) == 0 && weights == o.weights &&
+         precision == o.precision && constant_policy == o.constant_policy && threads == o.threads &&
+         memory_limit == o.memory_limit;
+}
+
+bool DfcIterator::Ahead::matches(int64_t k, const GraphKey& now_key, const ContextState& now) const {
+  return window == k && key == now_key && now.memory_limit == 0;
 }
 
 void DfcIterator::look_ahead(int64_t j, const fc_edge_rule& rule, double param, int weights) noexcept {
@@ -392,12 +437,7 @@ void DfcIterator::look_ahead(int64_t j, const fc_edge_rule& rule, double param, 
     std::unique_ptr<DeviceCsr> csr = pcc_graph_device(quiet, *cached_, rule, param, weights);
     if (!csr) return;
     ahead_.window = j;
-    ahead_.rule = raw_enum(rule);
-    ahead_.param = param;
-    ahead_.weights = weights;
-    ahead_.precision = quiet.precision;
-    ahead_.constant_policy = quiet.constant_policy;
-    ahead_.threads = quiet.threads;
+    ahead_.key = GraphKey(rule, param, weights, quiet);
     ahead_.csr = std::move(csr);
   } catch (...) {
     ahead_ = Ahead();

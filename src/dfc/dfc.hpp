@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "backend/series_storage.hpp"
 #include "context/context.hpp"
@@ -15,6 +16,8 @@
 #include "pcc/window.hpp"
 
 namespace fc {
+
+class SplitBackend;  // backend/split_backend.hpp
 
 // fc_dfc_triu (and its compact twin): W x P values of out.type (window k at k * P), P =
 // triu_count(N); capacity in values.
@@ -67,26 +70,42 @@ class DfcIterator {
   // one is copied out; the next call takes it when it asks for the same (else it is dropped).
   // (On the H100 the copy then finishes inside the next window's work, but that work takes
   // longer by about as much: 5-8 % gained, bench/RESULTS-gpu.md.)
+  // On a context over D >= 2 parts (SplitBackend) the call for window k builds the graphs of
+  // windows k .. k + D - 1 at once, one window wholly on each part (dfc/window_graphs.hpp), and
+  // keeps the later ones for the next calls when they ask for the same (else they are dropped);
+  // its progress is the batch's work within window k's slice.
   fc_status next_graph(const fc_edge_rule& rule, double param, int weights, std::shared_ptr<GraphData>* out, int64_t* window);
 
  private:
   const SeriesData& current_window();
 
-  // The next window's graph, built during a copy (look_ahead), and what it was built with.
-  struct Ahead {
-    int64_t window = -1;
+  // What a graph was built with: the call's rule, param and weights and the context's settings
+  // then. A graph built ahead is handed out only to a call that asks for the same.
+  struct GraphKey {
     int rule = 0, weights = 0;
     double param = 0;
     fc_precision precision = FC_PRECISION_FP32;
     fc_constant_policy constant_policy = FC_CONSTANT_NAN;
     int threads = 0;
+    int64_t memory_limit = 0;
+    GraphKey() = default;
+    GraphKey(const fc_edge_rule& rule, double param, int weights, const ContextState& now);
+    bool operator==(const GraphKey& o) const;
+  };
+  // The next window's graph, built during a copy (look_ahead), and what it was built with.
+  struct Ahead {
+    int64_t window = -1;
+    GraphKey key;
     std::unique_ptr<DeviceCsr> csr;
-    bool matches(int64_t k, int rule_, double param_, int weights_, const ContextState& now) const;
+    bool matches(int64_t k, const GraphKey& now_key, const ContextState& now) const;
   };
   // Builds window j's graph on the device into ahead_; never throws (a failure here is the window's
   // own call's to report, when it does the work itself). Reports no progress: the call it runs in
   // reports its own window's.
   void look_ahead(int64_t j, const fc_edge_rule& rule, double param, int weights) noexcept;
+  // next_graph on a split context: window k's graph from kept_, or a new batch from k.
+  std::shared_ptr<GraphData> split_graph(const SplitBackend& split, int64_t k, const fc_edge_rule& rule, double param,
+                                         int weights);
 
   std::shared_ptr<const ContextState> ctx_;
   std::shared_ptr<const SeriesData> series_;
@@ -96,6 +115,10 @@ class DfcIterator {
   std::shared_ptr<SeriesData> cached_;  // window next_window_, once computed
   int64_t cached_index_ = -1;
   Ahead ahead_;  // after ctx_: destroyed first (its CSR goes back to the context's backend)
+  // A split context's graphs built for windows kept_window_, kept_window_ + 1, ... (at most D - 1).
+  std::vector<std::shared_ptr<GraphData>> kept_;
+  int64_t kept_window_ = -1;
+  GraphKey kept_key_;
 };
 
 }  // namespace fc

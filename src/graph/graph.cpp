@@ -339,6 +339,11 @@ std::shared_ptr<GraphData> graph_from_device(const ContextState& ctx, DeviceCsr&
   return g;
 }
 
+void require_graph_request(const fc_edge_rule& rule, double param, int weights) {
+  validate_rule(rule, param);
+  validate_weights(weights);
+}
+
 void pcc_degree(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param, int64_t* degree,
                 double* strength) {
   const Rule r = validate_rule(rule, param);

@@ -46,6 +46,10 @@ std::unique_ptr<DeviceCsr> pcc_graph_device(const ContextState& ctx, const Serie
                                             double param, int weights);
 std::shared_ptr<GraphData> graph_from_device(const ContextState& ctx, DeviceCsr& csr, const std::function<void()>& meanwhile);
 
+// The checks pcc_graph makes of its rule, param and weights, alone: for a caller that must refuse
+// a bad request on its own thread before the work goes to other threads (dfc/window_graphs.hpp).
+void require_graph_request(const fc_edge_rule& rule, double param, int weights);
+
 // fc_pcc_degree; degree and strength may be null (n values each otherwise).
 void pcc_degree(const ContextState& ctx, const SeriesData& s, const fc_edge_rule& rule, double param, int64_t* degree,
                 double* strength);

@@ -18,16 +18,16 @@ void GraphRecycler::take(SymmetricCsr& csr) {
 void GraphRecycler::give(SymmetricCsr& csr) noexcept {
   if (csr.columns.capacity() < kMinEntries || csr.weights.capacity() < csr.columns.capacity()) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  if (kept_.capacity() < kKept) {
+  if (kept_.capacity() < limit_) {
     try {
-      kept_.reserve(kKept);
+      kept_.reserve(limit_);
     } catch (...) {
       return;  // no room to keep it: it is freed with the graph
     }
   }
   auto smallest = std::min_element(kept_.begin(), kept_.end(),
                                    [](const Arrays& a, const Arrays& b) { return a.columns.capacity() < b.columns.capacity(); });
-  if (kept_.size() == kKept) {
+  if (kept_.size() >= limit_) {
     if (smallest->columns.capacity() >= csr.columns.capacity()) return;
     kept_.erase(smallest);  // freed here; this graph's arrays are larger
   }
@@ -36,6 +36,11 @@ void GraphRecycler::give(SymmetricCsr& csr) noexcept {
   kept_.back().weights.swap(csr.weights);
   kept_.back().columns.clear();
   kept_.back().weights.clear();
+}
+
+void GraphRecycler::keep_up_to(size_t graphs) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  limit_ = std::max(limit_, graphs);
 }
 
 void GraphRecycler::fit(SymmetricCsr& csr) {

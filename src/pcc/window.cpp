@@ -92,16 +92,21 @@ std::shared_ptr<SeriesData> create_window_series(const ContextState& ctx, const 
   const std::shared_ptr<const SeriesData> root = window_root(parent, &root_begin);
   const std::vector<double> weights = taper_weights(taper, sigma, length);
 
-  std::shared_ptr<SeriesData> w(new SeriesData, WindowOrigin{root, root_begin + begin});
-  w->backend = root->backend;
+  return window_on(ctx, root, root->backend, root->view(), root_begin + begin, length, weights);
+}
+
+std::shared_ptr<SeriesData> window_on(const ContextState& ctx, const std::shared_ptr<const SeriesData>& root,
+                                      const std::shared_ptr<Backend>& backend, const SeriesView& stored, int64_t begin,
+                                      int64_t length, const std::vector<double>& weights) {
+  std::shared_ptr<SeriesData> w(new SeriesData, WindowOrigin{root, begin});
+  w->backend = backend;
   w->n = root->n;
   w->t = length;
   w->precision = root->precision;
   w->constant.assign(static_cast<size_t>(root->n), 0);
   Progress progress = ctx.make_progress(0);  // O(N length): not reported
-  w->storage = root->backend->create_window(root->view(), root_begin + begin, length,
-                                            weights.empty() ? nullptr : weights.data(), w->constant.data(),
-                                            ctx.run_settings(progress));
+  w->storage = backend->create_window(stored, begin, length, weights.empty() ? nullptr : weights.data(),
+                                      w->constant.data(), ctx.run_settings(progress));
   w->n_constant = std::count_if(w->constant.begin(), w->constant.end(), [](uint8_t c) { return c != 0; });
   return w;
 }

@@ -33,6 +33,14 @@ std::vector<double> taper_weights(int taper, double sigma, int64_t length);
 std::shared_ptr<SeriesData> create_window_series(const ContextState& ctx, const std::shared_ptr<const SeriesData>& parent,
                                                  int64_t begin, int64_t length, int taper, double sigma);
 
+// The window [begin, begin + length) of the root series `root` (begin absolute, arguments
+// already checked), normalized by `backend` alone from `stored`, the root's rows as that backend
+// keeps them; `weights` from taper_weights. create_window_series is this with the root's own
+// backend; a context over several parts makes a window on one part with it (dfc/window_graphs.hpp).
+std::shared_ptr<SeriesData> window_on(const ContextState& ctx, const std::shared_ptr<const SeriesData>& root,
+                                      const std::shared_ptr<Backend>& backend, const SeriesView& stored, int64_t begin,
+                                      int64_t length, const std::vector<double>& weights);
+
 // The root series and absolute begin of `s`: itself and 0 unless it is a window.
 std::shared_ptr<const SeriesData> window_root(const std::shared_ptr<const SeriesData>& s, int64_t* begin);
 

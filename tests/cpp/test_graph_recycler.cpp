@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "graph/graph_recycler.hpp"
 
@@ -40,6 +41,38 @@ TEST(GraphRecycler, KeepsTheLargestAndHandsThemBackEmpty) {
   EXPECT_TRUE(x.columns.empty() && x.weights.empty());
   EXPECT_GE(x.weights.capacity(), 4 * m);
   EXPECT_EQ(z.columns.capacity(), 0u);
+}
+
+// A context over 4 parts builds 4 window graphs at once (dfc/window_graphs.hpp): it keeps 4.
+TEST(GraphRecycler, KeepUpToRaisesTheCountNeverBelowTwo) {
+  GraphRecycler r;
+  const size_t m = GraphRecycler::kMinEntries;
+  r.keep_up_to(1);  // never fewer than kKept
+  r.keep_up_to(4);
+  r.keep_up_to(3);  // never lowered
+  std::vector<SymmetricCsr> given;
+  for (size_t k = 1; k <= 5; ++k) given.push_back(arrays(k * m));
+  for (SymmetricCsr& g : given) r.give(g);  // the first (smallest) is dropped for the fifth
+  for (size_t k = 4; k >= 1; --k) {  // the four largest, largest first
+    SymmetricCsr x;
+    r.take(x);
+    EXPECT_GE(x.columns.capacity(), (k + 1) * m) << k;
+  }
+  SymmetricCsr none;
+  r.take(none);
+  EXPECT_EQ(none.columns.capacity(), 0u);
+  GraphRecycler two;
+  two.keep_up_to(1);
+  SymmetricCsr a = arrays(m), b = arrays(2 * m), c = arrays(3 * m);
+  two.give(a);
+  two.give(b);
+  two.give(c);
+  SymmetricCsr x, y, z;
+  two.take(x);
+  two.take(y);
+  two.take(z);
+  EXPECT_GT(y.columns.capacity(), 0u);
+  EXPECT_EQ(z.columns.capacity(), 0u);  // two kept
 }
 
 TEST(GraphRecycler, TakeLeavesFilledArraysAlone) {

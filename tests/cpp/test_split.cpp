@@ -15,21 +15,11 @@
 #include "every_call.hpp"
 #include "reference.hpp"
 #include "scoped_env.hpp"
+#include "split_context.hpp"
 
 namespace {
 
 using namespace fctest;
-
-// A CPU context made with FASTCONN_SPLIT_CPU = parts (0: unset, a plain CPU context).
-Context cpu_context(int parts) {
-  const std::string k = std::to_string(parts);
-  ScopedEnv env("FASTCONN_SPLIT_CPU", parts > 0 ? k.c_str() : nullptr);
-  Context c(FC_BACKEND_CPU);
-  check(fc_context_set_threads(c.get(), 2), "fc_context_set_threads");
-  return c;
-}
-
-std::string describe(const Context& c) { return c.get()->state->backend->describe(); }
 
 struct Case {
   int64_t n, t;
@@ -95,26 +85,6 @@ INSTANTIATE_TEST_SUITE_P(Split, SplitCase, ::testing::ValuesIn(kCases), [](const
   return "n" + std::to_string(c.n) + "_t" + std::to_string(c.t) + "_" + p + "_limit" + std::to_string(c.memory_limit) +
          "_constant" + std::to_string(c.constant.size());
 });
-
-struct ProgressLog {
-  std::vector<std::pair<int64_t, int64_t>> calls;
-  int64_t cancel_after = -1;  // cancel at the first report past this many units (-1: never)
-};
-
-int log_progress(int64_t done, int64_t total, void* user) {
-  auto* log = static_cast<ProgressLog*>(user);
-  log->calls.emplace_back(done, total);
-  return log->cancel_after >= 0 && done > log->cancel_after ? 1 : 0;
-}
-
-void expect_monotone_to_total(const ProgressLog& log, const std::string& what) {
-  ASSERT_FALSE(log.calls.empty()) << what;
-  for (size_t i = 1; i < log.calls.size(); ++i) {
-    EXPECT_GE(log.calls[i].first, log.calls[i - 1].first) << what << " report " << i;
-    EXPECT_EQ(log.calls[i].second, log.calls[0].second) << what;
-  }
-  EXPECT_EQ(log.calls.back().first, log.calls.back().second) << what;
-}
 
 TEST(Split, ProgressReachesTheSameTotal) {
   const Dataset d = structured_data(1009, 60, 5);

@@ -18,8 +18,10 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -204,6 +206,73 @@ TEST(CudaMulti, OddSizesSameBitsAsOneDevice) {
       check(fc_context_set_memory_limit(one_limited.get(), 4 << 20), "fc_context_set_memory_limit");
       expect_same_outputs(run_every_call(one_limited, d, p, EveryCallOptions{}),
                           run_every_call(limited, d, p, EveryCallOptions{}), what + " {1, 0}, 4 MiB limit");
+    }
+  }
+}
+
+// Every window's graph through fc_dfc_next_graph (a window per device on a multi-device context,
+// dfc/window_graphs.hpp), each window's CSR as copied out.
+std::vector<Csr> window_graphs(const Context& ctx, const Series& s, int64_t length, int64_t step, fc_edge_rule rule,
+                               double param) {
+  fc_dfc* it = nullptr;
+  check(fc_dfc_begin(ctx.get(), s.get(), length, step, FC_TAPER_RECTANGULAR, 0.0, &it), "fc_dfc_begin");
+  const std::unique_ptr<fc_dfc, void (*)(fc_dfc*)> owner(it, fc_dfc_destroy);
+  std::vector<Csr> out;
+  for (;;) {
+    fc_graph* g = nullptr;
+    int64_t at = -2;
+    const fc_status st = fc_dfc_next_graph(it, rule, param, FC_GRAPH_WEIGHTED, &g, &at);
+    if (st == FC_DONE) break;
+    check(st, "fc_dfc_next_graph");
+    const std::unique_ptr<fc_graph, void (*)(fc_graph*)> graph(g, fc_graph_destroy);
+    EXPECT_EQ(at, static_cast<int64_t>(out.size()));
+    out.push_back(copy_out(g));
+  }
+  return out;
+}
+
+// Byte for byte, window by window.
+void expect_same_windows(const std::vector<Csr>& want, const std::vector<Csr>& got, const std::string& what) {
+  ASSERT_EQ(want.size(), got.size()) << what;
+  for (size_t k = 0; k < want.size(); ++k) {
+    SCOPED_TRACE(what + ", window " + std::to_string(k));
+    ASSERT_EQ(want[k].n_edges, got[k].n_edges);
+    EXPECT_TRUE(want[k].offsets == got[k].offsets);
+    EXPECT_TRUE(want[k].columns == got[k].columns);
+    EXPECT_EQ(0, std::memcmp(want[k].weights.data(), got[k].weights.data(), want[k].weights.size() * sizeof(float)));
+  }
+}
+
+// The window graphs on all devices and on {1, 0} (a window per device) equal device 0 alone's,
+// byte for byte: 20,000 x 165, windows of 150 samples, step 4 (4 windows: on 2 devices two
+// batches, on 3 a full and a partial one), r >= 0.7 and |r| >= 0.7, FP32 and FP64 (r >= only);
+// the windows differ from one another (a graph of the wrong window would be caught).
+TEST(CudaMulti, LargeWindowGraphsSameBytesAsOneDevice) {
+  REQUIRE_TWO_DEVICES();
+  Dataset d = rounded_to_float(structured_data(20000, 165, 34));
+  make_constant(d, 1234, -3.5);
+  struct Request {
+    fc_edge_rule rule;
+    fc_precision precision;
+  };
+  for (const Request& q : {Request{FC_EDGE_THRESHOLD, FC_PRECISION_FP32}, Request{FC_EDGE_ABS_THRESHOLD, FC_PRECISION_FP32},
+                           Request{FC_EDGE_THRESHOLD, FC_PRECISION_FP64}}) {
+    const std::string what = std::string(q.rule == FC_EDGE_THRESHOLD ? "r >= 0.7" : "|r| >= 0.7") +
+                             (q.precision == FC_PRECISION_FP64 ? " FP64" : " FP32");
+    std::vector<Csr> want;
+    {
+      Context one = primary_context();
+      one.precision(q.precision);
+      want = window_graphs(one, make_series(one, d), 150, 4, q.rule, 0.7);
+    }
+    ASSERT_EQ(want.size(), 4u);
+    for (size_t k = 1; k < want.size(); ++k) EXPECT_TRUE(want[k].columns != want[k - 1].columns) << what << " window " << k;
+    EXPECT_GT(want[0].n_edges, 0) << what;
+    for (const std::vector<int>& ids : {std::vector<int>{}, std::vector<int>{1, 0}}) {
+      Context many = devices_context(ids);
+      many.precision(q.precision);
+      expect_same_windows(want, window_graphs(many, make_series(many, d), 150, 4, q.rule, 0.7),
+                          what + (ids.empty() ? ", all devices" : ", devices {1, 0}"));
     }
   }
 }
