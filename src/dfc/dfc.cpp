@@ -308,6 +308,7 @@ const SeriesData& DfcIterator::current_window() {
 fc_status DfcIterator::next_triu(float* buf, int64_t capacity, fc_dfc_block_info* info) {
   require_not_null(info, "info");
   kept_.clear();  // a split context's graphs built ahead: the cursor now moves past them
+  part_ahead_.clear();
   const int64_t n = series_->n, pairs = triu_count(n);
   if (pairs == 0 || next_window_ >= spec_.count) {
     info->window = spec_.count;
@@ -401,11 +402,12 @@ std::shared_ptr<GraphData> DfcIterator::split_graph(const SplitBackend& split, i
     return g;
   }
   kept_.clear();  // built for other windows or another request: dropped before the next batch
+  if (!(kept_key_ == key)) part_ahead_.clear();
   cached_.reset();  // the window made on every part is not needed here
   cached_index_ = -1;
   const int64_t count = std::min<int64_t>(static_cast<int64_t>(split.parts().size()), spec_.count - k);
   std::vector<std::shared_ptr<GraphData>> graphs =
-      split_window_graphs(wctx, split, series_, spec_, k, count, rule, param, weights);
+      split_window_graphs(wctx, split, series_, spec_, k, count, rule, param, weights, &part_ahead_);
   kept_.assign(std::make_move_iterator(graphs.begin() + 1), std::make_move_iterator(graphs.end()));
   kept_window_ = k + 1;
   kept_key_ = key;

@@ -11,6 +11,7 @@
 
 #include "backend/series_storage.hpp"
 #include "context/context.hpp"
+#include "dfc/window_graphs.hpp"
 #include "graph/graph.hpp"
 #include "pcc/series.hpp"
 #include "pcc/window.hpp"
@@ -119,6 +120,8 @@ class DfcIterator {
   std::vector<std::shared_ptr<GraphData>> kept_;
   int64_t kept_window_ = -1;
   GraphKey kept_key_;
+  // Each part's next-batch graph built during its copy (window_graphs.hpp), for kept_key_'s request.
+  std::vector<PartAhead> part_ahead_;
 };
 
 }  // namespace fc

@@ -33,12 +33,16 @@ struct PartProgress {
   }
 };
 
+// A part whose graph was built ahead reports its whole share at once.
+void progress_done(PartProgress& relay) { PartProgress::forward(1, 1, &relay); }
+
 }  // namespace
 
 std::vector<std::shared_ptr<GraphData>> split_window_graphs(const ContextState& ctx, const SplitBackend& split,
                                                             const std::shared_ptr<const SeriesData>& series,
                                                             const WindowSpec& spec, int64_t first, int64_t count,
-                                                            const fc_edge_rule& rule, double param, int weights) {
+                                                            const fc_edge_rule& rule, double param, int weights,
+                                                            std::vector<PartAhead>* ahead) {
   require_graph_request(rule, param, weights);
   const auto& parts = split.parts();
   if (count < 1 || count > static_cast<int64_t>(parts.size()) || first < 0 || first + count > spec.count)
@@ -54,6 +58,8 @@ std::vector<std::shared_ptr<GraphData>> split_window_graphs(const ContextState& 
   // The parts' graphs are built at once, each into arrays a destroyed graph left where there are.
   ctx.graph_recycler->keep_up_to(parts.size());
   std::vector<std::shared_ptr<GraphData>> graphs(static_cast<size_t>(count));
+  const int64_t stride = static_cast<int64_t>(parts.size());
+  if (ahead != nullptr) ahead->resize(parts.size());
   split.run_on_parts(ctx.run_settings(progress), [&](size_t i, const RunSettings& run) {
     if (static_cast<int64_t>(i) >= count) return;
     PartProgress relay{run.progress, share};
@@ -61,12 +67,45 @@ std::vector<std::shared_ptr<GraphData>> split_window_graphs(const ContextState& 
     part.backend = parts[i];
     part.progress_fn = &PartProgress::forward;
     part.progress_user = &relay;
-    const std::shared_ptr<SeriesData> w = window_on(part, root, parts[i], split.view_on(i, root->view()),
-                                                    root_begin + spec.begin(first + static_cast<int64_t>(i)),
-                                                    spec.length, taper);
+    const int64_t k = first + static_cast<int64_t>(i);
+    auto make_window = [&](const ContextState& on, int64_t window) {
+      return window_on(on, root, parts[i], split.view_on(i, root->view()), root_begin + spec.begin(window), spec.length,
+                       taper);
+    };
     // As DfcIterator::next_graph builds a window's graph on a context of this part alone.
-    std::unique_ptr<DeviceCsr> csr = pcc_graph_device(part, *w, rule, param, weights);
-    graphs[i] = csr ? graph_from_device(part, *csr, {}) : pcc_graph(part, *w, rule, param, weights);
+    PartAhead before;
+    if (ahead != nullptr && (*ahead)[i].window == k) before = std::move((*ahead)[i]);
+    if (ahead != nullptr) (*ahead)[i] = PartAhead();
+    std::shared_ptr<SeriesData> w = std::move(before.series);
+    std::unique_ptr<DeviceCsr> csr = std::move(before.csr);
+    if (csr) {
+      progress_done(relay);  // built during the previous batch's copy
+    } else {
+      w = make_window(part, k);
+      csr = pcc_graph_device(part, *w, rule, param, weights);
+    }
+    if (!csr) {
+      graphs[i] = pcc_graph(part, *w, rule, param, weights);
+      return;
+    }
+    const int64_t next = k + stride;
+    graphs[i] = graph_from_device(part, *csr, [&] {
+      if (ahead == nullptr || next >= spec.count || ctx.memory_limit != 0) return;
+      try {
+        ContextState quiet = part;
+        quiet.progress_fn = nullptr;
+        quiet.progress_user = nullptr;
+        PartAhead built;
+        built.series = make_window(quiet, next);
+        built.csr = pcc_graph_device(quiet, *built.series, rule, param, weights);
+        if (built.csr) {
+          built.window = next;
+          (*ahead)[i] = std::move(built);
+        }
+      } catch (...) {  // the next batch builds it itself, and reports what goes wrong
+        (*ahead)[i] = PartAhead();
+      }
+    });
   });
   return graphs;
 }
