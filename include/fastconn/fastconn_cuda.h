@@ -50,7 +50,10 @@ struct CUstream_st; /* the type cudaStream_t points to */
  *     k + i wholly on the i-th device, each as that device alone builds it, and keeps the D - 1
  *     later graphs in host memory for the next calls, which take them when they ask for the same
  *     rule, param, weights and settings (else they are dropped; fc_dfc_next_triu drops them too).
- *     Its progress is the batch's work within window k's share of the job.
+ *     Without a memory limit each device also builds its window of the next batch (k + D + i)
+ *     while it copies the current one out, as a one-device iterator builds window k + 1 (a
+ *     graph's bits do not depend on it). Its progress is the batch's work within window k's
+ *     share of the job.
  * What stays on the primary device: modularity, Leiden and multilayer modules, centrality (fast
  * and thresholded ECM), partial correlation, lFCD, low rank, and every output in device memory
  * (the *_device calls of this header: `out` must be memory of the primary device).
