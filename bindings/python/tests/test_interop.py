@@ -131,3 +131,29 @@ def test_threads_and_memory_limit_do_not_change_results(fmri):
     np.testing.assert_array_equal(ctx.pcc_triu(fmri, rowvar=False), reference)
     with pytest.raises(fastconn.InvalidArgumentError):
         ctx.threads = -1
+
+
+def test_fastconn_needs_scipy_only_for_sparse_matrices():
+    """Without scipy (a worker image may lack it) fastconn imports and computes; a network's
+    sparse matrix then names scipy as what is missing, and nothing else fails."""
+    import subprocess
+    import sys
+    code = "\n".join([
+        "import sys",
+        "sys.modules['scipy'] = None  # every 'import scipy...' now raises ImportError",
+        "import numpy as np, fastconn",
+        "x = np.random.default_rng(3).standard_normal((40, 9))",
+        "d, s = fastconn.Context(backend='cpu').degree(x, threshold=0.3, rowvar=True)",
+        "assert d.shape == (40,) and d.sum() > 0",
+        "g = fastconn.network(x, density=0.2, rowvar=True)",
+        "try:",
+        "    g.tocsr()",
+        "except ImportError as e:",
+        "    print('sparse needs', e.name)",
+        "else:",
+        "    raise SystemExit('tocsr() worked without scipy')",
+    ])
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ))
+    assert run.returncode == 0, run.stderr
+    assert "sparse needs scipy" in run.stdout
