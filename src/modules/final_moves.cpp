@@ -25,6 +25,12 @@ constexpr int kMaxSweeps = 1000;
 constexpr int64_t kWindowPerThread = 256;
 constexpr int64_t kMaxWindowPerThread = 16384;
 constexpr int64_t kQuietNodes = 64;
+// A sweep after one that moved more than a node per window's worth of nodes (n / (team x
+// kWindowPerThread) moves) runs node by node on the calling thread: there nearly every window
+// ends at a move, its later judgements are thrown away, and the windows' fork and join cost more
+// than they save (measured on 2 threads, 12,000 nodes, 39 sweeps, 4,202 moves in 1,746 windows:
+// 0.24 s, against 0.17 s on one thread; under a loaded machine 10 s). Both ways give the same
+// moves, so the labels do not depend on it.
 // The threads' scratch (a weight and a mark per community) is kept under this many bytes.
 constexpr int64_t kScratchBytes = int64_t(256) << 20;
 
@@ -131,6 +137,7 @@ void final_moves(const GraphData& g, const ModularityTerms& t, std::vector<int64
   std::vector<int64_t> decision(team > 1 ? static_cast<size_t>(kMaxWindowPerThread * team) : 0);
   int64_t window = kWindowPerThread * team;
 
+  int64_t last_moves = 0;
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     int64_t moves = 0;
     // Node v judged and moved on the calling thread; true if it moved.
@@ -142,7 +149,7 @@ void final_moves(const GraphData& g, const ModularityTerms& t, std::vector<int64
       ++moves;
       return true;
     };
-    if (team == 1) {
+    if (team == 1 || (sweep > 0 && last_moves * kWindowPerThread * team > g.n)) {
       for (int64_t v = 0; v < g.n; ++v) step(v);
     } else {
       for (int64_t begin = 0; begin < g.n;) {
@@ -167,6 +174,7 @@ void final_moves(const GraphData& g, const ModularityTerms& t, std::vector<int64
     }
     progress.advance(0);
     if (moves == 0) break;
+    last_moves = moves;
   }
 }
 
