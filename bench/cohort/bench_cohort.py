@@ -176,6 +176,13 @@ def gpu_main(args, threads, backend, counts):
         floor_seconds(subjects["sub-00"], backend, threads)  # the device's context made, kernels loaded
         floor, _ = min(floor_seconds(subjects["sub-00"], backend, threads) for _ in range(2))
         rows = [("floor: 1 subject in-process on device 0", floor, 1 / floor, floor, "", steps_text(last_step_means))]
+        # Where the modules step's time goes (its phases on stderr: fastconn's FASTCONN_PROFILE),
+        # on sub-00 and on the last subject, outside every timing above.
+        os.environ["FASTCONN_PROFILE"] = "modularity"
+        for name in ("sub-00", sorted(subjects)[-1]):
+            print(f"modules profile of {name}:", flush=True)
+            floor_seconds(subjects[name], backend, threads)
+        del os.environ["FASTCONN_PROFILE"]
         results = {}
         for workers in counts:
             seconds, mean_subject, _ = cohort_seconds(subjects, workers, folder, gpus=workers, threads=threads)
