@@ -86,9 +86,10 @@ int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std:
                           std::vector<int64_t>& label, SplitMix64& rng);
 
 // Refinement (RefinePartition with MergeNodesSubset): subcommunities of `label`'s communities,
-// numbered 0 .. returned count - 1 by first appearance in node order, into `refined`.
+// numbered 0 .. returned count - 1 by first appearance in node order, into `refined`; the
+// communities refined in parallel on `threads` (0 = default), the same result for any number.
 int64_t leiden_refine(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
-                      const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined);
+                      const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined, int threads);
 
 // The graph of `k` communities (community[v] in 0 .. k-1): node weights summed, edges between
 // communities summed in member order, edges inside dropped; a row's columns in the order first
