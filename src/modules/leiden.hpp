@@ -18,6 +18,7 @@
 // E(r, S - r) >= gamma ||r|| (||S|| - ||r||)) and its random merges use, in units of the weights.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -50,26 +51,37 @@ inline double leiden_gain(const LeidenTerms& t, double kp_v, double kn_v, double
   return (w_vc - w_va) - t.gamma * (t.d_pos * kp_v * (kc_p - ka_p + kp_v) - t.d_neg * kn_v * (kc_n - ka_n + kn_v));
 }
 
-// A node's neighbour communities and the weight to each: the scratch of one thread.
+// A node's neighbour communities and the weight to each: the scratch of one thread. A community
+// counts as met while its stamp is the current one, so clearing touches nothing per community.
+// No char marks: a char store may alias any object, so the compiler reloaded every array's
+// address after each one in the hot loops (moves, refinement, aggregation).
 struct CommunityWeights {
-  std::vector<double> weight;
-  std::vector<char> mark;
-  std::vector<int64_t> touched;  // in the order first met
-  explicit CommunityWeights(int64_t n) : weight(static_cast<size_t>(n), 0.0), mark(static_cast<size_t>(n), 0) {}
+  std::vector<double> weight;  // valid where met
+  std::vector<uint32_t> stamp;
+  std::vector<int64_t> list;   // the communities met, in the order first met: list[0 .. size)
+  int64_t size = 0;
+  uint32_t now = 1;
+  explicit CommunityWeights(int64_t n)
+      : weight(static_cast<size_t>(n)), stamp(static_cast<size_t>(n), 0), list(static_cast<size_t>(n)) {}
   void add(int64_t c, double w) {
     const size_t x = static_cast<size_t>(c);
-    if (!mark[x]) {
-      mark[x] = 1;
-      touched.push_back(c);
+    if (stamp[x] != now) {
+      stamp[x] = now;
+      weight[x] = w;
+      list[static_cast<size_t>(size++)] = c;
+    } else {
+      weight[x] += w;
     }
-    weight[x] += w;
   }
+  double of(int64_t c) const { return stamp[static_cast<size_t>(c)] == now ? weight[static_cast<size_t>(c)] : 0.0; }
+  const int64_t* begin() const { return list.data(); }
+  const int64_t* end() const { return list.data() + size; }
   void clear() {
-    for (int64_t c : touched) {
-      mark[static_cast<size_t>(c)] = 0;
-      weight[static_cast<size_t>(c)] = 0;
+    size = 0;
+    if (++now == 0) {  // after 2^32 - 1 clears: every stamp is old again
+      std::fill(stamp.begin(), stamp.end(), 0u);
+      now = 1;
     }
-    touched.clear();
   }
 };
 

@@ -41,26 +41,30 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
     const int64_t bound = g.offsets[static_cast<size_t>(g.n)] * (last - first) / std::max<int64_t>(k, 1);
     cols.reserve(static_cast<size_t>(bound));
     wts.reserve(static_cast<size_t>(bound));
+    const int64_t* offsets = g.offsets.data();
+    const int64_t* columns = g.columns.data();
+    const double* weights = g.weights.data();
+    const int64_t* comm = community.data();
     for (int64_t c = first; c < last; ++c) {
       double kp = 0, kn = 0;
       for (int64_t i = start[static_cast<size_t>(c)]; i < start[static_cast<size_t>(c + 1)]; ++i) {
-        const size_t v = static_cast<size_t>(member[static_cast<size_t>(i)]);
-        kp += g.kp[v];
-        kn += g.kn[v];
-        for (int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
-          const int64_t d = community[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
-          if (d != c) cw.add(d, g.weights[static_cast<size_t>(e)]);
+        const int64_t v = member[static_cast<size_t>(i)];
+        kp += g.kp[static_cast<size_t>(v)];
+        kn += g.kn[static_cast<size_t>(v)];
+        for (int64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+          const int64_t d = comm[columns[e]];
+          if (d != c) cw.add(d, weights[e]);
         }
       }
       out.kp[static_cast<size_t>(c)] = kp;
       out.kn[static_cast<size_t>(c)] = kn;
       // Columns in the order first met (members in node order, each one's edges in row order):
       // the same for any team, without sorting each row.
-      for (int64_t d : cw.touched) {
+      for (int64_t d : cw) {
         cols.push_back(d);
         wts.push_back(cw.weight[static_cast<size_t>(d)]);
       }
-      row_length[static_cast<size_t>(c)] = int64_t(cw.touched.size());
+      row_length[static_cast<size_t>(c)] = cw.size;
       cw.clear();
     }
   }

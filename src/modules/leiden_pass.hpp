@@ -56,21 +56,23 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
   queue.resize(static_cast<size_t>(n));
 
   CommunityWeights cw(n);
+  const int64_t* offsets = g.offsets.data();
+  const int64_t* columns = g.columns.data();
+  const double* weights = g.weights.data();
+  int64_t* lab = label.data();
   int64_t moves = 0;
   while (size > 0) {
     const int64_t v = queue[static_cast<size_t>(head)];
     head = head + 1 == n ? 0 : head + 1;
     --size;
     queued[static_cast<size_t>(v)] = 0;
-    const size_t vs = static_cast<size_t>(v);
-    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e)
-      cw.add(label[static_cast<size_t>(g.columns[static_cast<size_t>(e)])], g.weights[static_cast<size_t>(e)]);
-    const int64_t a = label[vs];
+    for (int64_t e = offsets[v]; e < offsets[v + 1]; ++e) cw.add(lab[columns[e]], weights[e]);
+    const int64_t a = lab[v];
     const size_t as = static_cast<size_t>(a);
-    const double w_own = cw.weight[as];
+    const double w_own = cw.of(a);
     int64_t best = a;
     double best_gain = epsilon;
-    for (int64_t c : cw.touched) {
+    for (int64_t c : cw) {
       if (c == a) continue;
       const double gain = cw.weight[static_cast<size_t>(c)] - w_own - model.null(v, c, a);
       if (gain > best_gain) {
@@ -91,12 +93,12 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
       model.emptied(v, a);
       empty.push_back(a);
     }
-    label[vs] = best;
+    lab[v] = best;
     ++moves;
-    for (int64_t e = g.offsets[vs]; e < g.offsets[vs + 1]; ++e) {
-      const int64_t u = g.columns[static_cast<size_t>(e)];
+    for (int64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+      const int64_t u = columns[e];
       const size_t us = static_cast<size_t>(u);
-      if (queued[us] || skip[us] || label[us] == best) continue;
+      if (queued[us] || skip[us] || lab[u] == best) continue;
       queued[us] = 1;
       queue[static_cast<size_t>((head + size) % n)] = u;
       ++size;
@@ -183,7 +185,7 @@ int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, co
         candidate.assign(1, v);  // staying alone: gain 0
         gain.assign(1, 0.0);
         double top = 0;
-        for (int64_t r : cw.touched) {
+        for (int64_t r : cw) {
           const size_t rs = static_cast<size_t>(r);
           if (r == v || !null.well_connected(ext[rs], r, s)) continue;
           const double d = null.join_gain(v, cw.weight[rs], r);
