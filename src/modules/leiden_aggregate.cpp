@@ -70,11 +70,19 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
   }
   out.offsets.assign(static_cast<size_t>(k + 1), 0);
   for (int64_t c = 0; c < k; ++c) out.offsets[static_cast<size_t>(c + 1)] = out.offsets[static_cast<size_t>(c)] + row_length[static_cast<size_t>(c)];
-  out.columns.reserve(static_cast<size_t>(out.offsets[static_cast<size_t>(k)]));
-  out.weights.reserve(static_cast<size_t>(out.offsets[static_cast<size_t>(k)]));
+  if (chunks == 1) {  // one chunk: its arrays are the graph's, without a copy
+    out.columns = std::move(chunk_columns[0]);
+    out.weights = std::move(chunk_weights[0]);
+    return out;
+  }
+  // The chunks' rows copied to their offsets, each chunk by one thread.
+  out.columns.resize(static_cast<size_t>(out.offsets[static_cast<size_t>(k)]));
+  out.weights.resize(out.columns.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team) if (team > 1)
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-    out.columns.insert(out.columns.end(), chunk_columns[static_cast<size_t>(chunk)].begin(), chunk_columns[static_cast<size_t>(chunk)].end());
-    out.weights.insert(out.weights.end(), chunk_weights[static_cast<size_t>(chunk)].begin(), chunk_weights[static_cast<size_t>(chunk)].end());
+    const size_t at = static_cast<size_t>(out.offsets[static_cast<size_t>(k * chunk / chunks)]);
+    std::copy(chunk_columns[static_cast<size_t>(chunk)].begin(), chunk_columns[static_cast<size_t>(chunk)].end(), out.columns.begin() + at);
+    std::copy(chunk_weights[static_cast<size_t>(chunk)].begin(), chunk_weights[static_cast<size_t>(chunk)].end(), out.weights.begin() + at);
   }
   return out;
 }
