@@ -33,8 +33,8 @@ namespace fc {
 struct LeidenGraph {
   int64_t n = 0;
   std::vector<int64_t> offsets;  // n + 1
-  std::vector<int64_t> columns;
-  std::vector<double> weights;
+  EdgeArray<int64_t> columns;  // not zeroed when sized: level 0 and aggregation write every entry
+  EdgeArray<double> weights;
   std::vector<double> kp, kn;  // node weights
 };
 

@@ -25,8 +25,8 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
   // a row's entries and sums are made by one thread in member order, whatever the team.
   const int team = parallel_team(g.offsets[static_cast<size_t>(g.n)] + g.n, threads);
   const int64_t chunks = team == 1 ? 1 : std::min<int64_t>(k, int64_t(team) * 8);
-  std::vector<std::vector<int64_t>> chunk_columns(static_cast<size_t>(chunks));
-  std::vector<std::vector<double>> chunk_weights(static_cast<size_t>(chunks));
+  std::vector<EdgeArray<int64_t>> chunk_columns(static_cast<size_t>(chunks));
+  std::vector<EdgeArray<double>> chunk_weights(static_cast<size_t>(chunks));
   std::vector<int64_t> row_length(static_cast<size_t>(k), 0);
   std::vector<CommunityWeights> scratch;
   scratch.reserve(static_cast<size_t>(team));
@@ -34,8 +34,8 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team) if (team > 1)
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
     CommunityWeights& cw = scratch[static_cast<size_t>(omp_get_thread_num())];
-    std::vector<int64_t>& cols = chunk_columns[static_cast<size_t>(chunk)];
-    std::vector<double>& wts = chunk_weights[static_cast<size_t>(chunk)];
+    EdgeArray<int64_t>& cols = chunk_columns[static_cast<size_t>(chunk)];
+    EdgeArray<double>& wts = chunk_weights[static_cast<size_t>(chunk)];
     const int64_t first = k * chunk / chunks, last = k * (chunk + 1) / chunks;
     // About the chunk's share of the entries (a hint: usually one allocation per chunk).
     const int64_t bound = g.offsets[static_cast<size_t>(g.n)] * (last - first) / std::max<int64_t>(k, 1);
