@@ -56,30 +56,33 @@ inline double leiden_gain(const LeidenTerms& t, double kp_v, double kn_v, double
 // No char marks: a char store may alias any object, so the compiler reloaded every array's
 // address after each one in the hot loops (moves, refinement, aggregation).
 struct CommunityWeights {
-  std::vector<double> weight;  // valid where met
-  std::vector<uint32_t> stamp;
-  std::vector<int64_t> list;   // the communities met, in the order first met: list[0 .. size)
+  struct Slot {  // a community's weight and stamp side by side: one cache line for both
+    double weight;  // valid where met
+    uint32_t stamp;
+  };
+  std::vector<Slot> slot;
+  std::vector<int64_t> list;  // the communities met, in the order first met: list[0 .. size)
   int64_t size = 0;
   uint32_t now = 1;
-  explicit CommunityWeights(int64_t n)
-      : weight(static_cast<size_t>(n)), stamp(static_cast<size_t>(n), 0), list(static_cast<size_t>(n)) {}
+  explicit CommunityWeights(int64_t n) : slot(static_cast<size_t>(n), Slot{0.0, 0u}), list(static_cast<size_t>(n)) {}
   void add(int64_t c, double w) {
-    const size_t x = static_cast<size_t>(c);
-    if (stamp[x] != now) {
-      stamp[x] = now;
-      weight[x] = w;
+    Slot& x = slot[static_cast<size_t>(c)];
+    if (x.stamp != now) {
+      x.stamp = now;
+      x.weight = w;
       list[static_cast<size_t>(size++)] = c;
     } else {
-      weight[x] += w;
+      x.weight += w;
     }
   }
-  double of(int64_t c) const { return stamp[static_cast<size_t>(c)] == now ? weight[static_cast<size_t>(c)] : 0.0; }
+  double weight(int64_t c) const { return slot[static_cast<size_t>(c)].weight; }  // c met
+  double of(int64_t c) const { return slot[static_cast<size_t>(c)].stamp == now ? weight(c) : 0.0; }
   const int64_t* begin() const { return list.data(); }
   const int64_t* end() const { return list.data() + size; }
   void clear() {
     size = 0;
     if (++now == 0) {  // after 2^32 - 1 clears: every stamp is old again
-      std::fill(stamp.begin(), stamp.end(), 0u);
+      for (Slot& x : slot) x.stamp = 0;
       now = 1;
     }
   }

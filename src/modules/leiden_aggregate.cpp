@@ -62,7 +62,7 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
       // the same for any team, without sorting each row.
       for (int64_t d : cw) {
         cols.push_back(d);
-        wts.push_back(cw.weight[static_cast<size_t>(d)]);
+        wts.push_back(cw.weight(d));
       }
       row_length[static_cast<size_t>(c)] = cw.size;
       cw.clear();

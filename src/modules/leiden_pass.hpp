@@ -74,7 +74,7 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
     double best_gain = epsilon;
     for (int64_t c : cw) {
       if (c == a) continue;
-      const double gain = cw.weight[static_cast<size_t>(c)] - w_own - model.null(v, c, a);
+      const double gain = cw.weight(c) - w_own - model.null(v, c, a);
       if (gain > best_gain) {
         best_gain = gain;
         best = c;
@@ -191,7 +191,7 @@ int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, co
         for (int64_t r : cw) {
           const size_t rs = static_cast<size_t>(r);
           if (r == v || !null.well_connected(ext[rs], r, s)) continue;
-          const double d = null.join_gain(v, cw.weight[rs], r);
+          const double d = null.join_gain(v, cw.weight(r), r);
           if (d < 0) continue;
           candidate.push_back(r);
           gain.push_back(d);
@@ -220,7 +220,7 @@ int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, co
         }
         if (chosen != v) {
           const size_t cs = static_cast<size_t>(chosen);
-          ext[cs] += ext[vs] - 2 * cw.weight[cs];
+          ext[cs] += ext[vs] - 2 * cw.weight(chosen);
           null.join(v, chosen);
           ++r_size[cs];
           r_size[vs] = 0;
