@@ -937,10 +937,11 @@ FC_API fc_status fc_leiden_options_default(fc_leiden_options* options);
  * without edges (or with weight-0 edges only) is a community of its own whatever its initial
  * label; a graph without edges gives every node its own label and Q = 0. Same graph, options,
  * initial labels and seed: the same labels on every thread count and on CPU and CUDA contexts
- * alike (one host implementation serves every backend; the context gives threads for the degrees
- * and the aggregation, whose results do not depend on them). Since issue 31's CPU work (aggregated
- * rows in the order first met, not sorted) the labels for a given seed differ from those of
- * earlier versions. The progress callback is asked
+ * alike (one host implementation serves every backend; the context gives threads for the degrees,
+ * the refinement and the aggregation, whose results do not depend on them: each community is
+ * refined with random draws of its own, seeded by the seed and the community). Since issue 31's
+ * CPU work (aggregated rows in the order first met, not sorted; then the refinement's draws per
+ * community) the labels for a given seed differ from those of earlier versions. The progress callback is asked
  * between levels (total n_nodes); a non-zero return gives FC_ERR_ABORTED. Options out of range
  * give FC_ERR_INVALID_ARG naming the field and value; a negative initial label names its node. */
 FC_API fc_status fc_leiden(fc_context* ctx, const fc_graph* graph, const fc_leiden_options* options,

@@ -3,6 +3,9 @@
 #include "modules/leiden.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -11,6 +14,7 @@
 #include "base/parallel_team.hpp"
 #include "modules/leiden_pass.hpp"
 #include "modules/local_graph.hpp"
+#include "modules/phases.hpp"
 
 namespace fc {
 
@@ -36,6 +40,9 @@ LeidenGraph level_zero(const GraphData& g, const ModularityTerms& mt, bool cpm, 
     lg.offsets[static_cast<size_t>(i + 1)] = c;
   }
   for (int64_t i = 0; i < g.n; ++i) lg.offsets[static_cast<size_t>(i + 1)] += lg.offsets[static_cast<size_t>(i)];
+  // Unzeroed (EdgeArray): every entry is written below, and by the thread of its row. (Huge pages,
+  // tried here, made the voxel network's level 0 slower on the 2-core machine: 0.85 s against
+  // 0.27-0.52 s, one thread.)
   lg.columns.resize(static_cast<size_t>(lg.offsets[static_cast<size_t>(g.n)]));
   lg.weights.resize(lg.columns.size());
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
@@ -59,21 +66,35 @@ LeidenGraph level_zero(const GraphData& g, const ModularityTerms& mt, bool cpm, 
   return lg;
 }
 
+// Where fc_leiden's time goes, per pass, printed to stderr when FASTCONN_PROFILE contains
+// "leiden" (for the benchmarks; Phases::time measures nothing otherwise).
+struct LeidenPhases {
+  Phases clock;
+  double move = 0, refine = 0, aggregate = 0;
+};
+
 // The steps of a pass on one graph (leiden_pass.hpp's Ops).
 struct GraphOps {
   using Level = LeidenGraph;
   const LeidenTerms& t;
   int threads;
+  LeidenPhases& phases;
   const LeidenGraph& graph(const LeidenGraph& g) const { return g; }
   int64_t move(const LeidenGraph& g, const std::vector<char>& skip, std::vector<int64_t>& p, SplitMix64& rng) const {
-    return leiden_move_nodes(g, t, skip, p, rng);
+    return phases.clock.time(phases.move, [&] { return leiden_move_nodes(g, t, skip, p, rng); });
   }
   int64_t refine(const LeidenGraph& g, const std::vector<char>& skip, const std::vector<int64_t>& p, SplitMix64& rng,
                  std::vector<int64_t>& refined) const {
-    return leiden_refine(g, t, skip, p, rng, refined);
+    return phases.clock.time(phases.refine, [&] { return leiden_refine(g, t, skip, p, rng, refined, threads); });
   }
   LeidenGraph aggregate(const LeidenGraph& g, const std::vector<int64_t>& refined, int64_t k) const {
-    return leiden_aggregate(g, refined, k, threads);
+    const double before = phases.aggregate;
+    LeidenGraph next = phases.clock.time(phases.aggregate, [&] { return leiden_aggregate(g, refined, k, threads); });
+    if (phases.clock.on)
+      std::fprintf(stderr, "  level of %lld nodes, %lld entries: aggregate of %lld nodes, %lld entries in %.4f s\n",
+                   static_cast<long long>(g.n), static_cast<long long>(g.offsets.back()), static_cast<long long>(k),
+                   static_cast<long long>(next.offsets.back()), phases.aggregate - before);
+    return next;
   }
 };
 
@@ -81,6 +102,7 @@ struct GraphOps {
 
 Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_t* initial, int threads,
                     Progress& progress, LeidenStats* stats) {
+  const Phases::Clock::time_point start = Phases::Clock::now();
   const bool cpm = o.quality == FC_LEIDEN_CPM;
   const double gamma = o.resolution;
   // The modularity terms of the quality (CPM: Newman's Q at gamma 1, which Q reports).
@@ -118,15 +140,31 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
     std::iota(labels.begin(), labels.end(), int64_t(0));
   }
 
+  const double setup_seconds = Phases::since(start);
   LeidenStats st;
   SplitMix64 rng(o.seed);
-  GraphOps ops{t, threads};
+  const char* profile = std::getenv("FASTCONN_PROFILE");
+  LeidenPhases phases;
+  phases.clock.on = profile != nullptr && std::strstr(profile, "leiden") != nullptr;
+  GraphOps ops{t, threads, phases};
   for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass) {
     ++st.passes;
+    const LeidenPhases before = phases;
+    const int64_t levels_before = st.levels;
     const int64_t moves = leiden_pass_with(ops, lg, skip, labels, rng, progress, st.levels);
     st.moves += moves;
+    if (phases.clock.on) {
+      std::vector<int64_t> copy = labels;
+      const int64_t k = renumber_by_first_appearance(copy);
+      std::fprintf(stderr, "leiden pass %lld: %lld levels, %lld moves; moves %.4f s, refinement %.4f s, aggregation %.4f s; Q %.9f\n",
+                   static_cast<long long>(pass + 1), static_cast<long long>(st.levels - levels_before),
+                   static_cast<long long>(moves), phases.move - before.move, phases.refine - before.refine,
+                   phases.aggregate - before.aggregate, modularity_of(g, mt, copy.data(), k));
+    }
     if (moves == 0) break;
   }
+
+  const Phases::Clock::time_point finish = Phases::Clock::now();
   Modules m;
   m.n = g.n;
   if (g.n > 0) {
@@ -137,6 +175,12 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
   m.q = modularity_of(g, mt, labels.data(), m.k);
   m.labels = std::move(labels);
   progress.advance(g.n);
+  if (phases.clock.on)
+    std::fprintf(stderr,
+                 "leiden total %.4f s: level 0 %.4f s, %lld passes (moves %.4f s, refinement %.4f s, aggregation "
+                 "%.4f s), connectivity and Q %.4f s\n",
+                 Phases::since(start), setup_seconds, static_cast<long long>(st.passes), phases.move, phases.refine,
+                 phases.aggregate, Phases::since(finish));
   if (stats != nullptr) *stats = st;
   return m;
 }

@@ -18,6 +18,7 @@
 // E(r, S - r) >= gamma ||r|| (||S|| - ||r||)) and its random merges use, in units of the weights.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -32,8 +33,8 @@ namespace fc {
 struct LeidenGraph {
   int64_t n = 0;
   std::vector<int64_t> offsets;  // n + 1
-  std::vector<int64_t> columns;
-  std::vector<double> weights;
+  EdgeArray<int64_t> columns;  // not zeroed when sized: level 0 and aggregation write every entry
+  EdgeArray<double> weights;
   std::vector<double> kp, kn;  // node weights
 };
 
@@ -50,26 +51,40 @@ inline double leiden_gain(const LeidenTerms& t, double kp_v, double kn_v, double
   return (w_vc - w_va) - t.gamma * (t.d_pos * kp_v * (kc_p - ka_p + kp_v) - t.d_neg * kn_v * (kc_n - ka_n + kn_v));
 }
 
-// A node's neighbour communities and the weight to each: the scratch of one thread.
+// A node's neighbour communities and the weight to each: the scratch of one thread. A community
+// counts as met while its stamp is the current one, so clearing touches nothing per community.
+// No char marks: a char store may alias any object, so the compiler reloaded every array's
+// address after each one in the hot loops (moves, refinement, aggregation).
 struct CommunityWeights {
-  std::vector<double> weight;
-  std::vector<char> mark;
-  std::vector<int64_t> touched;  // in the order first met
-  explicit CommunityWeights(int64_t n) : weight(static_cast<size_t>(n), 0.0), mark(static_cast<size_t>(n), 0) {}
+  struct Slot {  // a community's weight and stamp side by side: one cache line for both
+    double weight;  // valid where met
+    uint32_t stamp;
+  };
+  std::vector<Slot> slot;
+  std::vector<int64_t> list;  // the communities met, in the order first met: list[0 .. size)
+  int64_t size = 0;
+  uint32_t now = 1;
+  explicit CommunityWeights(int64_t n) : slot(static_cast<size_t>(n), Slot{0.0, 0u}), list(static_cast<size_t>(n)) {}
   void add(int64_t c, double w) {
-    const size_t x = static_cast<size_t>(c);
-    if (!mark[x]) {
-      mark[x] = 1;
-      touched.push_back(c);
+    Slot& x = slot[static_cast<size_t>(c)];
+    if (x.stamp != now) {
+      x.stamp = now;
+      x.weight = w;
+      list[static_cast<size_t>(size++)] = c;
+    } else {
+      x.weight += w;
     }
-    weight[x] += w;
   }
+  double weight(int64_t c) const { return slot[static_cast<size_t>(c)].weight; }  // c met
+  double of(int64_t c) const { return slot[static_cast<size_t>(c)].stamp == now ? weight(c) : 0.0; }
+  const int64_t* begin() const { return list.data(); }
+  const int64_t* end() const { return list.data() + size; }
   void clear() {
-    for (int64_t c : touched) {
-      mark[static_cast<size_t>(c)] = 0;
-      weight[static_cast<size_t>(c)] = 0;
+    size = 0;
+    if (++now == 0) {  // after 2^32 - 1 clears: every stamp is old again
+      for (Slot& x : slot) x.stamp = 0;
+      now = 1;
     }
-    touched.clear();
   }
 };
 
@@ -86,9 +101,10 @@ int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std:
                           std::vector<int64_t>& label, SplitMix64& rng);
 
 // Refinement (RefinePartition with MergeNodesSubset): subcommunities of `label`'s communities,
-// numbered 0 .. returned count - 1 by first appearance in node order, into `refined`.
+// numbered 0 .. returned count - 1 by first appearance in node order, into `refined`; the
+// communities refined in parallel on `threads` (0 = default), the same result for any number.
 int64_t leiden_refine(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
-                      const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined);
+                      const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined, int threads);
 
 // The graph of `k` communities (community[v] in 0 .. k-1): node weights summed, edges between
 // communities summed in member order, edges inside dropped; a row's columns in the order first

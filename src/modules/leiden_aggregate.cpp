@@ -25,8 +25,8 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
   // a row's entries and sums are made by one thread in member order, whatever the team.
   const int team = parallel_team(g.offsets[static_cast<size_t>(g.n)] + g.n, threads);
   const int64_t chunks = team == 1 ? 1 : std::min<int64_t>(k, int64_t(team) * 8);
-  std::vector<std::vector<int64_t>> chunk_columns(static_cast<size_t>(chunks));
-  std::vector<std::vector<double>> chunk_weights(static_cast<size_t>(chunks));
+  std::vector<EdgeArray<int64_t>> chunk_columns(static_cast<size_t>(chunks));
+  std::vector<EdgeArray<double>> chunk_weights(static_cast<size_t>(chunks));
   std::vector<int64_t> row_length(static_cast<size_t>(k), 0);
   std::vector<CommunityWeights> scratch;
   scratch.reserve(static_cast<size_t>(team));
@@ -34,43 +34,55 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team) if (team > 1)
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
     CommunityWeights& cw = scratch[static_cast<size_t>(omp_get_thread_num())];
-    std::vector<int64_t>& cols = chunk_columns[static_cast<size_t>(chunk)];
-    std::vector<double>& wts = chunk_weights[static_cast<size_t>(chunk)];
+    EdgeArray<int64_t>& cols = chunk_columns[static_cast<size_t>(chunk)];
+    EdgeArray<double>& wts = chunk_weights[static_cast<size_t>(chunk)];
     const int64_t first = k * chunk / chunks, last = k * (chunk + 1) / chunks;
     // About the chunk's share of the entries (a hint: usually one allocation per chunk).
     const int64_t bound = g.offsets[static_cast<size_t>(g.n)] * (last - first) / std::max<int64_t>(k, 1);
     cols.reserve(static_cast<size_t>(bound));
     wts.reserve(static_cast<size_t>(bound));
+    const int64_t* offsets = g.offsets.data();
+    const int64_t* columns = g.columns.data();
+    const double* weights = g.weights.data();
+    const int64_t* comm = community.data();
     for (int64_t c = first; c < last; ++c) {
       double kp = 0, kn = 0;
       for (int64_t i = start[static_cast<size_t>(c)]; i < start[static_cast<size_t>(c + 1)]; ++i) {
-        const size_t v = static_cast<size_t>(member[static_cast<size_t>(i)]);
-        kp += g.kp[v];
-        kn += g.kn[v];
-        for (int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
-          const int64_t d = community[static_cast<size_t>(g.columns[static_cast<size_t>(e)])];
-          if (d != c) cw.add(d, g.weights[static_cast<size_t>(e)]);
+        const int64_t v = member[static_cast<size_t>(i)];
+        kp += g.kp[static_cast<size_t>(v)];
+        kn += g.kn[static_cast<size_t>(v)];
+        for (int64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+          const int64_t d = comm[columns[e]];
+          if (d != c) cw.add(d, weights[e]);
         }
       }
       out.kp[static_cast<size_t>(c)] = kp;
       out.kn[static_cast<size_t>(c)] = kn;
       // Columns in the order first met (members in node order, each one's edges in row order):
       // the same for any team, without sorting each row.
-      for (int64_t d : cw.touched) {
+      for (int64_t d : cw) {
         cols.push_back(d);
-        wts.push_back(cw.weight[static_cast<size_t>(d)]);
+        wts.push_back(cw.weight(d));
       }
-      row_length[static_cast<size_t>(c)] = int64_t(cw.touched.size());
+      row_length[static_cast<size_t>(c)] = cw.size;
       cw.clear();
     }
   }
   out.offsets.assign(static_cast<size_t>(k + 1), 0);
   for (int64_t c = 0; c < k; ++c) out.offsets[static_cast<size_t>(c + 1)] = out.offsets[static_cast<size_t>(c)] + row_length[static_cast<size_t>(c)];
-  out.columns.reserve(static_cast<size_t>(out.offsets[static_cast<size_t>(k)]));
-  out.weights.reserve(static_cast<size_t>(out.offsets[static_cast<size_t>(k)]));
+  if (chunks == 1) {  // one chunk: its arrays are the graph's, without a copy
+    out.columns = std::move(chunk_columns[0]);
+    out.weights = std::move(chunk_weights[0]);
+    return out;
+  }
+  // The chunks' rows copied to their offsets, each chunk by one thread.
+  out.columns.resize(static_cast<size_t>(out.offsets[static_cast<size_t>(k)]));
+  out.weights.resize(out.columns.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team) if (team > 1)
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-    out.columns.insert(out.columns.end(), chunk_columns[static_cast<size_t>(chunk)].begin(), chunk_columns[static_cast<size_t>(chunk)].end());
-    out.weights.insert(out.weights.end(), chunk_weights[static_cast<size_t>(chunk)].begin(), chunk_weights[static_cast<size_t>(chunk)].end());
+    const size_t at = static_cast<size_t>(out.offsets[static_cast<size_t>(k * chunk / chunks)]);
+    std::copy(chunk_columns[static_cast<size_t>(chunk)].begin(), chunk_columns[static_cast<size_t>(chunk)].end(), out.columns.begin() + at);
+    std::copy(chunk_weights[static_cast<size_t>(chunk)].begin(), chunk_weights[static_cast<size_t>(chunk)].end(), out.weights.begin() + at);
   }
   return out;
 }

@@ -35,9 +35,9 @@ struct ScalarNull {
 }  // namespace
 
 int64_t leiden_refine(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
-                      const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined) {
+                      const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined, int threads) {
   ScalarNull null{g, t, {}, {}, {}, {}};
-  return refine_partition(g, null, t.randomness, skip, label, rng, refined);
+  return refine_partition(g, null, t.randomness, skip, label, rng, refined, threads);
 }
 
 }  // namespace fc

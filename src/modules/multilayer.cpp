@@ -245,7 +245,7 @@ struct SupraOps {
   int64_t refine(const SupraLevel& lv, const std::vector<char>& skip, const std::vector<int64_t>& p, SplitMix64& rng,
                  std::vector<int64_t>& refined) const {
     LayerNull null{lv, coefficient, L, {}, {}, {}, nullptr};
-    return refine_partition(lv.g, null, randomness, skip, p, rng, refined);
+    return refine_partition(lv.g, null, randomness, skip, p, rng, refined, threads);
   }
   SupraLevel aggregate(const SupraLevel& lv, const std::vector<int64_t>& refined, int64_t k) const {
     return fc::aggregate(lv, refined, k, L, threads);

@@ -345,3 +345,26 @@ TEST(Multilayer, AllegiancePairsMatchTheDenseMatrix) {
 }
 
 }  // namespace
+
+namespace {
+
+// SameLabelsForEveryThreadCount's supra-graph is below parallel_team's grain (65,536 entries a
+// thread), so its refinement never runs on several threads: this one has enough entries for 3
+// (checked to fail when a community's stream is also seeded by its thread's number).
+TEST(Multilayer, ParallelRefinementSameLabelsForEveryThreadCount) {
+  std::vector<std::vector<int64_t>> truth;
+  const auto gs = planted_layers(10, 20, 40, 0.1, 0.03, 71, truth);
+  int64_t entries = 0;
+  for (const auto& g : gs) entries += 2 * int64_t(g->edges.size());
+  ASSERT_GE(entries, 3 * 65536) << "too few entries for 3 refinement threads";
+  fc_multilayer_options o = options(0.5);
+  o.max_iterations = 2;
+  const Result one = run(gs, o, nullptr, 1);
+  for (int threads : {2, 3}) {
+    const Result r = run(gs, o, nullptr, threads);
+    EXPECT_EQ(r.labels, one.labels) << threads << " threads";
+    EXPECT_EQ(r.q, one.q);
+  }
+}
+
+}  // namespace

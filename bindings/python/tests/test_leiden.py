@@ -103,14 +103,20 @@ def test_cpm_against_leidenalg():
         return float((a * same).sum() / 2 - gamma * (sizes * (sizes - 1) / 2).sum())
 
     for gamma in (0.05, 0.1, 0.25):
-        m = fastconn.leiden(to_csr(g), quality="cpm", resolution=gamma)
-        part = leidenalg.find_partition(g, leidenalg.CPMVertexPartition, resolution_parameter=gamma, seed=0,
-                                        n_iterations=-1)
-        theirs = np.asarray(part.membership)
-        assert abs(2 * cpm(theirs, gamma) - part.quality()) <= 1e-9  # leidenalg reports 2 x for undirected graphs
-        # near the density inside (0.25 of 0.3) both find many small, nearly equal partitions: 1 %
-        assert cpm(m.labels, gamma) >= cpm(theirs, gamma) - 0.01 * abs(cpm(theirs, gamma))
-        assert connected(g, m.labels)
+        mine, theirs = [], []
+        for seed in range(5):
+            m = fastconn.leiden(to_csr(g), quality="cpm", resolution=gamma, seed=seed + 1)
+            part = leidenalg.find_partition(g, leidenalg.CPMVertexPartition, resolution_parameter=gamma, seed=seed,
+                                            n_iterations=-1)
+            labels = np.asarray(part.membership)
+            assert abs(2 * cpm(labels, gamma) - part.quality()) <= 1e-9  # leidenalg reports 2 x for undirected graphs
+            assert connected(g, m.labels)
+            mine.append(cpm(m.labels, gamma))
+            theirs.append(cpm(labels, gamma))
+        # Near the density inside (0.25 of 0.3) both find many small, nearly equal partitions, and one
+        # seed's CPM varies by about 1 % either way (20 seeds of each: 360 to 378, 367 to 377), so the
+        # means of 5 seeds are compared: within 1 %.
+        assert np.mean(mine) >= np.mean(theirs) - 0.01 * abs(np.mean(theirs))
 
 
 def test_initial_labels_seed_and_determinism():
