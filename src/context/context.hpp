@@ -44,6 +44,14 @@ struct ContextState {
     return run;
   }
   Progress make_progress(int64_t total, int64_t done = 0) const { return Progress(progress_fn, progress_user, total, done); }
+  // This state without its progress callback: for work done ahead of the call that will report
+  // it (the window iterators' look-ahead), which must neither report nor be cancelled.
+  ContextState quiet() const {
+    ContextState c = *this;
+    c.progress_fn = nullptr;
+    c.progress_user = nullptr;
+    return c;
+  }
 };
 
 // Resolves AUTO (CUDA when it has a usable device, else CPU) and creates the backend.

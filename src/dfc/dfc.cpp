@@ -431,9 +431,7 @@ bool DfcIterator::Ahead::matches(int64_t k, const GraphKey& now_key, const Conte
 void DfcIterator::look_ahead(int64_t j, const fc_edge_rule& rule, double param, int weights) noexcept {
   if (j >= spec_.count) return;
   try {
-    ContextState quiet = *ctx_;
-    quiet.progress_fn = nullptr;
-    quiet.progress_user = nullptr;
+    const ContextState quiet = ctx_->quiet();
     cached_ = window(j);  // kept for window j's own call, whatever happens next
     cached_index_ = j;
     std::unique_ptr<DeviceCsr> csr = pcc_graph_device(quiet, *cached_, rule, param, weights);

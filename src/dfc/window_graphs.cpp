@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "base/error.hpp"
 #include "base/triangle_index.hpp"
@@ -73,9 +74,9 @@ std::vector<std::shared_ptr<GraphData>> split_window_graphs(const ContextState& 
                        taper);
     };
     // As DfcIterator::next_graph builds a window's graph on a context of this part alone.
-    PartAhead before;
-    if (ahead != nullptr && (*ahead)[i].window == k) before = std::move((*ahead)[i]);
-    if (ahead != nullptr) (*ahead)[i] = PartAhead();
+    // The slot is emptied either way: what it held is this window's, or stale.
+    PartAhead before = ahead != nullptr ? std::exchange((*ahead)[i], PartAhead()) : PartAhead();
+    if (before.window != k) before = PartAhead();
     std::shared_ptr<SeriesData> w = std::move(before.series);
     std::unique_ptr<DeviceCsr> csr = std::move(before.csr);
     if (csr) {
@@ -92,9 +93,7 @@ std::vector<std::shared_ptr<GraphData>> split_window_graphs(const ContextState& 
     graphs[i] = graph_from_device(part, *csr, [&] {
       if (ahead == nullptr || next >= spec.count || ctx.memory_limit != 0) return;
       try {
-        ContextState quiet = part;
-        quiet.progress_fn = nullptr;
-        quiet.progress_user = nullptr;
+        const ContextState quiet = part.quiet();
         PartAhead built;
         built.series = make_window(quiet, next);
         built.csr = pcc_graph_device(quiet, *built.series, rule, param, weights);
