@@ -21,8 +21,17 @@ namespace fc {
 // not depend on `threads` (0 = OpenMP's default): with several threads the nodes of a window are
 // judged at once against the current labels, the first one that moves is moved and the sweep goes
 // on after it, so every judgement a move depends on was made in the state the sequential sweep
-// would have had. A sweep that moves nothing (the usual last one) costs one parallel pass.
+// would have had. A node whose judgement cannot have changed since it was judged to stay (no
+// neighbour moved, and the moves since cannot have closed the margin its best gain missed by:
+// final_moves.cpp's Settled) is not judged again, so the sweeps after the first few cost about the
+// moved nodes' neighbourhoods, with the same moves as judging every node.
+// stats (optional): what the sweeps did. skip_settled = false judges every node in every sweep
+// (the tests' comparison: the same moves either way).
+struct FinalMovesStats {
+  int64_t sweeps = 0, moves = 0, judged = 0, skipped = 0;
+};
 void final_moves(const GraphData& g, const ModularityTerms& t, std::vector<int64_t>& label, int64_t k,
-                 const std::vector<char>& isolated, int64_t min_size, int threads, Progress& progress);
+                 const std::vector<char>& isolated, int64_t min_size, int threads, Progress& progress,
+                 FinalMovesStats* stats = nullptr, bool skip_settled = true);
 
 }  // namespace fc

@@ -599,8 +599,11 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     if (isolated[static_cast<size_t>(v)]) label[static_cast<size_t>(v)] = k++;
   Phases& phases = slots[0].phases;
   for (size_t x = 1; x < slots.size(); ++x) phases.add(slots[x].phases);
+  FinalMovesStats moves;
   if (o.refine && k > 1)
-    phases.time(phases.final_moves, [&] { final_moves(g, t, label, k, isolated, o.min_community_size, threads, progress); });
+    phases.time(phases.final_moves, [&] {
+      final_moves(g, t, label, k, isolated, o.min_community_size, threads, progress, phases.on ? &moves : nullptr);
+    });
   out.k = renumber(label, k);
   out.labels = std::move(label);
   out.q = modularity_of(g, t, out.labels.data(), out.k);
@@ -608,9 +611,11 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     std::fprintf(stderr,
                  "fastconn modularity: %.3f s; summed over the analysis threads: subgraphs %.3f, eigensolver %.3f "
                  "(host products %.3f, %lld products on the device, %lld eigenpairs solved ahead), fine-tuning %.3f, "
-                 "device engines %.3f; final moves %.3f\n",
+                 "device engines %.3f; final moves %.3f (%lld sweeps, %lld moves, %lld nodes judged, %lld skipped "
+                 "as settled)\n",
                  Phases::since(start), phases.induced, phases.eigen, phases.products, (long long)out.device_products,
-                 (long long)out.speculated, phases.refine, phases.upload, phases.final_moves);
+                 (long long)out.speculated, phases.refine, phases.upload, phases.final_moves, (long long)moves.sweeps,
+                 (long long)moves.moves, (long long)moves.judged, (long long)moves.skipped);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "modules/final_moves.hpp"
@@ -101,6 +102,53 @@ TEST(FinalMoves, ManyCommunitiesAndManyMovesAWindow) {
   const std::vector<int64_t> one = moved(*tg, start, k, 1, 1);
   for (int threads : {2, 4}) EXPECT_EQ(moved(*tg, start, k, 1, threads), one) << threads << " threads";
   EXPECT_GT(q_of(*tg, one, k), q_of(*tg, start, k));
+}
+
+// A node that was judged to stay and whose inputs have not changed enough is skipped in later
+// sweeps (final_moves.cpp's Settled): the moves must be exactly those of judging every node, on
+// binary, weighted and signed graphs, with every target scanned (k <= 1024) and with the
+// neighbours' communities only, at gamma 1 and not, on 1 and 3 threads; and the skip must happen.
+TEST(FinalMoves, SkippingSettledNodesMakesTheSameMoves) {
+  struct Case {
+    int64_t communities, size;
+    bool weighted, signed_weights, singletons;
+    double gamma;
+  };
+  for (const Case& c : {Case{7, 301, false, false, false, 1.0}, Case{9, 203, true, false, false, 1.0},
+                        Case{6, 257, true, true, false, 1.0}, Case{40, 61, true, false, true, 1.0},
+                        Case{11, 149, true, true, false, 1.7}}) {
+    auto tg = planted(c.communities, c.size, 0, c.weighted, uint64_t(c.communities * 1000 + c.size));
+    if (c.signed_weights || c.gamma != 1.0) {
+      // Every fifth edge negative (both of its entries), then the terms as fc_modularity makes them.
+      fc::GraphData& g = tg->g;
+      for (int64_t v = 0; v < g.n; ++v)
+        for (int64_t e = g.offsets[size_t(v)]; e < g.offsets[size_t(v) + 1]; ++e) {
+          const int64_t u = g.columns[size_t(e)];
+          if (c.signed_weights && (std::min(u, v) * 7 + std::max(u, v) * 3) % 5 == 0) g.weights[size_t(e)] = -g.weights[size_t(e)];
+        }
+      tg->t = fc::modularity_terms(g, FC_SIGNED_GOMEZ, c.gamma);
+    }
+    const int64_t k = c.singletons ? tg->g.n : c.communities;
+    std::vector<int64_t> start(static_cast<size_t>(tg->g.n));
+    for (int64_t v = 0; v < tg->g.n; ++v) start[size_t(v)] = c.singletons ? v : tg->truth[size_t(v)];
+    if (!c.singletons) start = noisy(*tg, c.communities, 0.4, uint64_t(c.size));
+    for (int threads : {1, 3}) {
+      fc::Progress progress(nullptr, nullptr, 0);
+      std::vector<int64_t> every = start, skipping = start;
+      fc::FinalMovesStats all, skip;
+      fc::final_moves(tg->g, tg->t, every, k, tg->isolated, 1, threads, progress, &all, false);
+      fc::final_moves(tg->g, tg->t, skipping, k, tg->isolated, 1, threads, progress, &skip, true);
+      const std::string what = "case of " + std::to_string(c.communities) + " x " + std::to_string(c.size) + ", " +
+                               std::to_string(threads) + " threads";
+      EXPECT_EQ(skipping, every) << what;
+      EXPECT_EQ(skip.sweeps, all.sweeps) << what;
+      EXPECT_EQ(skip.moves, all.moves) << what;
+      EXPECT_GT(all.moves, 0) << what;
+      EXPECT_EQ(all.skipped, 0) << what;
+      EXPECT_GT(skip.skipped, 0) << what << ": nothing was skipped";
+      EXPECT_LT(skip.judged, all.judged) << what;
+    }
+  }
 }
 
 TEST(FinalMoves, MinimumSizeHolds) {
