@@ -1,7 +1,13 @@
 #include "dfc/window_graphs.hpp"
 
 #include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -37,6 +43,63 @@ struct PartProgress {
 // A part whose graph was built ahead reports its whole share at once.
 void progress_done(PartProgress& relay) { PartProgress::forward(1, 1, &relay); }
 
+// Where a batch's time goes (FASTCONN_PROFILE containing "windows"; printed to stderr at exit):
+// per batch, the caller's time since the last batch returned, and per part (in seconds from the
+// batch's start) when its thread began, when the window's graph was built (0 when built ahead),
+// and when its graph was on the host with the next one built. Summed over batches, so that the
+// means say whether the parts wait for each other, for their threads, or for the caller.
+class BatchProfile {
+ public:
+  using Clock = std::chrono::steady_clock;
+  static BatchProfile* get() {
+    static BatchProfile* const profile = [] {
+      const char* v = std::getenv("FASTCONN_PROFILE");
+      if (v == nullptr || std::strstr(v, "windows") == nullptr) return static_cast<BatchProfile*>(nullptr);
+      static BatchProfile instance;
+      return &instance;
+    }();
+    return profile;
+  }
+  enum Mark { kStart, kBuilt, kDone, kMarks };
+  Clock::time_point begin() {
+    const Clock::time_point now = Clock::now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (last_end_ != Clock::time_point()) between_ += seconds(last_end_, now);
+    return now;
+  }
+  void mark(size_t part, Mark m, Clock::time_point batch_begin) {
+    const double t = seconds(batch_begin, Clock::now());
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (parts_.size() <= part) parts_.resize(part + 1);
+    parts_[part][m] += t;
+  }
+  void end(Clock::time_point batch_begin) {
+    const Clock::time_point now = Clock::now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    wall_ += seconds(batch_begin, now);
+    last_end_ = now;
+    ++batches_;
+  }
+  ~BatchProfile() {
+    if (batches_ == 0) return;
+    const double b = static_cast<double>(batches_);
+    std::fprintf(stderr, "fastconn windows: %ld batches, mean ms: batch %.3f, caller between batches %.3f\n", batches_,
+                 1e3 * wall_ / b, 1e3 * between_ / std::max(1.0, b - 1));
+    for (size_t i = 0; i < parts_.size(); ++i)
+      std::fprintf(stderr, "fastconn windows: part %zu mean ms from the batch's start: thread began %.3f, built %.3f "
+                   "(summed where built here), graph on the host %.3f\n",
+                   i, 1e3 * parts_[i][kStart] / b, 1e3 * parts_[i][kBuilt] / b, 1e3 * parts_[i][kDone] / b);
+  }
+
+ private:
+  static double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+  std::mutex mutex_;
+  std::vector<std::array<double, kMarks>> parts_;
+  double wall_ = 0, between_ = 0;
+  long batches_ = 0;
+  Clock::time_point last_end_{};
+};
+
 }  // namespace
 
 std::vector<std::shared_ptr<GraphData>> split_window_graphs(const ContextState& ctx, const SplitBackend& split,
@@ -61,8 +124,11 @@ std::vector<std::shared_ptr<GraphData>> split_window_graphs(const ContextState& 
   std::vector<std::shared_ptr<GraphData>> graphs(static_cast<size_t>(count));
   const int64_t stride = static_cast<int64_t>(parts.size());
   if (ahead != nullptr) ahead->resize(parts.size());
+  BatchProfile* const profile = BatchProfile::get();
+  const BatchProfile::Clock::time_point batch_begin = profile != nullptr ? profile->begin() : BatchProfile::Clock::time_point();
   split.run_on_parts(ctx.run_settings(progress), [&](size_t i, const RunSettings& run) {
     if (static_cast<int64_t>(i) >= count) return;
+    if (profile != nullptr) profile->mark(i, BatchProfile::kStart, batch_begin);
     PartProgress relay{run.progress, share};
     ContextState part = ctx;  // shares the context's owner and graph recycler (thread-safe)
     part.backend = parts[i];
@@ -84,6 +150,7 @@ std::vector<std::shared_ptr<GraphData>> split_window_graphs(const ContextState& 
     } else {
       w = make_window(part, k);
       csr = pcc_graph_device(part, *w, rule, param, weights);
+      if (profile != nullptr) profile->mark(i, BatchProfile::kBuilt, batch_begin);
     }
     if (!csr) {
       graphs[i] = pcc_graph(part, *w, rule, param, weights);
@@ -105,7 +172,9 @@ std::vector<std::shared_ptr<GraphData>> split_window_graphs(const ContextState& 
         (*ahead)[i] = PartAhead();
       }
     });
+    if (profile != nullptr) profile->mark(i, BatchProfile::kDone, batch_begin);
   });
+  if (profile != nullptr) profile->end(batch_begin);
   return graphs;
 }
 
