@@ -183,6 +183,9 @@ def gpu_main(args, threads, backend, counts):
             print(f"modules profile of {name}:", flush=True)
             floor_seconds(subjects[name], backend, threads)
         del os.environ["FASTCONN_PROFILE"]
+        if args.profile_only:
+            print(f"floor {floor:.2f} s: {steps_text(last_step_means)}")
+            return 0
         results = {}
         for workers in counts:
             seconds, mean_subject, _ = cohort_seconds(subjects, workers, folder, gpus=workers, threads=threads)
@@ -218,6 +221,8 @@ def main():
                         help="host threads per worker (default 1 for CPU workers, 4 for GPU workers)")
     parser.add_argument("--folder", default=None, help="where the subjects and outputs go (default: the temp folder)")
     parser.add_argument("--write", help="append the table to this Markdown file")
+    parser.add_argument("--profile-only", action="store_true",
+                        help="with --gpus: the floor and the modules profiles only, no cohort")
     args = parser.parse_args()
     threads = args.threads or (4 if args.gpus else 1)
     backend = "cuda" if args.gpus else "cpu"
