@@ -28,7 +28,7 @@ namespace fc {
 // stats (optional): what the sweeps did. skip_settled = false judges every node in every sweep
 // (the tests' comparison: the same moves either way).
 struct FinalMovesStats {
-  int64_t sweeps = 0, moves = 0, judged = 0, skipped = 0;
+  int64_t sweeps = 0, moves = 0, judged = 0, skipped = 0, windows = 0;  // windows: parallel judgements
 };
 void final_moves(const GraphData& g, const ModularityTerms& t, std::vector<int64_t>& label, int64_t k,
                  const std::vector<char>& isolated, int64_t min_size, int threads, Progress& progress,

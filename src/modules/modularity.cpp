@@ -612,10 +612,10 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
                  "fastconn modularity: %.3f s; summed over the analysis threads: subgraphs %.3f, eigensolver %.3f "
                  "(host products %.3f, %lld products on the device, %lld eigenpairs solved ahead), fine-tuning %.3f, "
                  "device engines %.3f; final moves %.3f (%lld sweeps, %lld moves, %lld nodes judged, %lld skipped "
-                 "as settled)\n",
+                 "as settled, %lld parallel windows)\n",
                  Phases::since(start), phases.induced, phases.eigen, phases.products, (long long)out.device_products,
                  (long long)out.speculated, phases.refine, phases.upload, phases.final_moves, (long long)moves.sweeps,
-                 (long long)moves.moves, (long long)moves.judged, (long long)moves.skipped);
+                 (long long)moves.moves, (long long)moves.judged, (long long)moves.skipped, (long long)moves.windows);
   return out;
 }
 
