@@ -53,8 +53,16 @@ void SplitBackend::run_on_parts(const RunSettings& run, const std::function<void
       throw Error(e.status(), part_name(0) + ": " + e.what());
     }
   }
+  if (!threads_tried_) {
+    threads_tried_ = true;
+    try {
+      threads_ = std::make_unique<PartThreads>(static_cast<int>(parts_.size()));
+    } catch (const std::exception&) {  // (std::system_error, std::bad_alloc): threads per run instead
+      threads_.reset();
+    }
+  }
   run_parts(static_cast<int>(parts_.size()), run, [&](int i, const RunSettings& r) { work(static_cast<size_t>(i), r); },
-            [&](int i) { return part_name(static_cast<size_t>(i)); });
+            [&](int i) { return part_name(static_cast<size_t>(i)); }, threads_.get());
 }
 
 std::vector<int64_t> SplitBackend::bands(int64_t begin, int64_t end, int64_t granularity,

@@ -24,6 +24,8 @@
 // (Output::on_device) runs on the primary part (parts[0]). The memory limit applies per part.
 #pragma once
 
+#include "base/part_threads.hpp"
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -120,6 +122,10 @@ class SplitBackend : public Backend {
   std::vector<std::shared_ptr<Backend>> parts_;
   std::vector<std::string> labels_;
   std::function<void()> before_split_;
+  // The parts' threads, kept from the first run_on_parts (base/part_threads.hpp says why); null
+  // until then, and when they could not start (each run then starts its own).
+  mutable std::unique_ptr<PartThreads> threads_;
+  mutable bool threads_tried_ = false;
 };
 
 // A SplitBackend when parts.size() >= 2, else parts[0].

@@ -56,8 +56,68 @@ std::exception_ptr labelled(const std::string& label) {
 
 }  // namespace
 
+PartThreads::PartThreads(int threads) {
+  try {
+    for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { loop(i); });
+  } catch (...) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+    throw;
+  }
+}
+
+PartThreads::~PartThreads() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+bool PartThreads::try_start(int count, const std::function<void(int)>& job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (busy_ || count > size()) return false;
+    busy_ = true;
+    job_ = &job;
+    count_ = count;
+    pending_ = count;
+    ++generation_;
+  }
+  wake_.notify_all();
+  return true;
+}
+
+void PartThreads::wait() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_.wait(lock, [&] { return pending_ == 0; });
+  busy_ = false;
+  job_ = nullptr;
+}
+
+void PartThreads::loop(int i) {
+  uint64_t seen = 0;
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+    if (stop_) return;
+    seen = generation_;
+    if (i >= count_) continue;
+    const std::function<void(int)>* job = job_;
+    lock.unlock();
+    (*job)(i);  // run_parts' body catches everything
+    lock.lock();
+    if (--pending_ == 0) done_.notify_all();
+  }
+}
+
 void run_parts(int parts, const RunSettings& run, const std::function<void(int, const RunSettings&)>& work,
-               const std::function<std::string(int)>& label) {
+               const std::function<std::string(int)>& label, PartThreads* pool) {
   if (parts <= 0) return;
   if (parts == 1) {
     work(0, run);
@@ -75,28 +135,33 @@ void run_parts(int parts, const RunSettings& run, const std::function<void(int, 
     settings.push_back(run);
     settings.back().progress = progress.back().get();
   }
+  // Part i's whole run on its thread: every exception is kept, never thrown out of the thread.
+  const std::function<void(int)> body = [&](int i) {
+    try {
+      work(i, settings[static_cast<size_t>(i)]);
+    } catch (...) {
+      shared.keep(labelled(label(i)));
+    }
+    std::lock_guard<std::mutex> lock(shared.mutex);
+    --shared.running;
+    shared.finished.notify_all();
+  };
   std::vector<std::thread> threads;
-  threads.reserve(static_cast<size_t>(parts));
+  shared.running = parts;  // counted before any part can end (no thread runs yet: no lock needed)
+  const bool pooled = pool != nullptr && pool->try_start(parts, body);
+  if (!pooled) shared.running = 0;  // counted below as each thread starts
   auto join_all = [&] {
+    if (pooled) pool->wait();
     for (std::thread& t : threads)
       if (t.joinable()) t.join();
   };
   try {
-    for (int i = 0; i < parts; ++i) {
+    for (int i = 0; i < parts && !pooled; ++i) {
       {
         std::lock_guard<std::mutex> lock(shared.mutex);
         ++shared.running;
       }
-      threads.emplace_back([&, i] {
-        try {
-          work(i, settings[static_cast<size_t>(i)]);
-        } catch (...) {
-          shared.keep(labelled(label(i)));
-        }
-        std::lock_guard<std::mutex> lock(shared.mutex);
-        --shared.running;
-        shared.finished.notify_all();
-      });
+      threads.emplace_back([&, i] { body(i); });
     }
   } catch (...) {  // a thread could not be started: stop those that were
     shared.cancel.store(true);

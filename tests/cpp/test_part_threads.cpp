@@ -32,7 +32,11 @@ int on_progress(int64_t done, int64_t, void* user) {
 
 std::string label(int i) { return "part " + std::to_string(i); }
 
+// Each multi-part case runs with a thread per part and call, and on a PartThreads pool (kept
+// threads: the SplitBackend's way).
 TEST(PartThreads, ProgressIsSummedOnTheCallingThread) {
+  fc::PartThreads kept(4);
+  for (fc::PartThreads* pool : {static_cast<fc::PartThreads*>(nullptr), &kept}) {
   Log log;
   fc::Progress progress(&on_progress, &log, 3 * 100);
   fc::RunSettings run;
@@ -42,15 +46,18 @@ TEST(PartThreads, ProgressIsSummedOnTheCallingThread) {
       r.progress->advance(1);
       if (k % 10 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-  }, label);
+  }, label, pool);
   ASSERT_FALSE(log.done.empty());
   EXPECT_FALSE(log.other_thread);
   for (size_t i = 1; i < log.done.size(); ++i) EXPECT_GT(log.done[i], log.done[i - 1]);
   EXPECT_EQ(log.done.back(), 300);
   EXPECT_EQ(progress.done(), 300);
+  }
 }
 
 TEST(PartThreads, TheFirstFailureIsNamedAndEveryPartIsJoined) {
+  fc::PartThreads kept(5);
+  for (fc::PartThreads* pool : {static_cast<fc::PartThreads*>(nullptr), &kept}) {
   fc::Progress progress(nullptr, nullptr, 0);
   fc::RunSettings run;
   run.progress = &progress;
@@ -68,16 +75,19 @@ TEST(PartThreads, TheFirstFailureIsNamedAndEveryPartIsJoined) {
         }
         std::this_thread::sleep_for(std::chrono::microseconds(200));
       }
-    }, label);
+    }, label, pool);
     FAIL() << "run_parts returned";
   } catch (const fc::Error& e) {
     EXPECT_EQ(e.status(), FC_ERR_OUT_OF_MEMORY);
     EXPECT_EQ(std::string(e.what()), "part 2: no room");
   }
   EXPECT_EQ(finished.load(), 3);  // every other part stopped before run_parts returned
+  }
 }
 
 TEST(PartThreads, ACancelFromTheCallbackStopsEveryPart) {
+  fc::PartThreads kept(2);
+  for (fc::PartThreads* pool : {static_cast<fc::PartThreads*>(nullptr), &kept}) {
   Log log;
   log.cancel_after = 10;
   fc::Progress progress(&on_progress, &log, 1000000);
@@ -96,7 +106,7 @@ TEST(PartThreads, ACancelFromTheCallbackStopsEveryPart) {
         ++stopped;
         throw;
       }
-    }, label);
+    }, label, pool);
     FAIL() << "run_parts returned";
   } catch (const fc::Error& e) {
     EXPECT_EQ(e.status(), FC_ERR_ABORTED);
@@ -104,6 +114,36 @@ TEST(PartThreads, ACancelFromTheCallbackStopsEveryPart) {
   }
   EXPECT_EQ(stopped.load(), 2);
   EXPECT_FALSE(log.other_thread);
+  }
+}
+
+// The pool's threads serve call after call (the same thread for a part each time, never the
+// caller's), calls of fewer parts than threads, and parts that end at once (the count of running
+// parts is set before any can end: 2,000 calls of empty parts never hang); a run_parts from
+// inside a part while the pool is busy gets threads of its own.
+TEST(PartThreads, APoolServesManyCallsAndANestedOneGetsItsOwnThreads) {
+  fc::PartThreads pool(4);
+  fc::Progress progress(nullptr, nullptr, 0);
+  fc::RunSettings run;
+  run.progress = &progress;
+  std::vector<std::thread::id> first(4), now(4);
+  fc::run_parts(4, run, [&](int i, const fc::RunSettings&) { first[size_t(i)] = std::this_thread::get_id(); }, label, &pool);
+  for (int call = 0; call < 2000; ++call) {
+    const int parts = 2 + call % 3;
+    std::atomic<int> ran{0};
+    fc::run_parts(parts, run, [&](int i, const fc::RunSettings&) {
+      now[size_t(i)] = std::this_thread::get_id();
+      ++ran;
+    }, label, &pool);
+    ASSERT_EQ(ran.load(), parts) << "call " << call;
+    for (int i = 0; i < parts; ++i) ASSERT_EQ(now[size_t(i)], first[size_t(i)]) << "call " << call << ", part " << i;
+  }
+  for (const auto& id : first) EXPECT_NE(id, std::this_thread::get_id());
+  std::atomic<int> inner{0};
+  fc::run_parts(2, run, [&](int i, const fc::RunSettings& r) {
+    if (i == 0) fc::run_parts(3, r, [&](int, const fc::RunSettings&) { ++inner; }, label, &pool);
+  }, label, &pool);
+  EXPECT_EQ(inner.load(), 3);
 }
 
 TEST(PartThreads, OnePartRunsOnTheCallingThread) {
