@@ -64,7 +64,15 @@ class BatchProfile {
   Clock::time_point begin() {
     const Clock::time_point now = Clock::now();
     std::lock_guard<std::mutex> lock(mutex_);
-    if (last_end_ != Clock::time_point()) between_ += seconds(last_end_, now);
+    if (last_end_ != Clock::time_point()) {
+      const double gap = seconds(last_end_, now);
+      if (gap < kLongGap) {
+        between_ += gap;
+        ++gaps_;
+      } else {
+        ++long_gaps_;  // another iterator's, or the caller's own work between runs
+      }
+    }
     return now;
   }
   void mark(size_t part, Mark m, Clock::time_point batch_begin) {
@@ -83,8 +91,11 @@ class BatchProfile {
   ~BatchProfile() {
     if (batches_ == 0) return;
     const double b = static_cast<double>(batches_);
-    std::fprintf(stderr, "fastconn windows: %ld batches, mean ms: batch %.3f, caller between batches %.3f\n", batches_,
-                 1e3 * wall_ / b, 1e3 * between_ / std::max(1.0, b - 1));
+    std::fprintf(stderr,
+                 "fastconn windows: %ld batches, mean ms: batch %.3f, caller between batches %.3f (%ld gaps over "
+                 "%.0f ms left out)\n",
+                 batches_, 1e3 * wall_ / b, 1e3 * between_ / std::max(1.0, static_cast<double>(gaps_)), long_gaps_,
+                 1e3 * kLongGap);
     for (size_t i = 0; i < parts_.size(); ++i)
       std::fprintf(stderr, "fastconn windows: part %zu mean ms from the batch's start: thread began %.3f, built %.3f "
                    "(summed where built here), graph on the host %.3f\n",
@@ -95,8 +106,9 @@ class BatchProfile {
   static double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
   std::mutex mutex_;
   std::vector<std::array<double, kMarks>> parts_;
+  static constexpr double kLongGap = 0.05;
   double wall_ = 0, between_ = 0;
-  long batches_ = 0;
+  long batches_ = 0, gaps_ = 0, long_gaps_ = 0;
   Clock::time_point last_end_{};
 };
 
