@@ -64,12 +64,12 @@ struct Judge {
 
   // The community node v (not isolated) moves to in the current state, -1 if it stays. `top`:
   // the largest gain it weighed (-inf if none), `scale`: a bound on the magnitudes its gains were
-  // summed from (for Settled's rounding slack).
+  // summed from (for Settled's rounding slack; the entries' |combined weight| sum to
+  // |c+| k+_v + |c-| k-_v).
   int64_t operator()(int64_t v, Scratch& sc, double* top = nullptr, double* scale = nullptr) const {
     const size_t a = static_cast<size_t>(label[static_cast<size_t>(v)]);
     if (top != nullptr) *top = -std::numeric_limits<double>::infinity();
     if (!(cm.size[a] - 1 >= min_size || cm.size[a] == 1)) return -1;
-    double magnitude = 0;
     for (int64_t e = g.offsets[static_cast<size_t>(v)]; e < g.offsets[static_cast<size_t>(v + 1)]; ++e) {
       const size_t c = static_cast<size_t>(label[static_cast<size_t>(g.columns[static_cast<size_t>(e)])]);
       if (!sc.mark[c]) {
@@ -78,7 +78,6 @@ struct Judge {
       }
       const double w = combined_weight(t, g.weights[static_cast<size_t>(e)]);
       sc.wsum[c] += w;
-      magnitude += std::fabs(w);
     }
     const double kpv = t.k_pos[static_cast<size_t>(v)], knv = t.k_neg[static_cast<size_t>(v)];
     const double w_own = sc.wsum[a];
@@ -110,7 +109,7 @@ struct Judge {
     sc.touched.clear();
     if (top != nullptr) *top = highest;
     if (scale != nullptr)
-      *scale = 2 * magnitude + 2 * t.gamma * (std::fabs(t.d_pos) * kpv * (2 * t.total_pos + kpv) +
+      *scale = 2 * (std::fabs(t.c_pos) * kpv + std::fabs(t.c_neg) * knv) + 2 * t.gamma * (std::fabs(t.d_pos) * kpv * (2 * t.total_pos + kpv) +
                                               std::fabs(t.d_neg) * knv * (2 * t.total_neg + knv));
     return best_c;
   }
