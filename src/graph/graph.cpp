@@ -403,19 +403,39 @@ std::shared_ptr<GraphData> graph_from_csr(int64_t n, const int64_t* offsets, con
       if (weights != nullptr && !std::isfinite(weights[x]))
         fail(FC_ERR_INVALID_ARG, "weights[" + std::to_string(x) + "] (row " + std::to_string(i) + ") is not finite");
     }
-  for (int64_t i = 0; i < n; ++i)
+  // Every entry's mirror, in one pass (a binary search per entry took 5 s for 36 M entries): rows
+  // in order, row j's lower entries (columns < j, ascending) are the mirrors of the upper entries
+  // (i, j) of rows i < j in the order those rows come, so a cursor per row walks them. A lower
+  // entry the cursor passes unmatched is remembered (its row's first), and reported when its row
+  // comes: the first failing entry in entry order is the one reported, as a search per entry would.
+  std::vector<int64_t> cursor(offsets, offsets + n), unmatched(static_cast<size_t>(n), -1);
+  auto no_mirror = [&](int64_t x, int64_t i) {
+    const int64_t j = columns[x];
+    fail(FC_ERR_INVALID_ARG, entry(x, i) + " = " + std::to_string(j) + ": the entry (" + std::to_string(i) + ", " +
+                                 std::to_string(j) + ") has no mirror (" + std::to_string(j) + ", " + std::to_string(i) + ")");
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    // Row i's lower entries were all matched by rows 0 .. i-1, unless one was passed or is left.
+    const int64_t left = cursor[static_cast<size_t>(i)];
+    const int64_t first_left = left < offsets[i + 1] && columns[left] < i ? left : -1;
+    const int64_t passed = unmatched[static_cast<size_t>(i)];
+    if (passed >= 0 || first_left >= 0) no_mirror(passed >= 0 ? passed : first_left, i);
     for (int64_t x = offsets[i]; x < offsets[i + 1]; ++x) {
       const int64_t j = columns[x];
-      const int64_t* b = columns + offsets[j];
-      const int64_t* e = columns + offsets[j + 1];
-      const int64_t* at = std::lower_bound(b, e, i);
-      if (at == e || *at != i)
-        fail(FC_ERR_INVALID_ARG, entry(x, i) + " = " + std::to_string(j) + ": the entry (" + std::to_string(i) + ", " +
-                                     std::to_string(j) + ") has no mirror (" + std::to_string(j) + ", " + std::to_string(i) + ")");
-      if (weights != nullptr && weights[at - columns] != weights[x])
+      if (j < i) continue;
+      int64_t& at = cursor[static_cast<size_t>(j)];
+      const int64_t end = offsets[j + 1];
+      while (at < end && columns[at] < i) {  // (j, columns[at]) had no mirror in its row
+        if (unmatched[static_cast<size_t>(j)] < 0) unmatched[static_cast<size_t>(j)] = at;
+        ++at;
+      }
+      if (at == end || columns[at] != i) no_mirror(x, i);
+      if (weights != nullptr && weights[at] != weights[x])
         fail(FC_ERR_INVALID_ARG, "weights[" + std::to_string(x) + "] of the entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                                     ") is " + exact_text(weights[x]) + " but its mirror's weight is " + exact_text(weights[at - columns]));
+                                     ") is " + exact_text(weights[x]) + " but its mirror's weight is " + exact_text(weights[at]));
+      ++at;
     }
+  }
   auto g = std::make_shared<GraphData>();
   g->n = n;
   g->n_edges = nnz / 2;
