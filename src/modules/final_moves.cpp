@@ -76,8 +76,7 @@ struct Judge {
         sc.mark[c] = 1;
         sc.touched.push_back(int64_t(c));
       }
-      const double w = combined_weight(t, g.weights[static_cast<size_t>(e)]);
-      sc.wsum[c] += w;
+      sc.wsum[c] += combined_weight(t, g.weights[static_cast<size_t>(e)]);
     }
     const double kpv = t.k_pos[static_cast<size_t>(v)], knv = t.k_neg[static_cast<size_t>(v)];
     const double w_own = sc.wsum[a];
@@ -109,8 +108,8 @@ struct Judge {
     sc.touched.clear();
     if (top != nullptr) *top = highest;
     if (scale != nullptr)
-      *scale = 2 * (std::fabs(t.c_pos) * kpv + std::fabs(t.c_neg) * knv) + 2 * t.gamma * (std::fabs(t.d_pos) * kpv * (2 * t.total_pos + kpv) +
-                                              std::fabs(t.d_neg) * knv * (2 * t.total_neg + knv));
+      *scale = 2 * (std::fabs(t.c_pos) * kpv + std::fabs(t.c_neg) * knv) +
+               2 * t.gamma * (std::fabs(t.d_pos) * kpv * (2 * t.total_pos + kpv) + std::fabs(t.d_neg) * knv * (2 * t.total_neg + knv));
     return best_c;
   }
 };
