@@ -66,7 +66,10 @@ struct Judge {
   // the largest gain it weighed (-inf if none), `scale`: a bound on the magnitudes its gains were
   // summed from (for Settled's rounding slack; the entries' |combined weight| sum to
   // |c+| k+_v + |c-| k-_v).
-  int64_t operator()(int64_t v, Scratch& sc, double* top = nullptr, double* scale = nullptr) const {
+  // `near` (when it stays and the targets are the neighbours' communities): those communities and
+  // its own.
+  int64_t operator()(int64_t v, Scratch& sc, double* top = nullptr, double* scale = nullptr,
+                     std::vector<int64_t>* near = nullptr) const {
     const size_t a = static_cast<size_t>(label[static_cast<size_t>(v)]);
     if (top != nullptr) *top = -std::numeric_limits<double>::infinity();
     if (!(cm.size[a] - 1 >= min_size || cm.size[a] == 1)) return -1;
@@ -101,6 +104,10 @@ struct Judge {
       for (int64_t c = 0; c < k; ++c) consider(c);
     else
       for (int64_t c : sc.touched) consider(c);
+    if (near != nullptr && best_c < 0) {
+      near->assign(sc.touched.begin(), sc.touched.end());
+      if (!sc.mark[a]) near->push_back(int64_t(a));
+    }
     for (int64_t c : sc.touched) {
       sc.mark[static_cast<size_t>(c)] = 0;
       sc.wsum[static_cast<size_t>(c)] = 0;
@@ -114,30 +121,36 @@ struct Judge {
   }
 };
 
-// Which nodes need judging again. A node judged to stay stays while its inputs are unchanged: its
-// neighbours' labels, the sums K+ and K- of its own and its neighbours' communities (and their
-// sizes, which only min_size and empty communities read). So a sweep can skip it, making the same
-// moves as one that judges it, when
-//   - no neighbour moved since (a move marks the mover's neighbours and the mover), and
-//   - the communities' sums cannot have closed its margin: each move of u from a to b changes
-//     K+_c - K+_a, for any pair of communities, by at most 2 k+_u (and K- alike), so a gain of v's
-//     changes by at most 4 gamma (|d+| k+_v P + |d-| k-_v N), P and N the k+ and k- moved since
-//     v was judged. v is skipped while that is below the margin by which its best gain missed
-//     kMinGain, less a slack far above the rounding of the gains' sums (1e-9 of their magnitudes).
-// With min_size > 1 a community's size decides whether its members may leave, and any move
-// changes sizes: every node is judged (`on` false). Without the skip, the long tail of sweeps that
-// move a few nodes each costs a full pass each (a 60,000-node, 18 M-edge voxel network: 54
-// sweeps, the last 30 moving 4 to 100 nodes).
+// Which nodes need judging again. A node judged to stay stays while no gain of its can have risen
+// past kMinGain: each of its gains is 2 (w_c - w_own) - 2 gamma (the null terms of K_c - K_own),
+// and the margin by which the best one missed kMinGain (less a slack far above the rounding of the
+// gains' sums: 1e-9 of their magnitudes) is spent by what changes since:
+//   - a neighbour u moving (weight w to v): w_c and w_own change by at most |w| each, so any gain
+//     by at most 4 |w|. Where the targets are the neighbours' communities, u's new community is
+//     a target v never weighed unless it was among them (`near`, kept per node): then v is marked
+//     to be judged again. Every target's community is one of them or empty, and an empty one
+//     never fills (no node moves to an empty community).
+//   - any move, of u from a to b: K_c - K_own changes by at most 2 k_u for every pair, so a gain
+//     by at most 4 gamma (|d+| k+_v k+_u + |d-| k-_v k-_u): summed over all moves since (P, N).
+// A sweep skips a node whose margin is not spent, making the same moves as one that judges every
+// node. The mover itself is marked. With min_size > 1 a community's size decides whether its
+// members may leave, and any move changes sizes: every node is judged (`on` false). Without the
+// skip, the sweeps that move a few nodes each cost a full pass each (a 60,000-node, 18 M-edge
+// voxel network: 54 sweeps, the last 30 moving 4 to 100 nodes); without the neighbours' share
+// (when any neighbour's move marked a node), the dense first sweeps judged nearly every node.
 struct Settled {
-  bool on = false;
+  bool on = false, near_only = false;
   double moved_pos = 0, moved_neg = 0;   // P and N summed over every move so far
   std::vector<char> dirty;               // judged since its inputs changed? (1: no)
   std::vector<double> margin, pos_at, neg_at;
+  std::vector<std::vector<int64_t>> near;  // near_only: each clean node's targets and own community
 
-  Settled(int64_t n, bool enabled)
-      : on(enabled), dirty(static_cast<size_t>(n), 1),
-        margin(enabled ? static_cast<size_t>(n) : 0), pos_at(margin.size()), neg_at(margin.size()) {}
+  Settled(int64_t n, bool enabled, bool targets_near)
+      : on(enabled), near_only(enabled && targets_near), dirty(static_cast<size_t>(n), 1),
+        margin(enabled ? static_cast<size_t>(n) : 0), pos_at(margin.size()), neg_at(margin.size()),
+        near(near_only ? static_cast<size_t>(n) : 0) {}
 
+  std::vector<int64_t>* near_of(int64_t v) { return near_only ? &near[static_cast<size_t>(v)] : nullptr; }
   bool skip(int64_t v, const ModularityTerms& t) const {
     const size_t x = static_cast<size_t>(v);
     if (!on || dirty[x]) return false;
@@ -145,7 +158,7 @@ struct Settled {
                                         std::fabs(t.d_neg) * t.k_neg[x] * (moved_neg - neg_at[x]));
     return drift < margin[x];
   }
-  // v was judged to stay: `top` its best gain, `scale` its gains' magnitudes.
+  // v was judged to stay: `top` its best gain, `scale` its gains' magnitudes (near[v] filled).
   void stayed(int64_t v, double epsilon, double top, double scale) {
     if (!on) return;
     const size_t x = static_cast<size_t>(v);
@@ -154,11 +167,20 @@ struct Settled {
     neg_at[x] = moved_neg;
     dirty[x] = 0;
   }
-  void moved(const GraphData& g, const ModularityTerms& t, int64_t v) {
+  // v moved to community `to`.
+  void moved(const GraphData& g, const ModularityTerms& t, int64_t v, int64_t to) {
     if (!on) return;
     const size_t x = static_cast<size_t>(v);
     dirty[x] = 1;
-    for (int64_t e = g.offsets[x]; e < g.offsets[x + 1]; ++e) dirty[static_cast<size_t>(g.columns[static_cast<size_t>(e)])] = 1;
+    for (int64_t e = g.offsets[x]; e < g.offsets[x + 1]; ++e) {
+      const size_t u = static_cast<size_t>(g.columns[static_cast<size_t>(e)]);
+      if (dirty[u]) continue;
+      if (near_only && std::find(near[u].begin(), near[u].end(), to) == near[u].end()) {
+        dirty[u] = 1;
+        continue;
+      }
+      margin[u] -= 4 * std::fabs(combined_weight(t, g.weights[static_cast<size_t>(e)]));
+    }
     moved_pos += t.k_pos[x];
     moved_neg += t.k_neg[x];
   }
@@ -189,7 +211,7 @@ void final_moves(const GraphData& g, const ModularityTerms& t, std::vector<int64
     ++cm.size[b];
     label[static_cast<size_t>(v)] = to;
   };
-  Settled settled(g.n, skip_settled && min_size <= 1);
+  Settled settled(g.n, skip_settled && min_size <= 1, !judge.scan_all);
   std::atomic<int64_t> judged{0}, skipped{0};
   // v's move in the current state, -1 if it stays (skipped when Settled says it would stay).
   auto decide = [&](int64_t v, Scratch& sc) -> int64_t {
@@ -200,13 +222,13 @@ void final_moves(const GraphData& g, const ModularityTerms& t, std::vector<int64
     }
     if (stats != nullptr) judged.fetch_add(1, std::memory_order_relaxed);
     double top = 0, scale = 0;
-    const int64_t to = judge(v, sc, &top, &scale);
+    const int64_t to = judge(v, sc, &top, &scale, settled.near_of(v));
     if (to < 0) settled.stayed(v, judge.epsilon, top, scale);
     return to;
   };
   auto apply = [&](int64_t v, int64_t to) {
     move(v, to);
-    settled.moved(g, t, v);
+    settled.moved(g, t, v, to);
   };
 
   const int64_t entries = g.offsets[static_cast<size_t>(g.n)];

@@ -173,3 +173,53 @@ TEST(FinalMoves, MinimumSizeHolds) {
 }
 
 }  // namespace
+
+namespace {
+
+// Random weighted graphs (Erdos-Renyi of n nodes and mean degree `degree`, weights 0.1 to 10.1,
+// so that single neighbours can outweigh whole communities) from singletons and from a few random
+// communities: the skip against judging every node. (Checked to fail when a neighbour's move no
+// longer spends the margin. Marking a node whose neighbour moved to a community it never weighed
+// is a safeguard these graphs do not reach: in none of them did such a community become a node's
+// best target while its margin lasted.)
+TEST(FinalMoves, SkippingSettledNodesOnRandomGraphs) {
+  int64_t skipped = 0;
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    fc::SplitMix64 rng(seed * 7919);
+    const int64_t n = 1100 + int64_t(rng.next() % 400);
+    const double degree = 2 + double(rng.next() % 12);
+    planted_graph::Rows rows(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j)
+        if (rng.uniform() < degree / double(n)) {
+          const float w = float(0.1 + 10 * rng.uniform() * rng.uniform() * rng.uniform());
+          rows[size_t(i)].push_back({j, w});
+          rows[size_t(j)].push_back({i, w});
+        }
+    TestGraph tg;
+    planted_graph::from_rows(rows, tg.g, tg.t);
+    tg.t = fc::modularity_terms(tg.g, FC_SIGNED_GOMEZ, 1.0);
+    tg.isolated.assign(static_cast<size_t>(n), 0);
+    for (int64_t v = 0; v < n; ++v) tg.isolated[size_t(v)] = tg.g.offsets[size_t(v) + 1] == tg.g.offsets[size_t(v)];
+    const bool singletons = seed % 2 == 1;
+    const int64_t k = singletons ? n : 1 + int64_t(rng.next() % 30);
+    std::vector<int64_t> start(static_cast<size_t>(n));
+    for (int64_t v = 0; v < n; ++v) start[size_t(v)] = singletons ? v : int64_t(rng.next() % uint64_t(k));
+    if (!singletons)  // isolated nodes alone (closed communities), as fc_modularity gives them
+      for (int64_t v = 0, extra = k; v < n; ++v)
+        if (tg.isolated[size_t(v)]) start[size_t(v)] = extra++;
+    int64_t k_all = 0;
+    for (int64_t v = 0; v < n; ++v) k_all = std::max(k_all, start[size_t(v)] + 1);
+    fc::Progress progress(nullptr, nullptr, 0);
+    std::vector<int64_t> every = start, skipping = start;
+    fc::FinalMovesStats all, skip;
+    fc::final_moves(tg.g, tg.t, every, k_all, tg.isolated, 1, 1, progress, &all, false);
+    fc::final_moves(tg.g, tg.t, skipping, k_all, tg.isolated, 1, 1, progress, &skip, true);
+    EXPECT_EQ(skipping, every) << "seed " << seed << ", n " << n << ", k " << k_all;
+    EXPECT_EQ(skip.moves, all.moves) << "seed " << seed;
+    skipped += skip.skipped;
+  }
+  EXPECT_GT(skipped, 0);
+}
+
+}  // namespace
