@@ -4,14 +4,13 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <mutex>
 #include <string>
 #include <utility>
 
 #include "base/error.hpp"
+#include "base/profile.hpp"
 #include "base/triangle_index.hpp"
 
 namespace fc {
@@ -53,8 +52,7 @@ class BatchProfile {
   using Clock = std::chrono::steady_clock;
   static BatchProfile* get() {
     static BatchProfile* const profile = [] {
-      const char* v = std::getenv("FASTCONN_PROFILE");
-      if (v == nullptr || std::strstr(v, "windows") == nullptr) return static_cast<BatchProfile*>(nullptr);
+      if (!profile_asks("windows")) return static_cast<BatchProfile*>(nullptr);
       static BatchProfile instance;
       return &instance;
     }();

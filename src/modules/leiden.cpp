@@ -4,14 +4,13 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <numeric>
 #include <string>
 #include <unordered_map>
 
 #include "base/error.hpp"
 #include "base/parallel_team.hpp"
+#include "base/profile.hpp"
 #include "modules/leiden_pass.hpp"
 #include "modules/local_graph.hpp"
 #include "modules/phases.hpp"
@@ -143,9 +142,8 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
   const double setup_seconds = Phases::since(start);
   LeidenStats st;
   SplitMix64 rng(o.seed);
-  const char* profile = std::getenv("FASTCONN_PROFILE");
   LeidenPhases phases;
-  phases.clock.on = profile != nullptr && std::strstr(profile, "leiden") != nullptr;
+  phases.clock.on = profile_asks("leiden");
   GraphOps ops{t, threads, phases};
   for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass) {
     ++st.passes;

@@ -7,8 +7,6 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <functional>
 #include <future>
@@ -22,6 +20,7 @@
 
 #include "base/error.hpp"
 #include "base/parallel_team.hpp"
+#include "base/profile.hpp"
 #include "modules/final_moves.hpp"
 #include "modules/group_eigen.hpp"
 #include "modules/leading_eigen.hpp"
@@ -373,8 +372,7 @@ int64_t renumber(std::vector<int64_t>& label, int64_t k_max) {
 Modules find_modules(const GraphData& g, const fc_modularity_options& o, int threads, Progress& progress,
                      const GroupProductsFactory& device_factory) {
   validate_modularity_options(o);
-  const char* profile = std::getenv("FASTCONN_PROFILE");
-  const bool profile_on = profile != nullptr && std::strstr(profile, "modularity") != nullptr;
+  const bool profile_on = profile_asks("modularity");
   const Phases::Clock::time_point start = Phases::Clock::now();
   ModularityTerms t = modularity_terms(g, fc_signed_modularity(o.signed_mode), o.resolution, threads);
   if (o.refine && t.gamma * t.d_neg == 0) {  // the fine-tuning's slopes, ranked once (refine_columns)

@@ -2,9 +2,9 @@
 #include "backend/cuda/graph_profile.hpp"
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
+
+#include "base/profile.hpp"
 
 namespace fc {
 namespace cuda {
@@ -14,8 +14,7 @@ std::mutex g_mutex;
 
 GraphProfile* GraphProfile::get() {
   static GraphProfile* const profile = [] {
-    const char* v = std::getenv("FASTCONN_PROFILE");
-    if (v == nullptr || std::strstr(v, "graph") == nullptr) return static_cast<GraphProfile*>(nullptr);
+    if (!profile_asks("graph")) return static_cast<GraphProfile*>(nullptr);
     static GraphProfile instance;  // printed by its destructor at exit
     return &instance;
   }();
