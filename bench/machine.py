@@ -5,15 +5,24 @@ import time
 
 
 def cpu_model():
-    """The CPU's model name from /proc/cpuinfo (platform.processor() elsewhere, else 'unknown')."""
+    """The CPU's model name from /proc/cpuinfo with its family, model and stepping (cloud guests
+    often name only "Intel(R) Xeon(R) Processor": the numbers tell which one, and which kernel an
+    old OpenBLAS picks), platform.processor() elsewhere, else 'unknown'."""
+    fields = {}
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                if not line.strip():
+                    break  # the first CPU's block is enough
+                key, _, value = line.partition(":")
+                fields.setdefault(key.strip(), value.strip())
     except OSError:
         pass
-    return platform.processor() or "unknown"
+    name = fields.get("model name")
+    if not name:
+        return platform.processor() or "unknown"
+    numbers = [f"{k} {fields[k]}" for k in ("cpu family", "model", "stepping") if fields.get(k)]
+    return f"{name} ({', '.join(numbers)})" if numbers else name
 
 
 def openblas_core():
