@@ -8,6 +8,7 @@
 
 #include "backend/partial_backend.hpp"
 #include "base/error.hpp"
+#include "base/huge_pages.hpp"
 #include "base/triangle_index.hpp"
 
 namespace fc {
@@ -29,7 +30,7 @@ void require_output(int output) {
 // The result's upper triangle (j >= i at m[i * n + j]) from the context's backend; returns the
 // intensity used. Scratch, not the caller's buffer: a matrix that turns out not to be positive
 // definite must leave the caller's memory as it was.
-double compute(const ContextState& ctx, const SeriesData& s, double shrinkage, int output, std::unique_ptr<double[]>& m) {
+double compute(const ContextState& ctx, const SeriesData& s, double shrinkage, int output, HugeBuffer<double>& m) {
   require_shrinkage(shrinkage);
   require_output(output);
   const int64_t n = s.n, t = s.t;
@@ -46,7 +47,7 @@ double compute(const ContextState& ctx, const SeriesData& s, double shrinkage, i
     fail(FC_ERR_INVALID_ARG, "shrinkage 0 with " + std::to_string(n) + " series of " + std::to_string(t) +
                                  " samples: the correlation matrix has rank <= n_time - 1 = " + std::to_string(t - 1) +
                                  " and is not positive definite; pass a shrinkage > 0 or FC_SHRINKAGE_LEDOIT_WOLF");
-  m.reset(new double[static_cast<size_t>(n * n)]);  // not zeroed: every value read is written first
+  m = huge_buffer<double>(static_cast<size_t>(n * n));  // not zeroed: every value read is written first
   Progress progress = ctx.make_progress(1);
   const RunSettings run = ctx.run_settings(progress);
   PartialRequest request;
@@ -64,7 +65,7 @@ void partial_dense(const ContextState& ctx, const SeriesData& s, double shrinkag
   require_output(output);
   if (ld < s.n)
     fail(FC_ERR_BUFFER_TOO_SMALL, "ld " + std::to_string(ld) + " is smaller than n_series " + std::to_string(s.n));
-  std::unique_ptr<double[]> m;
+  HugeBuffer<double> m;
   const double used = compute(ctx, s, shrinkage, output, m);
   const int64_t n = s.n;
   // Each row's upper part as it is; the lower part mirrored a square at a time, so that the
@@ -89,7 +90,7 @@ void partial_triu(const ContextState& ctx, const SeriesData& s, double shrinkage
   if (capacity < count)
     fail(FC_ERR_BUFFER_TOO_SMALL, "capacity " + std::to_string(capacity) + " is smaller than the triangle's " +
                                       std::to_string(count) + " values");
-  std::unique_ptr<double[]> m;
+  HugeBuffer<double> m;
   const double used = compute(ctx, s, shrinkage, output, m);
   if (order == FC_TRIU_ROW) {
     for (int64_t i = 0; i + 1 < n; ++i)

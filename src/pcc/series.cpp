@@ -1,5 +1,7 @@
 #include "pcc/series.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -76,12 +78,11 @@ int64_t normalize_one(const T* x, int64_t t, int64_t ts, double* z) {
 // of their positions, as scipy.stats.spearmanr), then normalized as any series. Returns as
 // normalize_one. order: t scratch indices.
 template <class T>
-int64_t rank_one(const T* x, int64_t t, int64_t ts, double* z, std::vector<int64_t>& order) {
+int64_t rank_one(const T* x, int64_t t, int64_t ts, double* z, int64_t* order) {
   for (int64_t k = 0; k < t; ++k)
     if (!std::isfinite(static_cast<double>(x[k * ts]))) return -1 - k;
-  order.resize(static_cast<size_t>(t));
   for (int64_t k = 0; k < t; ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return x[a * ts] < x[b * ts]; });
+  std::sort(order, order + t, [&](int64_t a, int64_t b) { return x[a * ts] < x[b * ts]; });
   for (int64_t first = 0; first < t;) {
     int64_t last = first;  // the tie group [first, last]
     while (last + 1 < t && x[order[last + 1] * ts] == x[order[first] * ts]) ++last;
@@ -109,23 +110,16 @@ std::shared_ptr<SeriesData> create_series(const ContextState& ctx, const T* data
   s->constant.assign(static_cast<size_t>(n), 0);
   s->storage = ctx.backend->create_series(n, t, ctx.precision);
 
-  // Normalize in chunks of about 32 MiB of float64 so huge inputs never need an N x T double copy.
-  const int64_t chunk = std::max<int64_t>(1, (int64_t(32) << 20) / (8 * t));
-  std::vector<double> z(static_cast<size_t>(std::min(chunk, n) * t));
-  std::vector<int64_t> code(static_cast<size_t>(std::min(chunk, n)));
-  for (int64_t begin = 0; begin < n; begin += chunk) {
-    const int64_t rows = std::min(chunk, n - begin);
-    // Rows are independent: a team only for enough of them (a few passes over each sample; ranking
-    // sorts each row too).
-    const int team = parallel_team(rows * t * 4, ctx.threads, rows);
-#pragma omp parallel num_threads(team) if (team > 1)
-    {
-      std::vector<int64_t> order;  // rank_one's scratch, one per thread
-#pragma omp for schedule(static)
-      for (int64_t r = 0; r < rows; ++r)
-        code[r] = ranked ? rank_one(data + (begin + r) * ss, t, ts, z.data() + r * t, order)
-                         : normalize_one(data + (begin + r) * ss, t, ts, z.data() + r * t);
-    }
+  // Rows are independent: a team only for enough of them (a few passes over each sample; ranking
+  // sorts each row too). Each thread's scratch is allocated before the team starts (an allocation
+  // failing inside a parallel region could not reach the caller as an error).
+  auto team_for = [&](int64_t rows) { return parallel_team(rows * t * 4, ctx.threads, rows); };
+  std::vector<int64_t> orders;  // rank_one's t indices per thread
+  auto normalize = [&](int64_t row, double* z, int64_t& code) {
+    code = ranked ? rank_one(data + row * ss, t, ts, z, orders.data() + omp_get_thread_num() * t)
+                  : normalize_one(data + row * ss, t, ts, z);
+  };
+  auto record = [&](int64_t begin, int64_t rows, const int64_t* code) {
     for (int64_t r = 0; r < rows; ++r) {
       if (code[r] < 0) {
         const int64_t k = -1 - code[r];
@@ -140,6 +134,42 @@ std::shared_ptr<SeriesData> create_series(const ContextState& ctx, const T* data
         ++s->n_constant;
       }
     }
+  };
+
+  const PccBackend::HostRows host = ctx.backend->host_rows(*s->storage);
+  if (host.f64 != nullptr || host.f32 != nullptr) {
+    // Rows in host memory: normalized in place (float64 storage) or through one row of float64
+    // per thread (float storage), each written by the thread that normalizes it.
+    std::vector<int64_t> code(static_cast<size_t>(n));
+    const int team = team_for(n);
+    if (ranked) orders.resize(static_cast<size_t>(team * t));
+    std::vector<double> rows(host.f64 != nullptr ? 0 : static_cast<size_t>(team * t));  // one per thread
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+    for (int64_t r = 0; r < n; ++r) {
+      if (host.f64 != nullptr) {
+        normalize(r, host.f64 + r * t, code[r]);
+      } else {
+        double* row = rows.data() + omp_get_thread_num() * t;
+        normalize(r, row, code[r]);
+        std::transform(row, row + t, host.f32 + r * t, [](double v) { return static_cast<float>(v); });
+      }
+    }
+    record(0, n, code.data());
+    return s;
+  }
+
+  // Elsewhere (device memory): normalized in chunks of about 32 MiB of float64, each uploaded, so
+  // huge inputs never need an N x T double copy.
+  const int64_t chunk = std::max<int64_t>(1, (int64_t(32) << 20) / (8 * t));
+  std::vector<double> z(static_cast<size_t>(std::min(chunk, n) * t));
+  std::vector<int64_t> code(static_cast<size_t>(std::min(chunk, n)));
+  for (int64_t begin = 0; begin < n; begin += chunk) {
+    const int64_t rows = std::min(chunk, n - begin);
+    const int team = team_for(rows);
+    if (ranked) orders.resize(std::max(orders.size(), static_cast<size_t>(team * t)));
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+    for (int64_t r = 0; r < rows; ++r) normalize(begin + r, z.data() + r * t, code[r]);
+    record(begin, rows, code.data());
     ctx.backend->upload_rows(*s->storage, begin, rows, z.data());
   }
   return s;

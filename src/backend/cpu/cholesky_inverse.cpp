@@ -22,6 +22,7 @@
 #include "backend/cpu/blas_threads.hpp"
 #include "backend/cpu/cpu_tiles.hpp"
 #include "base/error.hpp"
+#include "base/huge_pages.hpp"
 
 // LAPACK (OpenBLAS ships it), column-major; the trailing length is gfortran's hidden CHARACTER length.
 extern "C" void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t uplo_len);
@@ -82,8 +83,8 @@ int64_t block_inverse(double* a, int64_t n, int64_t lda, double* work, int threa
 }  // namespace
 
 int64_t cholesky_inverse_upper(double* m, int64_t n, int threads) {
-  std::vector<double> work(static_cast<size_t>(work_values(n)));
-  return block_inverse(m, n, n, work.data(), threads);
+  const HugeBuffer<double> work = huge_buffer<double>(static_cast<size_t>(work_values(n)));
+  return block_inverse(m, n, n, work.get(), threads);
 }
 
 }  // namespace cpu

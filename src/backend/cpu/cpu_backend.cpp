@@ -14,6 +14,7 @@
 #include "backend/cpu/cpu_pcc.hpp"
 #include "backend/cpu/cpu_tiles.hpp"
 #include "backend/cpu/cpu_window.hpp"
+#include "base/huge_pages.hpp"
 
 namespace fc {
 namespace {
@@ -29,11 +30,19 @@ class CpuBackend : public Backend {
   std::unique_ptr<SeriesStorage> create_series(int64_t n, int64_t t, fc_precision precision) override {
     auto s = std::make_unique<CpuSeries>();
     s->t = t;
-    if (precision == FC_PRECISION_FP64)
+    // Huge pages before the first touch: the rows are written once, by create_series' threads.
+    if (precision == FC_PRECISION_FP64) {
       s->f64.resize(static_cast<size_t>(n * t));
-    else
+      advise_huge_pages(s->f64.data(), s->f64.size() * sizeof(double));
+    } else {
       s->f32.resize(static_cast<size_t>(n * t));
+      advise_huge_pages(s->f32.data(), s->f32.size() * sizeof(float));
+    }
     return s;
+  }
+  HostRows host_rows(SeriesStorage& storage) override {
+    auto& s = static_cast<CpuSeries&>(storage);
+    return {s.f64.empty() ? nullptr : s.f64.data(), s.f32.empty() ? nullptr : s.f32.data()};
   }
 
   bool rows_to_host(const SeriesView& s, double* z) const override {

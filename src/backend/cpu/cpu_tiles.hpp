@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/graph_backend.hpp"
 #include "backend/output_values.hpp"
 #include "backend/cpu/pair_kernels.hpp"
 #include "base/error.hpp"
@@ -27,12 +28,13 @@
 namespace fc {
 namespace cpu {
 
-// Normalized rows in the storage precision: float for FP32/TF32, double for FP64.
+// Normalized rows in the storage precision: float for FP32/TF32, double for FP64. Not zeroed when
+// sized: creating the series writes every value (zeroing first was a second pass over fresh pages).
 class CpuSeries : public SeriesStorage {
  public:
   int64_t t = 0;
-  std::vector<float> f32;
-  std::vector<double> f64;
+  EdgeArray<float> f32;
+  EdgeArray<double> f64;
 };
 
 inline const CpuSeries& cpu_storage(const SeriesView& s) { return static_cast<const CpuSeries&>(*s.storage); }
