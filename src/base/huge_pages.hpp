@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <new>
 
 namespace fc {
 
@@ -27,6 +28,7 @@ template <class T>
 using HugeBuffer = std::unique_ptr<T[], HugeDeleter>;
 template <class T>
 HugeBuffer<T> huge_buffer(size_t count) {
+  if (count > (size_t(-1) >> 2) / sizeof(T)) throw std::bad_alloc();  // no size arithmetic overflows
   return HugeBuffer<T>(static_cast<T*>(huge_allocate(count * sizeof(T))));
 }
 
