@@ -1,16 +1,15 @@
 // The CPU backend's partial correlation (backend/partial_backend.hpp), on the host in float64:
-// R = Z Z^T by BLAS dsyrk on the context's threads (one triangle: half a GEMM's work), the
-// shrinkage and the partial correlations on that triangle only, and the inverse by block
-// recursion with LAPACK's Cholesky inverse on the leaves (cholesky_inverse.cpp).
+// R = Z Z^T by the CPU pair kernels on the context's threads (dense_products.hpp: the blocks of
+// one triangle, about half a GEMM's work), the shrinkage and the partial correlations on that
+// triangle only, and the inverse by block recursion with LAPACK's Cholesky inverse on the leaves
+// (cholesky_inverse.cpp). No BLAS product: their rate is the CPU's, not the BLAS kernel's.
 #include "backend/cpu/cpu_partial.hpp"
-
-#include <cblas.h>
 
 #include <cmath>
 #include <vector>
 
-#include "backend/cpu/blas_threads.hpp"
 #include "backend/cpu/cholesky_inverse.hpp"
+#include "backend/cpu/dense_products.hpp"
 #include "backend/cpu/cpu_tiles.hpp"
 
 namespace fc {
@@ -42,11 +41,7 @@ double partial_upper(const SeriesView& s, const PartialRequest& request, double*
   if (rows.f64.empty()) wide.assign(rows.f32.begin(), rows.f32.end());
   const double* z = rows.f64.empty() ? wide.data() : rows.f64.data();
 
-  {
-    const ThreadScope threads(blas_threads(run.threads));
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, static_cast<int>(n), static_cast<int>(t), 1.0, z,
-                static_cast<int>(t), 0.0, m, static_cast<int>(n));
-  }
+  dense_products(n, n, t, z, t, z, t, m, n, false, true, run.threads);
   const ShrinkageSums sums = shrinkage_sums(z, m, n, t);
   const double used = request.shrinkage == FC_SHRINKAGE_LEDOIT_WOLF ? ledoit_wolf_intensity(n, t, sums) : request.shrinkage;
   const double mu = sums.trace / static_cast<double>(n);

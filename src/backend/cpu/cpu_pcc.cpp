@@ -263,20 +263,6 @@ void triu_typed(const SeriesView& s, fc_triu_order order, int64_t row_begin, int
   run_tiles(row_begin, row_end, threads, [&](int64_t g) { return grid.column_tiles(g); }, item, reporter);
 }
 
-// out[i][j] = out[j][i] for j < i < n, in 64 x 64 blocks (rows of a block row in parallel; a
-// team only for copies worth one, parallel_team).
-template <class O>
-void mirror_lower(O* out, int64_t n, int64_t ld, int threads) {
-  constexpr int64_t kBlock = 64;
-  const int64_t blocks = ceil_div(n, kBlock);
-  const int team = parallel_team(n / 2 * n, threads, blocks);
-#pragma omp parallel for schedule(dynamic) num_threads(team) if (team > 1)
-  for (int64_t bi = 0; bi < blocks; ++bi)
-    for (int64_t bj = 0; bj <= bi; ++bj)
-      for (int64_t i = bi * kBlock; i < std::min(n, (bi + 1) * kBlock); ++i)
-        for (int64_t j = bj * kBlock; j < std::min(i, (bj + 1) * kBlock); ++j) out[i * ld + j] = out[j * ld + i];
-}
-
 // Rows [a_begin, a_end) of a against every series of b, on the same fixed grid (row tiles of a,
 // column tiles of b from 0). A float tile lying wholly inside the requested rows is written by
 // the products straight into `out`; otherwise it goes through the thread's tile.

@@ -46,6 +46,20 @@ inline const float* rows_of<float>(const SeriesView& s) { return cpu_storage(s).
 template <>
 inline const double* rows_of<double>(const SeriesView& s) { return cpu_storage(s).f64.data(); }
 
+// out[i][j] = out[j][i] for j < i < n, in 64 x 64 blocks (rows of a block row in parallel; a
+// team only for copies worth one, parallel_team).
+template <class O>
+inline void mirror_lower(O* out, int64_t n, int64_t ld, int threads) {
+  constexpr int64_t kBlock = 64;
+  const int64_t blocks = ceil_div(n, kBlock);
+  const int team = parallel_team(n / 2 * n, threads, blocks);
+#pragma omp parallel for schedule(dynamic) num_threads(team) if (team > 1)
+  for (int64_t bi = 0; bi < blocks; ++bi)
+    for (int64_t bj = 0; bj <= bi; ++bj)
+      for (int64_t i = bi * kBlock; i < std::min(n, (bi + 1) * kBlock); ++i)
+        for (int64_t j = bj * kBlock; j < std::min(i, (bj + 1) * kBlock); ++j) out[i * ld + j] = out[j * ld + i];
+}
+
 // Sets the OpenMP thread count (which OpenBLAS's OpenMP build also follows) for one call.
 class ThreadScope {
  public:

@@ -22,10 +22,10 @@ constexpr int64_t kColBlock = 480;
 constexpr int64_t kMaxChunkBytes = 16 * 1024;
 constexpr int64_t kPadK = 8;  // the CUDA kernel's k stage: t is padded to it
 
-// The panels of rows [r0, r0 + rows) of x (t values each), k in [k0, k0 + kc): panel p holds
+// The panels of rows [r0, r0 + rows) of x (row i at x + i * ldx), k in [k0, k0 + kc): panel p holds
 // rows r0 + p * w ..., as out[p * kc * w + k * w + i], zero past `rows`.
 template <class T>
-void pack(const T* x, int64_t t, int64_t r0, int64_t rows, int64_t k0, int64_t kc, int w, T* out) {
+void pack(const T* x, int64_t ldx, int64_t r0, int64_t rows, int64_t k0, int64_t kc, int w, T* out) {
   const int64_t panels = (rows + w - 1) / w;
   for (int64_t p = 0; p < panels; ++p) {
     T* dst = out + p * kc * w;
@@ -33,7 +33,7 @@ void pack(const T* x, int64_t t, int64_t r0, int64_t rows, int64_t k0, int64_t k
     // Row by row: each row is read once, in order (from memory: the prefetchers follow one
     // stream), and scattered into the panel, which stays in L1/L2.
     for (int64_t i = 0; i < live; ++i) {
-      const T* src = x + (r0 + p * w + i) * t + k0;
+      const T* src = x + (r0 + p * w + i) * ldx + k0;
       for (int64_t k = 0; k < kc; ++k) dst[k * w + i] = src[k];
     }
     for (int64_t i = live; i < w; ++i)
@@ -52,9 +52,11 @@ MicroKernel<double> kernel_for<double>(CpuIsa isa) {
   return isa == CpuIsa::kAvx512 ? avx512_kernel_f64() : isa == CpuIsa::kAvx2 ? avx2_kernel_f64() : portable_kernel_f64();
 }
 
+// c = <a_i, b_j> over k = 0 .. t - 1, rows a_i = a + i * lda and b_j = b + j * ldb; accumulate:
+// each chain starts from c's value instead of +0 (the pair products never do: lda = ldb = t).
 template <class T>
-void products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const T* a, const T* b, const PackedRows<T>* packed, int64_t b_row,
-              T* c, int64_t ldc, const BlockDone& done) {
+void products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const T* a, int64_t lda, const T* b, int64_t ldb,
+              const PackedRows<T>* packed, int64_t b_row, T* c, int64_t ldc, const BlockDone& done, bool accumulate = false) {
   if (m <= 0 || n <= 0) return;
   const MicroKernel<T> kernel = kernel_for<T>(isa);
   const int mr = kernel.mr, nr = kernel.nr;
@@ -72,7 +74,7 @@ void products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const T* a, const T* 
     const int64_t nc = std::min(kColBlock, n - j0);
     for (int64_t k0 = 0; k0 < t; k0 += kc_max) {
       const int64_t kc = std::min(kc_max, t - k0);
-      const bool load = k0 > 0, pad_zero = pad && k0 + kc == t;
+      const bool load = k0 > 0 || accumulate, pad_zero = pad && k0 + kc == t;
       // Panel jp of this block and chunk: at base + jp * stride, k-major from k0.
       const T* base;
       int64_t stride;
@@ -80,7 +82,7 @@ void products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const T* a, const T* 
         base = packed->panel(b_row + j0) + k0 * nr;
         stride = t * nr;
       } else {
-        pack(b, t, j0, nc, k0, kc, nr, panels.data());
+        pack(b, ldb, j0, nc, k0, kc, nr, panels.data());
         base = panels.data();
         stride = kc * nr;
       }
@@ -88,7 +90,7 @@ void products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const T* a, const T* 
         const int rows = static_cast<int>(std::min<int64_t>(mr, m - i0));
         for (int64_t jp = 0; jp * nr < nc; ++jp) {
           const int cols = static_cast<int>(std::min<int64_t>(nr, nc - jp * nr));
-          kernel.run(kc, a + i0 * t + k0, t, base + jp * stride, c + i0 * ldc + j0 + jp * nr, ldc, rows, cols, load, pad_zero);
+          kernel.run(kc, a + i0 * lda + k0, lda, base + jp * stride, c + i0 * ldc + j0 + jp * nr, ldc, rows, cols, load, pad_zero);
           if (done.call != nullptr && k0 + kc == t) done.call(done.context, i0, rows, j0 + jp * nr + cols);
         }
       }
@@ -147,18 +149,22 @@ template class PackedRows<float>;
 template class PackedRows<double>;
 
 void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const float* a, const float* b, float* c, int64_t ldc) {
-  products<float>(isa, m, n, t, a, b, nullptr, 0, c, ldc, {});
+  products<float>(isa, m, n, t, a, t, b, t, nullptr, 0, c, ldc, {});
 }
 void pair_products(CpuIsa isa, int64_t m, int64_t n, int64_t t, const double* a, const double* b, double* c, int64_t ldc) {
-  products<double>(isa, m, n, t, a, b, nullptr, 0, c, ldc, {});
+  products<double>(isa, m, n, t, a, t, b, t, nullptr, 0, c, ldc, {});
+}
+void row_products(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b, int64_t ldb, double* c,
+                  int64_t ldc, bool accumulate) {
+  products<double>(cpu_isa(), m, n, k, a, lda, b, ldb, nullptr, 0, c, ldc, {}, accumulate);
 }
 void pair_products(int64_t m, int64_t n, int64_t t, const float* a, const float* b, const PackedRows<float>& packed,
                    int64_t b_row, float* c, int64_t ldc, const BlockDone& done) {
-  products(cpu_isa(), m, n, t, a, b, &packed, b_row, c, ldc, done);
+  products(cpu_isa(), m, n, t, a, t, b, t, &packed, b_row, c, ldc, done);
 }
 void pair_products(int64_t m, int64_t n, int64_t t, const double* a, const double* b, const PackedRows<double>& packed,
                    int64_t b_row, double* c, int64_t ldc, const BlockDone& done) {
-  products(cpu_isa(), m, n, t, a, b, &packed, b_row, c, ldc, done);
+  products(cpu_isa(), m, n, t, a, t, b, t, &packed, b_row, c, ldc, done);
 }
 
 }  // namespace cpu

@@ -76,6 +76,15 @@ void pair_products(int64_t m, int64_t n, int64_t t, const float* a, const float*
 void pair_products(int64_t m, int64_t n, int64_t t, const double* a, const double* b, const PackedRows<double>& packed,
                    int64_t b_row, double* c, int64_t ldc, const BlockDone& done = {});
 
+// The same kernels for the host's float64 linear algebra (the partial correlation's products and
+// block inverse), whose speed then follows the CPU's features rather than the BLAS library's
+// choice of kernel (issue 30: Debian's OpenBLAS runs SSE3 kernels on newer Xeons):
+// c[i * ldc + j] = <a_i, b_j> for i < m, j < n, rows a_i = a + i * lda and b_j = b + j * ldb of k
+// values each; with `accumulate`, each chain starts from c's value (c += the products).
+// Single-threaded, on the calling thread, on cpu_isa()'s path.
+void row_products(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b, int64_t ldb, double* c,
+                  int64_t ldc, bool accumulate);
+
 // One register block of a path: c (rows x cols of an mr x nr block, ldc) = the products of rows
 // a + i * lda (kc values each, read in place) and the packed panel bp (kc x nr, k-major: b's
 // columns side by side), continuing the chains already in c when `load` is set; `pad_zero` adds
