@@ -49,10 +49,11 @@ find "$site" -type d -empty -delete
 bundle_libs "$top" "$stage/base/lib"
 need=$(glibc_needed "$top")
 split_by_glibc "$top/lib" "$need"
+cxx=$(find "$top/usr" -type f -name '*.so' -exec objdump -T {} + 2>/dev/null | grep -o 'GLIBCXX_[0-9.]*' | sort -uV | tail -1)
 {
   echo "built $(date -u '+%Y-%m-%d %H:%M UTC') on $(. /etc/os-release; echo "$PRETTY_NAME"), glibc $(ldd --version | head -1 | awk '{print $NF}'), for the base runtime: $(head -1 "$stage/base/INFO")"
   echo "$(for p in $pkgs; do printf '%s %s, ' "${p#python3-}" "$(dpkg-query -W -f='${Version}' "$p")"; done | sed 's/, $//')"
-  echo "needs glibc >= $need (the modules' newest GLIBC_ symbol version)$(glibc_info "$top/lib")"
+  echo "needs glibc >= $need (the modules' newest GLIBC_ symbol version)$(glibc_info "$top/lib"); the modules need libstdc++ $cxx (the host's where lib/glibc-X.Y is not used: Ubuntu 22.04's has it)"
   echo "libraries: $(cd "$top/lib" && find . -type f | sed 's#^\./##' | sort | tr '\n' ' ')"
 } >"$top/INFO"
 cat "$top/INFO"
