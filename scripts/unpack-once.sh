@@ -4,7 +4,7 @@
 # size and modification time); otherwise they go into a fresh folder beside DIR, which then
 # replaces DIR, so an interrupted unpack never passes for a whole one. Used for the folders the
 # device tool carries compressed (.gpu-deps: scripts/make-gpu-deps.sh; .gpu-python:
-# tools/debian-python/make-runtime.sh).
+# tools/debian-python/make-runtime.sh and make-sklearn-addon.sh).
 set -euo pipefail
 export PATH=${PATH:-/usr/bin:/bin}
 tarball=${1:?usage: unpack-once.sh TARBALL DIR}

@@ -16,6 +16,9 @@
 # (writes .gpu-python/debian-python.tar.xz, 17 MB, and checks it) and `bash scripts/make-gpu-deps.sh`
 # (.gpu-deps as one 5.6 MB tarball; it removes the former 47 MB .gpu-deps/root), then carry both
 # .gpu-deps and .gpu-python: about 28 MB with the tree, within the tool's 64 MiB.
+# .gpu-python may also carry scikit-learn for that Python (`bash tools/debian-python/make-sklearn-addon.sh`:
+# .gpu-python/sklearn-addon.tar.xz, 13 MB, Debian's sklearn 1.2.1 and scipy 1.10.1; about 41 MB in
+# all), which debpy.sh then adds by itself, for bench/partial_bench.py; this step does not use it.
 set -u
 source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 root=$(cd "$(dirname "$0")/../.." && pwd)

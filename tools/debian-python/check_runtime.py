@@ -6,13 +6,7 @@ failure and prints one line per check."""
 import os
 import sys
 
-failures = []
-
-
-def check(what, ok, detail=""):
-    print("%-44s %s%s" % (what, "ok" if ok else "FAILED", (": " + detail) if detail else ""))
-    if not ok:
-        failures.append(what)
+from checks import check, finish  # tools/debian-python/checks.py
 
 
 home = os.environ.get("PYTHONHOME", "")
@@ -53,6 +47,4 @@ with LocalCluster(processes=False, n_workers=2, threads_per_worker=1, dashboard_
 check("LocalCluster(processes=False) computation", squares == [v * v for v in range(10)] and abs(total - x.sum()) < 1e-9,
       "sum of squares %d, array sum %.6f" % (sum(squares), total))
 
-if failures:
-    sys.exit("check_runtime: %d check(s) failed: %s" % (len(failures), ", ".join(failures)))
-print("check_runtime: all checks passed")
+finish("check_runtime")

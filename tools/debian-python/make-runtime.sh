@@ -9,7 +9,8 @@
 # whose OpenBLAS 0.3.21 detects newer Xeons as Prescott. The GPU machine's image has its own numpy
 # wheel (its own OpenBLAS, the right kernels), so this runtime is carried there instead
 # (tools/debian-python/debpy.sh unpacks and runs it; scripts/gpu-steps/cpuint.sh uses it). The
-# cohort runner's Dask workers can use the same runtime.
+# cohort runner's Dask workers can use the same runtime. scikit-learn and scipy come as a separate
+# addon on top of it (make-sklearn-addon.sh), so that steps that need only numpy carry 17 MB.
 #
 # Needs the packages installed here (scripts/install-deps.sh test: python3-numpy,
 # python3-distributed, libopenblas0-openmp). Copies no part of glibc: libc, libm, libpthread,
@@ -23,10 +24,8 @@ root=$(cd "$here/../.." && pwd)
 out=${1:-$root/.gpu-python/debian-python.tar.xz}
 python=/usr/bin/python3.11
 [ -x "$python" ] || { echo "make-runtime: $python missing (Debian bookworm's python3.11)" >&2; exit 1; }
-for p in python3-numpy python3-distributed; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-    { echo "make-runtime: package $p missing: apt-get install -y --no-install-recommends $p" >&2; exit 1; }
-done
+source "$here/pack-functions.sh"
+require_packages make-runtime python3-numpy python3-distributed
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -56,56 +55,24 @@ tar -C /usr/lib -chf - \
 pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
          --no-replaces --no-enhances python3-distributed python3-numpy 2>/dev/null |
        grep -E '^python3-' | grep -vxE 'python3-minimal' | sort -u)
-for p in $pkgs; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || continue
-  dpkg -L "$p" | grep '^/usr/lib/python3/dist-packages/.' | while read -r f; do
-    [ -f "$f" ] && [ ! -L "$f" ] || continue
-    case "$f" in */tests/*|*/test/*|*/__pycache__/*|*.pyc|*.pyi) continue ;; esac
-    mkdir -p "$top$(dirname "$f")"
-    cp "$f" "$top$f"
-  done
-done
+copy_package_files "$top" $pkgs
 echo "$pkgs" | tr '\n' ' ' >"$top/PACKAGES"
 
-# --- shared libraries: everything the interpreter and the extension modules load (ldd resolves
-# libblas.so.3 / liblapack.so.3 through update-alternatives to OpenBLAS), under their sonames,
-# less glibc's own, which must match the target's dynamic loader.
-glibc='^(libc|libm|libpthread|libdl|librt|libutil|libresolv|libanl|libnsl|libmvec|ld-linux-x86-64)\.so'
-find "$top" -type f \( -name '*.so' -o -name '*.so.*' -o -path '*/usr/bin/python3.11' \) -print0 |
-  xargs -0 ldd 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | sort -u |
-  while read -r soname path; do
-    [[ "$soname" =~ $glibc ]] && continue
-    [ -e "$top/lib/$soname" ] || cp "$(readlink -f "$path")" "$top/lib/$soname"
-  done
-find "$top" -type f \( -name '*.so' -o -name '*.so.*' -o -name python3.11 \) -exec strip --strip-unneeded {} +
-
-# The newest glibc symbol version in objdump -T's listing of imports on stdin.
-newest_glibc() { grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1 | sed 's/GLIBC_//'; }
-# what the interpreter and the extension modules need: the host must have it
-need=$(find "$top/usr" -type f \( -name '*.so' -o -name python3.11 \) -exec objdump -T {} + 2>/dev/null | newest_glibc)
-# A library needing a newer glibc than the interpreter itself (bookworm's libexpat and libcrypt
-# call arc4random_buf, glibc 2.36) goes to lib/glibc-X.Y, which debpy.sh puts on the library path
-# only where the host's glibc is at least X.Y; elsewhere the host's own copy serves (python3.11
-# links libexpat itself but calls only functions every expat 2.x has).
-for lib in "$top"/lib/*; do
-  v=$(objdump -T "$lib" 2>/dev/null | newest_glibc)
-  if [ -n "$v" ] && [ "$(printf '%s\n%s\n' "$v" "$need" | sort -V | tail -1)" != "$need" ]; then
-    mkdir -p "$top/lib/glibc-$v"
-    mv "$lib" "$top/lib/glibc-$v/"
-  fi
-done
+# --- shared libraries: everything the interpreter and the extension modules load, under their
+# sonames, less glibc's own, which must match the target's dynamic loader.
+bundle_libs "$top"
+need=$(glibc_needed "$top")
+# (python3.11 links libexpat itself but calls only functions every expat 2.x has)
+split_by_glibc "$top/lib" "$need"
 {
   echo "built $(date -u '+%Y-%m-%d %H:%M UTC') on $(. /etc/os-release; echo "$PRETTY_NAME"), glibc $(ldd --version | head -1 | awk '{print $NF}')"
   echo "python $("$python" -c 'import sys; print(sys.version.split()[0])'), numpy $(dpkg-query -W -f='${Version}' python3-numpy), distributed $(dpkg-query -W -f='${Version}' python3-distributed), OpenBLAS $(dpkg-query -W -f='${Version}' libopenblas0-openmp)"
-  echo "needs glibc >= $need (the interpreter's and modules' newest GLIBC_ symbol version)$(cd "$top/lib" && for d in glibc-*; do [ -d "$d" ] && printf '; with glibc >= %s also %s' "${d#glibc-}" "$(ls "$d" | tr '\n' ' ')"; done)"
+  echo "needs glibc >= $need (the interpreter's and modules' newest GLIBC_ symbol version)$(glibc_info "$top/lib")"
   echo "libraries: $(cd "$top/lib" && find . -type f | sed 's#^\./##' | sort | tr '\n' ' ')"
 } >"$top/INFO"
 
-mkdir -p "$(dirname "$out")"
-XZ_OPT='-9 -T2' tar -C "$top" --owner=0 --group=0 --sort=name -cJf "$out.tmp" .
-mv "$out.tmp" "$out"
 cat "$top/INFO"
-echo "wrote $out: $(du -k "$out" | cut -f1) KiB ($(du -sk "$top" | cut -f1) KiB unpacked)"
+write_tarball "$top" "$out"
 
 # --- check: unpacked into a fresh folder, run with an empty environment.
 check=$(mktemp -d)
