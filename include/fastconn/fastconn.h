@@ -117,9 +117,9 @@ FC_API int fc_has_cuda(void);
 
 /* What the CPU backend runs on this machine, as one static line of text (never NULL), e.g.
  *   "pair kernels: avx512 (this CPU: avx512); BLAS: OpenBLAS 0.3.21, core Cooperlake (eigensolves,
- *    partial correlation and low rank only)"
+ *    low rank and the partial correlation's Cholesky leaves only)"
  * The pair kernels compute every product of the correlation calls (triangle, dense, cross,
- * blocks, graphs, degree, windows): fastconn's own register-blocked kernels for AVX-512F,
+ * blocks, graphs, degree, windows) and of the CPU partial correlation: fastconn's own register-blocked kernels for AVX-512F,
  * AVX2+FMA or portable C++, chosen from the CPU's features at first use. Each pair's r is one
  * fused multiply-add chain over the time points in order, exactly as the CUDA backend's kernel
  * computes it, so in FP32 and FP64 modes a pair has one answer, the same bits on every entry

@@ -24,7 +24,7 @@ std::string cpu_info() {
     text += "linked CBLAS";
   }
   if (blas_runtimes_mixed()) text += " on one thread (GNU and LLVM OpenMP runtimes both loaded)";
-  return text + " (eigensolves, partial correlation and low rank only)";
+  return text + " (eigensolves, low rank and the partial correlation's Cholesky leaves only)";
 }
 
 }  // namespace cpu
