@@ -763,10 +763,11 @@ FC_API fc_status fc_pcc_lfcd(fc_context* ctx, const fc_series* series, const int
  * Computed in float64 from the stored normalized rows (float in FP32/TF32 mode, double in FP64
  * mode: use an FP64 context for float64 accuracy; partial correlations amplify the rows' rounding
  * by the conditioning of S), only the upper triangle of each matrix, on the context's backend:
- *  - CPU: R by BLAS dsyrk on the context's threads, its inverse by 2 x 2 block recursion on
- *    Schur complements (BLAS-3 products on the context's threads, LAPACK's Cholesky inverse,
- *    dpotrf + dpotri, on blocks of up to 128 rows); the same bits run after run for one thread
- *    count.
+ *  - CPU: R's upper triangle by fastconn's own pair kernels (the correlation calls' AVX-512 /
+ *    AVX2 / portable kernels, so the speed is the CPU's and not that of the kernel a BLAS
+ *    library picked for it), its inverse by 2 x 2 block recursion on Schur complements (the same
+ *    kernels' products on the context's threads, LAPACK's Cholesky inverse, dpotrf + dpotri, on
+ *    blocks of up to 128 rows); the same bits run after run and for any thread count.
  *  - CUDA: everything on the device, in float64 in every precision mode (FP32/TF32 contexts widen
  *    their stored float rows there): R by cuBLAS Dsyrk, the intensity's sums by a fixed reduction,
  *    cuSOLVER's Dpotrf + Dpotri; the matrix comes back to the host. The same bits run after run on
