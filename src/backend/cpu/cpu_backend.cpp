@@ -14,7 +14,6 @@
 #include "backend/cpu/cpu_pcc.hpp"
 #include "backend/cpu/cpu_tiles.hpp"
 #include "backend/cpu/cpu_window.hpp"
-#include "base/huge_pages.hpp"
 
 namespace fc {
 namespace {
@@ -28,39 +27,29 @@ class CpuBackend : public Backend {
   int64_t block_row_granularity() const override { return kTileRows; }
 
   std::unique_ptr<SeriesStorage> create_series(int64_t n, int64_t t, fc_precision precision) override {
-    auto s = std::make_unique<CpuSeries>();
-    s->t = t;
-    // Huge pages before the first touch: the rows are written once, by create_series' threads.
-    if (precision == FC_PRECISION_FP64) {
-      s->f64.resize(static_cast<size_t>(n * t));
-      advise_huge_pages(s->f64.data(), s->f64.size() * sizeof(double));
-    } else {
-      s->f32.resize(static_cast<size_t>(n * t));
-      advise_huge_pages(s->f32.data(), s->f32.size() * sizeof(float));
-    }
-    return s;
+    return std::make_unique<CpuSeries>(n, t, precision);
   }
   HostRows host_rows(SeriesStorage& storage) override {
     auto& s = static_cast<CpuSeries&>(storage);
-    return {s.f64.empty() ? nullptr : s.f64.data(), s.f32.empty() ? nullptr : s.f32.data()};
+    return {s.f64.get(), s.f32.get()};
   }
 
   bool rows_to_host(const SeriesView& s, double* z) const override {
     const auto& rows = cpu_storage(s);
     const size_t count = static_cast<size_t>(s.n * s.t);
     if (s.precision == FC_PRECISION_FP64)
-      std::copy(rows.f64.data(), rows.f64.data() + count, z);
+      std::copy(rows.f64.get(), rows.f64.get() + count, z);
     else
-      std::copy(rows.f32.data(), rows.f32.data() + count, z);
+      std::copy(rows.f32.get(), rows.f32.get() + count, z);
     return true;
   }
   void upload_rows(SeriesStorage& storage, int64_t row_begin, int64_t rows, const double* z) override {
     auto& s = static_cast<CpuSeries&>(storage);
     const int64_t begin = row_begin * s.t, count = rows * s.t;
-    if (!s.f64.empty())
-      std::copy(z, z + count, s.f64.begin() + begin);
+    if (s.f64)
+      std::copy(z, z + count, s.f64.get() + begin);
     else
-      std::transform(z, z + count, s.f32.begin() + begin, [](double v) { return static_cast<float>(v); });
+      std::transform(z, z + count, s.f32.get() + begin, [](double v) { return static_cast<float>(v); });
   }
 
   // PCC: cpu_pcc.cpp.

@@ -55,10 +55,10 @@ void gram_product_rows(const C* z, int64_t n, int64_t t, const double* x, double
 void gram_product(const SeriesView& s, const double* x, double* y, const RunSettings& run) {
   const CpuSeries& st = cpu_storage(s);
   const int threads = run.threads > 0 ? run.threads : omp_get_max_threads();
-  if (!st.f64.empty())
-    gram_product_rows(st.f64.data(), s.n, s.t, x, y, threads);
+  if (st.f64)
+    gram_product_rows(st.f64.get(), s.n, s.t, x, y, threads);
   else
-    gram_product_rows(st.f32.data(), s.n, s.t, x, y, threads);
+    gram_product_rows(st.f32.get(), s.n, s.t, x, y, threads);
 }
 
 }  // namespace cpu

@@ -38,8 +38,8 @@ double partial_upper(const SeriesView& s, const PartialRequest& request, double*
   const int64_t n = s.n, t = s.t;
   const CpuSeries& rows = cpu_storage(s);
   std::vector<double> wide;  // float rows widened once; double rows are read in place
-  if (rows.f64.empty()) wide.assign(rows.f32.begin(), rows.f32.end());
-  const double* z = rows.f64.empty() ? wide.data() : rows.f64.data();
+  if (!rows.f64) wide.assign(rows.f32.get(), rows.f32.get() + n * t);
+  const double* z = rows.f64 ? rows.f64.get() : wide.data();
 
   dense_products(n, n, t, z, t, z, t, m, n, false, true, run.threads);
   const ShrinkageSums sums = shrinkage_sums(z, m, n, t);

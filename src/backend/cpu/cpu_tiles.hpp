@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "backend/graph_backend.hpp"
 #include "backend/output_values.hpp"
 #include "backend/cpu/pair_kernels.hpp"
 #include "base/error.hpp"
+#include "base/huge_pages.hpp"
 #include "base/parallel_errors.hpp"
 #include "base/parallel_team.hpp"
 #include "base/tile_plan.hpp"
@@ -28,13 +28,19 @@
 namespace fc {
 namespace cpu {
 
-// Normalized rows in the storage precision: float for FP32/TF32, double for FP64. Not zeroed when
-// sized: creating the series writes every value (zeroing first was a second pass over fresh pages).
+// Normalized rows in the storage precision: float for FP32/TF32, double for FP64 (the other is
+// null). Not zeroed: their creator (create_series, a window) writes every value, and huge_buffer
+// memory takes huge pages from that first touch (zeroing first was a second pass over fresh pages).
 class CpuSeries : public SeriesStorage {
  public:
+  CpuSeries(int64_t n, int64_t t_, fc_precision precision) : t(t_) {
+    const size_t count = static_cast<size_t>(n * t);
+    if (precision == FC_PRECISION_FP64) f64 = huge_buffer<double>(count);
+    else f32 = huge_buffer<float>(count);
+  }
   int64_t t = 0;
-  EdgeArray<float> f32;
-  EdgeArray<double> f64;
+  HugeBuffer<float> f32;
+  HugeBuffer<double> f64;
 };
 
 inline const CpuSeries& cpu_storage(const SeriesView& s) { return static_cast<const CpuSeries&>(*s.storage); }
@@ -42,9 +48,9 @@ inline const CpuSeries& cpu_storage(const SeriesView& s) { return static_cast<co
 template <class C>
 const C* rows_of(const SeriesView& s);
 template <>
-inline const float* rows_of<float>(const SeriesView& s) { return cpu_storage(s).f32.data(); }
+inline const float* rows_of<float>(const SeriesView& s) { return cpu_storage(s).f32.get(); }
 template <>
-inline const double* rows_of<double>(const SeriesView& s) { return cpu_storage(s).f64.data(); }
+inline const double* rows_of<double>(const SeriesView& s) { return cpu_storage(s).f64.get(); }
 
 // out[i][j] = out[j][i] for j < i < n, in 64 x 64 blocks (rows of a block row in parallel; a
 // team only for copies worth one, parallel_team).

@@ -118,15 +118,11 @@ const double* rows_as_double(const SeriesView& s, int64_t r0, int64_t r1, std::v
 
 std::unique_ptr<SeriesStorage> create_window(const SeriesView& s, int64_t begin, int64_t length, const double* weights,
                                              uint8_t* constant, const RunSettings& run) {
-  auto w = std::make_unique<CpuSeries>();
-  w->t = length;
-  if (s.precision == FC_PRECISION_FP64) {
-    w->f64.resize(static_cast<size_t>(s.n * length));
-    window_rows<double>(s, begin, length, weights, constant, w->f64.data(), run);
-  } else {
-    w->f32.resize(static_cast<size_t>(s.n * length));
-    window_rows<float>(s, begin, length, weights, constant, w->f32.data(), run);
-  }
+  auto w = std::make_unique<CpuSeries>(s.n, length, s.precision);
+  if (s.precision == FC_PRECISION_FP64)
+    window_rows<double>(s, begin, length, weights, constant, w->f64.get(), run);
+  else
+    window_rows<float>(s, begin, length, weights, constant, w->f32.get(), run);
   return w;
 }
 
