@@ -105,18 +105,47 @@ cudaError_t fused_degree_band(const float* zt, int64_t ld, int64_t t_pad, int64_
                               unsigned long long* strength, cudaStream_t stream);
 
 // --- the degree decided on tensor cores (tc_degree.cu) -----------------------------------------
-// fused_degree_band's degrees (no strength), the same bits, from TF32 tensor-core products: a
-// pair whose test is the same anywhere within delta (kernels/tc_bound.hpp: tc_delta) of its TF32
-// r~, i.e. whose r~ (|r~|) is below cut.fail_below or at least cut.pass_from (tc_cutoffs), is
-// decided from r~, any other pair from its FP32 r, recomputed as fused_degree_band computes it
-// (from rows, the n x t row-major series zt transposes);
-// *recomputed (if not null) += the pairs recomputed. tc_degree_available: whether `device`
-// runs the kernel's tensor-core body (sm_80+ and a binary built for it).
+// fused_degree_band's degrees (no strength), the same bits, from FP16 tensor-core products
+// (kernels/tc_bound.hpp). tc_degree_prepare: the operands, from rows (the n x t row-major
+// normalized series that zt transposes): halves (tc_rows_pad(n) x k_pad, k_pad = tc_k_pad(t),
+// IEEE half bits) and row_delta[q] = a_q x 2^16 with a_q = E_q x row_factor rounded up
+// (tc_row_factor(t); 0 makes every a_q 0). tc_degree_band: rows q in [q0, q1) (q0 a multiple of
+// kFusedTile) and their pairs p > q; a pair is decided from its product x (|x| under |r| >= t,
+// everything scaled by 2^16) when x < cut.fail_below (fails), x >= cut.pass_from (passes, cut
+// from the largest d_qp), or it lies outside [t' - d_qp, t' + d_qp] with d_qp = row_delta[q] +
+// row_delta[p] + pair_constant and t' = threshold_scaled (tc_threshold x 2^16); any other pair
+// goes on `list` (or, when that is full or null, has its FP32 r recomputed in the block) and
+// tc_degree_recompute decides the listed ones after the band (list.count: pairs listed, zeroed
+// before each band; pairs past list.capacity were not listed). *recomputed (if not null) += the
+// pairs in the band. tc_degree_available: whether `device` runs the tensor-core body (sm_80+ and
+// a binary built for it). Series indices must be below 2^32.
+struct TcBandList {
+  uint2* pairs;  // (q, p)
+  unsigned long long* count;
+  int64_t capacity;
+};
+struct TcDegreeArgs {
+  const uint16_t* halves;
+  int64_t k_pad;
+  const float* row_delta;
+  float pair_constant, threshold_scaled;
+  TcCutoffs cut;
+  const float* rows;
+  int t;
+  int64_t n, q0, q1, row_tiles, col_tiles;  // tiles of the band: ceil((q1 - q0) / 128), ceil((n - q0) / 128)
+  const uint8_t* constant;
+  EdgeRule rule;
+  TcBandList list;
+  unsigned long long* degree;
+  unsigned long long* recomputed;
+};
+inline int64_t tc_rows_pad(int64_t n) { return (n + kFusedTile - 1) / kFusedTile * kFusedTile; }
 bool tc_degree_available(int device);
-cudaError_t tc_degree_band(const float* zt, int64_t ld, int64_t t_pad, const float* rows, int64_t t, int64_t n,
-                           int64_t q0, int64_t q1,
-                           const uint8_t* constant, EdgeRule rule, TcCutoffs cut,
-                           unsigned long long* degree, unsigned long long* recomputed, cudaStream_t stream);
+cudaError_t tc_degree_prepare(const float* rows, int64_t t, int64_t n, const uint8_t* constant, int64_t k_pad,
+                              double row_factor, uint16_t* halves, float* row_delta, cudaStream_t stream);
+cudaError_t tc_degree_band(const TcDegreeArgs& args, cudaStream_t stream);
+cudaError_t tc_degree_recompute(const float* rows, int64_t t, EdgeRule rule, TcBandList list,
+                                unsigned long long* degree, int blocks, cudaStream_t stream);
 
 // --- |r| histogram (abs_histogram.cu) -----------------------------------------------------------
 // abs_histogram_band: counts[bits(|r|) >> shift] += 1 over the band's pairs of non-constant

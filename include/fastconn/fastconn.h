@@ -351,16 +351,18 @@ FC_API fc_status fc_graph_load(const char* path, fc_graph** out);
  * rule. Either output may be NULL; each holds n_series values. On the CUDA backend in FP32 the
  * threshold rules compute their own products in a fused kernel (nothing of N^2 size is written),
  * in the same order as every other call's products, so the degrees are the graph's row sums
- * (FASTCONN_CUDA_FUSED_DEGREE=0 in the environment reads fc_pcc_graph's tiles instead). With
- * FASTCONN_TC_DEGREE=1, degrees alone (strength NULL) on a GPU with tensor cores (sm_80+) are
- * decided on them first: each pair's r~ from TF32 products, and a pair whose test could change
- * within delta of r~ has its FP32 r recomputed and is decided by it. delta bounds |r~ - r| for
- * unit-norm rows: TF32 inputs (unit roundoff u = 2^-11) give products within (2u + u^2)
- * sum|z_ik z_jk| <= (2u + u^2)(1 + e)^2 of the exact ones, FP32 sums in any order (taken as
- * truncating) and the FP32 fmaf chain add gamma(2 T, 2^-23) and gamma(T, 2^-24) times the same
- * sum, and a safety factor of 2 is applied: delta = 2.0e-3 at T = 165, 4.4e-3 at T = 4,000
- * (kernels/tc_bound.hpp derives it). So the degrees are FP32 mode's, bit for bit; it is not the
- * default because it is slower so far (H100, 90,112 x 165, |r| >= 0.3: 50 ms against 31 ms). */
+ * (FASTCONN_CUDA_FUSED_DEGREE=0 in the environment reads fc_pcc_graph's tiles instead). Degrees
+ * alone (strength NULL) on a GPU with tensor cores (sm_80+) are decided on them first, with the
+ * same result: each pair's r~ from FP16 tensor-core products of the rows rounded to half (scaled
+ * by 2^8, so few elements go subnormal; those are set to 0), and a pair whose test could change
+ * within d_qp of r~ has its FP32 r recomputed and is decided by it. d_qp bounds |r~ - r| for
+ * unit-norm rows: a_q + a_p, with a_q from row q's own rounding error E_q = ||h_q - z_q||
+ * (E_q ||z_p|| + ||z_q|| E_p + E_q E_p, Cauchy-Schwarz), plus the FP32 sums in any order (taken
+ * as truncating, with a safety factor of 2) and the FP32 fmaf chain, gamma(2 T, 2^-23) and
+ * gamma(T, 2^-24) times ||z_q|| ||z_p|| (kernels/tc_bound.hpp derives it; d_qp is about 5e-4
+ * at T = 200). So the degrees are FP32 mode's, bit for bit, at about twice its speed (H100,
+ * |r| >= 0.3: 90,112 x 165 in 18 ms against 33 ms; 1,000,000 x 200 in 2.3 s against 4.6 s;
+ * bench/RESULTS-tc.md). FASTCONN_TC_DEGREE=0 in the environment keeps the FP32 kernel. */
 FC_API fc_status fc_pcc_degree(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param,
                                int64_t* degree, double* strength);
 

@@ -4,7 +4,7 @@
 # after a Release build with CUDA, tests and benchmarks. Runs the GPU tests of the kernel
 # (gpu.CudaTcDegree.*, with FASTCONN_REQUIRE_CUDA=1, and the host test of its bound), then
 # bench_tc_degree at 90,112 x 165 (medians of 3 after a warm-up) and 1,000,000 x 200 (one run
-# after a warm-up: ~5 s a call), |r| >= 0.3, the tensor-core kernel (FASTCONN_TC_DEGREE=1)
+# after a warm-up: ~5 s a call), |r| >= 0.3, the tensor-core kernel (the default)
 # against the FP32 kernel in the same run, into OUT_DIR/RESULTS-tc.md. Last line: the verdict.
 # Non-zero exit on any failure.
 set -u
@@ -22,7 +22,7 @@ md="$out/RESULTS-tc.md"
   echo "# Degree on tensor cores (issue 32 item 1): bench_tc_degree"
   echo
   echo "fc_pcc_degree, degrees only, |r| >= 0.3, seeded structured data (bench_data.hpp); FP32 fused"
-  echo "kernel (the default) and tensor-core kernel (FASTCONN_TC_DEGREE=1) alternating in one run,"
+  echo "kernel (FASTCONN_TC_DEGREE=0) and tensor-core kernel (the default) alternating in one run,"
   echo "medians after a warm-up (3 runs at 90k, 1 at 1M); recomputed: pairs inside the band, decided"
   echo "by their FP32 r; identical: every degree equal. $(date -u '+%Y-%m-%d %H:%M UTC')."
   echo

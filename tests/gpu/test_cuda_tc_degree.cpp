@@ -1,6 +1,6 @@
-// The degree decided on tensor cores (kernels/tc_degree.cu, FASTCONN_TC_DEGREE=1) against the
-// FP32 fused kernel (the default) and against the strength call (which always runs the FP32
-// kernel): the degrees must be the same integers, on structured data,
+// The degree decided on tensor cores (kernels/tc_degree.cu, the default; FASTCONN_TC_DEGREE=1)
+// against the FP32 fused kernel (FASTCONN_TC_DEGREE=0) and against the strength call (which
+// always runs the FP32 kernel): the degrees must be the same integers, on structured data,
 // on data built so that many pairs sit within 1e-6 of the threshold (with a wide dynamic range
 // inside each row), at T = 2 .. 4,000, N around the 128 x 128 tiles, with constant and duplicated
 // series, under a memory limit that cuts the triangle into several bands, for every threshold
@@ -43,7 +43,7 @@ enum class Path { TensorCores, Fp32, WithStrength };
 // One threshold_degree call on `path` in ctx; stderr is captured for the backend's stats line.
 DegreeRun degree_on(const Context& ctx, const Series& s, const fc::EdgeTest& test, Path path) {
   const ScopedEnv stats("FASTCONN_TC_STATS", "1");
-  const ScopedEnv tc("FASTCONN_TC_DEGREE", path == Path::TensorCores ? "1" : nullptr);
+  const ScopedEnv tc("FASTCONN_TC_DEGREE", path == Path::TensorCores ? "1" : "0");
   const fc::SeriesView v = s.get()->data->view();
   DegreeRun r{std::vector<int64_t>(static_cast<size_t>(v.n), -1)};
   std::vector<double> strength(static_cast<size_t>(v.n), -1.0);
@@ -62,8 +62,10 @@ DegreeRun degree_on(const Context& ctx, const Series& s, const fc::EdgeTest& tes
 }
 
 // Tensor cores, forced FP32 and the strength call: equal degrees; the tensor-core path ran where
-// the device has tensor cores, and the others did not. Returns the pairs recomputed.
-long long expect_same_degrees(const Dataset& d, const fc::EdgeTest& test, int64_t memory_limit = 0) {
+// the device has tensor cores (and, with tc_fits false, the memory limit leaves room for its
+// operands), and the others did not. Returns the pairs recomputed.
+long long expect_same_degrees(const Dataset& d, const fc::EdgeTest& test, int64_t memory_limit = 0,
+                              bool tc_fits = true) {
   SCOPED_TRACE("n " + std::to_string(d.n) + " t " + std::to_string(d.t) + (test.absolute ? " |r| >= " : " r >= ") +
                std::to_string(test.threshold) + " limit " + std::to_string(memory_limit));
   Context ctx(FC_BACKEND_CUDA);
@@ -74,7 +76,7 @@ long long expect_same_degrees(const Dataset& d, const fc::EdgeTest& test, int64_
   const DegreeRun tc = degree_on(ctx, s, test, Path::TensorCores);
   EXPECT_FALSE(exact.tc);
   EXPECT_FALSE(strength.tc);
-  EXPECT_EQ(tc.tc, tensor_cores_here() && d.n > 1);
+  EXPECT_EQ(tc.tc, tensor_cores_here() && d.n > 1 && tc_fits);
   EXPECT_EQ(exact.degree, strength.degree);
   EXPECT_EQ(tc.degree, exact.degree);
   for (int64_t i = 0; i < d.n; ++i)
@@ -174,13 +176,17 @@ TEST(CudaTcDegree, SameDegreesAsFp32WithPairsWithin1e6OfTheThreshold) {
 TEST(CudaTcDegree, SameDegreesAsFp32UnderAMemoryLimitOfManyBands) {
   REQUIRE_CUDA();
   // The fused kernels need the k-major copy (168 x 1,408 floats here, 0.95 MB) and 16 bytes a
-  // series; 1.25 MB leaves ~30,000 pairs a band: one 128-row tile row a band, 9 bands.
+  // series; the tensor-core operands 1,152 x (176 halves + a float), 0.41 MB, and two band lists
+  // of 4,096 pairs, 64 KB. 1.5 MB leaves ~60,000 pairs a band: 9 bands on tensor cores; 1.25 MB
+  // leaves no room for the operands: the FP32 kernel, in ~30,000-pair bands.
   const Dataset d = near_threshold_data(1031, 165, 0.4, true, 5);
-  for (const fc::EdgeTest& test : {fc::EdgeTest{true, 0.4f}, fc::EdgeTest{false, 0.4f}})
-    expect_same_degrees(d, test, int64_t(1250) << 10);
+  for (const fc::EdgeTest& test : {fc::EdgeTest{true, 0.4f}, fc::EdgeTest{false, 0.4f}}) {
+    expect_same_degrees(d, test, int64_t(1500) << 10);
+    expect_same_degrees(d, test, int64_t(1250) << 10, false);
+  }
 }
 
-// The comparison can fail: with delta forced to 0 the near-t pairs are decided from their TF32
+// The comparison can fail: with delta forced to 0 the near-t pairs are decided from their FP16
 // r~, about 1e-4 from r, and some degrees must change.
 TEST(CudaTcDegree, ZeroBandChangesDegreesOnNearThresholdData) {
   REQUIRE_CUDA();

@@ -215,7 +215,9 @@ cuda::GraphJob CudaBackend::fused_job(const SeriesView& s, const RunSettings& ru
   // Its bands only pace progress: as many pairs as a tile of the tiled path holds.
   int64_t pairs = cuda::max_tile_values();
   if (run.memory_limit > 0) pairs = std::min(pairs, (run.memory_limit - cuda::fused_degree_bytes(s.n, s.t)) / 9);
-  return graph_job(s, run, std::max(s.n - 1, pairs), rows);
+  cuda::GraphJob job = graph_job(s, run, std::max(s.n - 1, pairs), rows);
+  if (run.memory_limit > 0) job.memory_left = run.memory_limit - cuda::fused_degree_bytes(s.n, s.t);
+  return job;
 }
 
 void CudaBackend::tiled_degree(const SeriesView& s, const EdgeTest& test, RowBand rows, int64_t* degree, double* strength,

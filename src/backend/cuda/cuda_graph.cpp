@@ -440,19 +440,49 @@ int64_t fused_degree_bytes(int64_t n, int64_t t) {
 
 bool tc_degree_requested() {
   const char* env = std::getenv("FASTCONN_TC_DEGREE");
-  return env != nullptr && std::strcmp(env, "0") != 0;
+  return env == nullptr ? kTcDegreeDefault : std::strcmp(env, "0") != 0;
 }
 
 namespace {
 
+// The tensor-core degree's device memory (tc_degree.cu): the half operands and a_q, and a list
+// of band pairs per compute stream, a 128th of a band's pairs each (about 4x the band's share of
+// pairs on fMRI-like data; a fuller band recomputes the rest in its blocks).
+struct TcDegreeBuffers {
+  DeviceBuffer halves, row_delta, pairs[PipelineResources::kComputeStreams], counts;
+  int64_t k_pad = 0, capacity = 0;
+
+  static int64_t list_capacity(int64_t band_pairs) { return std::min<int64_t>(std::max<int64_t>(band_pairs / 128, 4096), 1 << 24); }
+  static int64_t bytes(int64_t n, int64_t t, int64_t band_pairs) {
+    return kernels::tc_rows_pad(n) * (kernels::tc_k_pad(t) * 2 + 4) +
+           PipelineResources::kComputeStreams * (list_capacity(band_pairs) * 8 + 8);
+  }
+  // False (nothing kept) when the device or the job's memory limit has no room.
+  bool allocate(int dev, const GraphJob& job, int64_t band_pairs) {
+    if (job.memory_left >= 0 && bytes(job.n, job.t, band_pairs) > job.memory_left) return false;
+    k_pad = kernels::tc_k_pad(job.t);
+    capacity = list_capacity(band_pairs);
+    const int64_t n_pad = kernels::tc_rows_pad(job.n);
+    bool ok = halves.try_allocate(dev, static_cast<size_t>(n_pad * k_pad) * 2) &&
+              row_delta.try_allocate(dev, static_cast<size_t>(n_pad) * sizeof(float)) &&
+              counts.try_allocate(dev, PipelineResources::kComputeStreams * sizeof(unsigned long long));
+    for (DeviceBuffer& b : pairs) ok = ok && b.try_allocate(dev, static_cast<size_t>(capacity) * sizeof(uint2));
+    if (!ok) *this = TcDegreeBuffers{};
+    return ok;
+  }
+  kernels::TcBandList list(int s) {
+    return kernels::TcBandList{pairs[s].get<uint2>(), counts.get<unsigned long long>() + s, capacity};
+  }
+};
+
 // FASTCONN_TC_STATS=1: one stderr line per tensor-core degree call with the pairs it recomputed
 // in FP32 (the benchmark's fraction; no API carries it).
-void report_recomputed(const GraphJob& job, unsigned long long recomputed, float delta) {
+void report_recomputed(const GraphJob& job, unsigned long long recomputed, float max_delta) {
   const char* env = std::getenv("FASTCONN_TC_STATS");
   if (env == nullptr || std::strcmp(env, "0") == 0) return;
-  std::fprintf(stderr, "fastconn tc_degree: n %lld t %lld delta %.3e recomputed %llu of %lld pairs\n",
-               static_cast<long long>(job.n),
-               static_cast<long long>(job.t), double(delta), recomputed, static_cast<long long>(job.n * (job.n - 1) / 2));
+  std::fprintf(stderr, "fastconn tc_degree: n %lld t %lld max delta %.3e recomputed %llu of %lld pairs\n",
+               static_cast<long long>(job.n), static_cast<long long>(job.t), double(max_delta), recomputed,
+               static_cast<long long>(job.n * (job.n - 1) / 2));
 }
 
 }  // namespace
@@ -470,13 +500,19 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   const int64_t ld = job.z.ld, t_pad = job.z.t_pad;
   DeviceBuffer count, sums, redo;
   const int dev = res.device();
-  // Degrees alone may be decided on tensor cores (tc_degree.cu: the same bits; slower so far, so
-  // only on request); the strength needs every kept pair's FP32 r, which this kernel computes anyway.
-  const bool tc = strength == nullptr && tc_degree_requested() && kernels::tc_degree_available(dev);
   if (!count.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
       !sums.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
       !redo.try_allocate(dev, sizeof(unsigned long long)))
     return false;
+  const std::vector<FusedBand> bands = fused_bands(job.n, job.tile_values, job.row_begin, job.row_end);
+  int64_t band_pairs = 0;
+  for (const FusedBand& b : bands) band_pairs = std::max(band_pairs, b.pairs);
+  // Degrees alone are decided on tensor cores where the device has them and the memory fits
+  // (tc_degree.cu: the same bits); the strength needs every kept pair's FP32 r, which the FP32
+  // kernel computes anyway.
+  TcDegreeBuffers tcb;
+  const bool tc = strength == nullptr && tc_degree_requested() && job.n < (int64_t(1) << 32) &&
+                  kernels::tc_degree_available(dev) && tcb.allocate(dev, job, band_pairs);
   DrainOnUnwind drain(res);
   // The zeroed sums, after the work the caller queued on its stream.
   FC_CUDA(cudaEventRecord(res.start_event(), job.user_stream));
@@ -484,33 +520,67 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   zero_async(count, copy);
   zero_async(sums, copy);
   zero_async(redo, copy);
-  FC_CUDA(cudaStreamSynchronize(copy));
 
-  const std::vector<FusedBand> bands = fused_bands(job.n, job.tile_values, job.row_begin, job.row_end);
   const kernels::EdgeRule rule = edge_rule(test);
   const int bits = fixed_point_bits(job.n);
-  // FASTCONN_TC_DELTA replaces the bound, for the test that shows a too-narrow band is caught.
-  const char* delta_env = std::getenv("FASTCONN_TC_DELTA");
-  const float delta = delta_env != nullptr ? std::strtof(delta_env, nullptr) : kernels::tc_delta(job.t, t_pad);
-  const kernels::TcCutoffs cut = kernels::tc_cutoffs(rule.absolute != 0, rule.threshold, delta);
+  kernels::TcDegreeArgs tca{};
+  float max_delta = 0.0f;
+  if (tc) {
+    // FASTCONN_TC_DELTA replaces the bound by one delta for every pair, for the test that shows a
+    // too-narrow band is caught.
+    const char* delta_env = std::getenv("FASTCONN_TC_DELTA");
+    const float pair_constant = delta_env != nullptr ? std::strtof(delta_env, nullptr)
+                                                     : kernels::tc_pair_constant(job.t, t_pad, tcb.k_pad);
+    max_delta = delta_env != nullptr ? pair_constant : kernels::tc_max_delta(job.t, t_pad, tcb.k_pad);
+    launched(kernels::tc_degree_prepare(static_cast<const float*>(job.rows), job.t, job.n, job.constant, tcb.k_pad,
+                                        delta_env != nullptr ? 0.0 : kernels::tc_row_factor(job.t),
+                                        tcb.halves.get<uint16_t>(), tcb.row_delta.get<float>(), copy),
+             "tc_degree_prepare kernel launch");
+    const kernels::TcCutoffs cut = kernels::tc_cutoffs(rule.absolute != 0, rule.threshold, max_delta);
+    constexpr float kScale = 65536.0f;  // 2^(2 kTcScaleBits): the products' scale
+    tca = kernels::TcDegreeArgs{tcb.halves.get<uint16_t>(), tcb.k_pad, tcb.row_delta.get<float>(),
+                                pair_constant * kScale,
+                                kernels::tc_threshold(rule.absolute != 0, rule.threshold) * kScale,
+                                kernels::TcCutoffs{cut.fail_below * kScale, cut.pass_from * kScale},
+                                static_cast<const float*>(job.rows), static_cast<int>(job.t), job.n, 0, 0, 0, 0,
+                                job.constant, rule, kernels::TcBandList{}, count.get<unsigned long long>(),
+                                redo.get<unsigned long long>()};
+  }
+  FC_CUDA(cudaStreamSynchronize(copy));
+
+  int recompute_blocks = 0;
+  if (tc) FC_CUDA(cudaDeviceGetAttribute(&recompute_blocks, cudaDevAttrMultiProcessorCount, dev));
+  recompute_blocks *= 16;  // 4 warps each: up to 6 blocks an SM fill it with loads in flight
   unsigned long long* strength_fixed = strength != nullptr ? sums.get<unsigned long long>() : nullptr;
   // The band's "GEMM" is the whole computation; it runs on the compute stream of blas, and there
-  // is no tile and no pass (integer atomics: bands on both streams may add at once).
+  // is no tile. Integer atomics: bands on both streams may add at once. The tensor-core bands'
+  // listed pairs are decided in the pass, beside the next band.
   const Gemm gemm = [&](size_t k, cublasHandle_t blas, void*) {
     cudaStream_t stream = nullptr;
     FC_CUBLAS(cublasGetStream(blas, &stream));
-    if (tc)
-      launched(kernels::tc_degree_band(zt, ld, t_pad, static_cast<const float*>(job.rows), job.t, job.n, bands[k].q0,
-                                       bands[k].q1, job.constant, rule, cut,
-                                       count.get<unsigned long long>(), redo.get<unsigned long long>(), stream),
-               "tc_degree_band kernel launch");
-    else
+    if (tc) {
+      const int s = static_cast<int>(k % PipelineResources::kComputeStreams);
+      kernels::TcDegreeArgs band = tca;
+      band.q0 = bands[k].q0;
+      band.q1 = bands[k].q1;
+      band.row_tiles = (band.q1 - band.q0 + kernels::kFusedTile - 1) / kernels::kFusedTile;
+      band.col_tiles = (job.n - band.q0 + kernels::kFusedTile - 1) / kernels::kFusedTile;
+      band.list = tcb.list(s);
+      FC_CUDA(cudaMemsetAsync(band.list.count, 0, sizeof(unsigned long long), stream));
+      launched(kernels::tc_degree_band(band, stream), "tc_degree_band kernel launch");
+    } else {
       launched(kernels::fused_degree_band(zt, ld, t_pad, job.n, bands[k].q0, bands[k].q1, job.constant, rule,
                                           bits, count.get<unsigned long long>(), strength_fixed, stream),
                "fused_degree_band kernel launch");
+    }
   };
-  const Pass no_pass = [](size_t, int, cudaStream_t, void*) {};
-  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].pairs; }, gemm, no_pass,
+  const Pass pass = [&](size_t, int s, cudaStream_t stream, void*) {
+    if (tc)
+      launched(kernels::tc_degree_recompute(static_cast<const float*>(job.rows), job.t, rule, tcb.list(s),
+                                            count.get<unsigned long long>(), recompute_blocks, stream),
+               "tc_degree_recompute kernel launch");
+  };
+  run_in_order(job, bands.size(), [&](size_t k) { return bands[k].pairs; }, gemm, pass,
                [](size_t) { return true; }, [](size_t) {});
   std::vector<unsigned long long> c(static_cast<size_t>(job.n)), f(static_cast<size_t>(job.n));
   copy_to_host(c.data(), count.get(), job.n, copy);
@@ -519,7 +589,7 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   if (tc) copy_to_host(&recomputed, redo.get(), 1, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
   drain.done();
-  if (tc) report_recomputed(job, recomputed, delta);
+  if (tc) report_recomputed(job, recomputed, max_delta);
   for (int64_t i = 0; i < job.n; ++i) {
     if (degree != nullptr) degree[i] += static_cast<int64_t>(c[static_cast<size_t>(i)]);
     if (strength != nullptr) strength[i] += static_cast<int64_t>(f[static_cast<size_t>(i)]);

@@ -34,6 +34,9 @@ struct GraphJob {
   // The row band computed (graph_backend.hpp): pairs (q, p), p > q, of the rows q in
   // [row_begin, row_end) (top_k: those rows); the whole call's is [0, n).
   int64_t row_begin = 0, row_end = 0;
+  // Device bytes an optional faster path may take beyond the job's plan (the tensor-core degree's
+  // operands); -1: no memory limit.
+  int64_t memory_left = -1;
 };
 
 // The device buffers of symmetric_csr (cuda_csr.cpp says what each holds).
@@ -111,9 +114,11 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
 // memory it needs (a k-major copy of the series, the degrees and sums); job.tile_values is only
 // the pairs per band (the unit of progress and cancellation). Returns false, having run nothing,
 // when the device has no room for it.
-// FASTCONN_TC_DEGREE=1: degrees without strength are decided on tensor cores where the device
-// has them (sm_80+, kernels/tc_degree.cu), with the same bits (not the default: slower so far on
-// the H100); FASTCONN_TC_STATS=1 prints the pairs that kernel recomputed in FP32 to stderr.
+// Degrees without strength are decided on tensor cores where the device has them (sm_80+,
+// kernels/tc_degree.cu), with the same bits, when its operands fit job.memory_left and the device
+// (kTcDegreeDefault; FASTCONN_TC_DEGREE=0 turns it off, 1 on); FASTCONN_TC_STATS=1 prints the
+// pairs that kernel recomputed in FP32 to stderr.
+constexpr bool kTcDegreeDefault = true;
 bool fused_degree_enabled(bool f64, bool tf32);
 bool tc_degree_requested();
 int64_t fused_degree_bytes(int64_t n, int64_t t);
