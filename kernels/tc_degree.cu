@@ -143,8 +143,8 @@ __device__ __forceinline__ bool tile_of(int64_t block, int64_t ny, int64_t nx, i
     else hi = mid;
   }
   const int64_t g = lo, y0 = kGroupRows * g;
-  const int64_t rows = min(int64_t(kGroupRows), ny - y0);
-  const int64_t i = block - before(g);
+  const int rows = static_cast<int>(min(int64_t(kGroupRows), ny - y0));
+  const int i = static_cast<int>(block - before(g));  // < 8 nx: 32 bits (a 64-bit division is a call)
   y = y0 + i % rows;
   x = y0 + i / rows;
   return x < nx && x >= y;

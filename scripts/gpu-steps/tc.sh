@@ -4,7 +4,7 @@
 # after a Release build with CUDA, tests and benchmarks. Runs the GPU tests of the kernel
 # (gpu.CudaTcDegree.*, with FASTCONN_REQUIRE_CUDA=1, and the host test of its bound), then
 # bench_tc_degree at 90,112 x 165 (medians of 3 after a warm-up) and 1,000,000 x 200 (one run
-# after a warm-up: ~5 s a call), |r| >= 0.3, the tensor-core kernel (the default)
+# after a warm-up: ~5 s a call), |r| >= 0.3, and the time-resolved degree (one run), the tensor-core kernel (the default)
 # against the FP32 kernel in the same run, into OUT_DIR/RESULTS-tc.md. Last line: the verdict.
 # Non-zero exit on any failure.
 set -u
@@ -21,7 +21,7 @@ md="$out/RESULTS-tc.md"
 {
   echo "# Degree on tensor cores (issue 32 item 1): bench_tc_degree"
   echo
-  echo "fc_pcc_degree, degrees only, |r| >= 0.3, seeded structured data (bench_data.hpp); FP32 fused"
+  echo "fc_pcc_degree (fc_dfc_degree where windows are named), degrees only, |r| >= t, seeded structured data (bench_data.hpp); FP32 fused"
   echo "kernel (FASTCONN_TC_DEGREE=0) and tensor-core kernel (the default) alternating in one run,"
   echo "medians after a warm-up (3 runs at 90k, 1 at 1M); recomputed: pairs inside the band, decided"
   echo "by their FP32 r; identical: every degree equal. $(date -u '+%Y-%m-%d %H:%M UTC')."
@@ -30,20 +30,25 @@ md="$out/RESULTS-tc.md"
   echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$md"
 verdict_bench=""
-for shape in "90112 165 3" "1000000 200 1"; do
+# N T reps threshold [extra]: the 90k and 1M degrees, then the time-resolved degree of issue 32
+# (90,112 x 1,200, 111 windows of 100, |r| >= 0.5, degrees only).
+for shape in "90112 165 3 0.3" "1000000 200 1 0.3" "90112 1200 1 0.5 --window 100 --step 10"; do
   set -- $shape
-  timeout 150 "$bench" "$1" "$2" --threshold 0.3 --reps "$3" --markdown "$md" >"$out/bench-tc-$1.log" 2>&1
+  n=$1 t=$2 reps=$3 thr=$4
+  shift 4
+  log="$out/bench-tc-$n-$t.log"
+  timeout 150 "$bench" "$n" "$t" --threshold "$thr" --reps "$reps" --markdown "$md" "$@" >"$log" 2>&1
   rc=$?
-  cat "$out/bench-tc-$1.log"
-  line=$(grep '^tc_degree ' "$out/bench-tc-$1.log" | tail -1)
+  cat "$log"
+  line=$(grep '^tc_degree ' "$log" | tail -1)
   [ $rc -eq 0 ] || status=1
   get() { sed -nE "s/.* $1 ([^ ]+).*/\1/p" <<<"$line"; }
   if [ -n "$(get exact_s)" ] && [ -n "$(get pairs)" ]; then
-    same=$([ "$(get tc_differ)" = 0 ] && echo identical || echo "$(get tc_differ) series DIFFER")
+    same=$([ "$(get tc_differ)" = 0 ] && echo identical || echo "$(get tc_differ) degrees DIFFER")
     pct=$(awk -v r="$(get tc_recomputed)" -v p="$(get pairs)" 'BEGIN{printf "%.3f", 100*r/p}')
-    verdict_bench+="; $1 x $2: exact $(get exact_s) s, tc $(get tc_s) s (${pct} % recomputed, $same)"
+    verdict_bench+="; $n x $t$([ "$(get windows)" != 1 ] && echo " ($(get windows) windows)"): exact $(get exact_s) s, tc $(get tc_s) s (${pct} % recomputed, $same)"
   else
-    verdict_bench+="; $1 x $2: no result (rc $rc)"
+    verdict_bench+="; $n x $t: no result (rc $rc)"
     status=1
   fi
 done
