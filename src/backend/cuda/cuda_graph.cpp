@@ -504,15 +504,23 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
       !sums.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
       !redo.try_allocate(dev, sizeof(unsigned long long)))
     return false;
-  const std::vector<FusedBand> bands = fused_bands(job.n, job.tile_values, job.row_begin, job.row_end);
-  int64_t band_pairs = 0;
-  for (const FusedBand& b : bands) band_pairs = std::max(band_pairs, b.pairs);
+  auto max_pairs = [](const std::vector<FusedBand>& bands) {
+    int64_t most = 0;
+    for (const FusedBand& b : bands) most = std::max(most, b.pairs);
+    return most;
+  };
   // Degrees alone are decided on tensor cores where the device has them and the memory fits
   // (tc_degree.cu: the same bits); the strength needs every kept pair's FP32 r, which the FP32
-  // kernel computes anyway.
+  // kernel computes anyway. Without a memory limit their bands hold kTcBandScale bands' worth of
+  // pairs: each band costs launches and a last partial wave (H100, 1,000,000 x 200: 2.29 s with
+  // 64 M-pair bands, 2.09 s with 1 G).
+  constexpr int64_t kTcBandScale = 16;
+  std::vector<FusedBand> bands = fused_bands(job.n, job.tile_values * (job.memory_left < 0 ? kTcBandScale : 1),
+                                             job.row_begin, job.row_end);
   TcDegreeBuffers tcb;
   const bool tc = strength == nullptr && tc_degree_requested() && job.n < (int64_t(1) << 32) &&
-                  kernels::tc_degree_available(dev) && tcb.allocate(dev, job, band_pairs);
+                  kernels::tc_degree_available(dev) && tcb.allocate(dev, job, max_pairs(bands));
+  if (!tc) bands = fused_bands(job.n, job.tile_values, job.row_begin, job.row_end);
   DrainOnUnwind drain(res);
   // The zeroed sums, after the work the caller queued on its stream.
   FC_CUDA(cudaEventRecord(res.start_event(), job.user_stream));
