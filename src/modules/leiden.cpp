@@ -80,7 +80,7 @@ struct GraphOps {
   LeidenPhases& phases;
   const LeidenGraph& graph(const LeidenGraph& g) const { return g; }
   int64_t move(const LeidenGraph& g, const std::vector<char>& skip, std::vector<int64_t>& p, SplitMix64& rng) const {
-    return phases.clock.time(phases.move, [&] { return leiden_move_nodes(g, t, skip, p, rng); });
+    return phases.clock.time(phases.move, [&] { return leiden_move_nodes(g, t, skip, p, rng, threads); });
   }
   int64_t refine(const LeidenGraph& g, const std::vector<char>& skip, const std::vector<int64_t>& p, SplitMix64& rng,
                  std::vector<int64_t>& refined) const {

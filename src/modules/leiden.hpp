@@ -96,9 +96,10 @@ void community_weight_sums(const LeidenGraph& g, const std::vector<int64_t>& lab
 std::vector<int64_t> shuffled_nodes(const std::vector<char>& skip, SplitMix64& rng);
 
 // Fast local moving (the paper's Algorithm A.2, MoveNodesFast): label[v] < g.n for every node;
-// nodes whose `skip` is set never move. Returns the number of moves.
+// nodes whose `skip` is set never move; batches judged in parallel on `threads` (0 = default), the
+// same labels for any number (leiden_pass.hpp's move_nodes_with). Returns the number of moves.
 int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
-                          std::vector<int64_t>& label, SplitMix64& rng);
+                          std::vector<int64_t>& label, SplitMix64& rng, int threads);
 
 // Refinement (RefinePartition with MergeNodesSubset): subcommunities of `label`'s communities,
 // numbered 0 .. returned count - 1 by first appearance in node order, into `refined`; the

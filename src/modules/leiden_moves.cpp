@@ -58,9 +58,9 @@ struct ScalarModel {
 }  // namespace
 
 int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
-                          std::vector<int64_t>& label, SplitMix64& rng) {
+                          std::vector<int64_t>& label, SplitMix64& rng, int threads) {
   ScalarModel model{g, t, {}, {}};
-  return move_nodes_with(g, model, t.epsilon, skip, label, rng);
+  return move_nodes_with(g, model, t.epsilon, skip, label, rng, threads);
 }
 
 }  // namespace fc

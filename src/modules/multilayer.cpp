@@ -240,7 +240,7 @@ struct SupraOps {
   // Every supra-node is queued, edges or not (a node without any stays alone: it gains nothing).
   int64_t move(const SupraLevel& lv, const std::vector<char>&, std::vector<int64_t>& p, SplitMix64& rng) const {
     LayerModel model{lv, coefficient, L, {}};
-    return move_nodes_with(lv.g, model, epsilon, std::vector<char>(static_cast<size_t>(lv.g.n), 0), p, rng);
+    return move_nodes_with(lv.g, model, epsilon, std::vector<char>(static_cast<size_t>(lv.g.n), 0), p, rng, threads);
   }
   int64_t refine(const SupraLevel& lv, const std::vector<char>& skip, const std::vector<int64_t>& p, SplitMix64& rng,
                  std::vector<int64_t>& refined) const {

@@ -265,7 +265,8 @@ namespace {
 // The refinement runs communities on several threads only above parallel_team's grain (65,536
 // entries a thread), which the graph above is far below: this one has enough entries for 8, so the
 // per-community draws are what make 1, 2, 3 and 8 threads agree (checked to fail when a
-// community's stream is also seeded by its thread's number).
+// community's stream is also seeded by its thread's number). Its level 0 also spans several of the
+// moves' batches (leiden_pass.hpp: 262,144 entries each), judged by 2 to 4 threads.
 TEST(Leiden, ParallelRefinementSameLabelsForEveryThreadCount) {
   std::vector<int64_t> truth;
   const Graph g = planted(40, 200, 0.06, 0.012, 11, truth);  // weak: the draws change the result
