@@ -157,7 +157,7 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
       std::fprintf(stderr, "leiden pass %lld: %lld levels, %lld moves; moves %.4f s, refinement %.4f s, aggregation %.4f s; Q %.9f\n",
                    static_cast<long long>(pass + 1), static_cast<long long>(st.levels - levels_before),
                    static_cast<long long>(moves), phases.move - before.move, phases.refine - before.refine,
-                   phases.aggregate - before.aggregate, modularity_of(g, mt, copy.data(), k));
+                   phases.aggregate - before.aggregate, modularity_of(g, mt, copy.data(), k, threads));
     }
     if (moves == 0) break;
   }
@@ -167,10 +167,10 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
   m.n = g.n;
   if (g.n > 0) {
     renumber_by_first_appearance(labels);
-    st.split_pieces = split_disconnected(g, labels);
+    st.split_pieces = split_disconnected(g, labels, threads);
     m.k = renumber_by_first_appearance(labels);
   }
-  m.q = modularity_of(g, mt, labels.data(), m.k);
+  m.q = modularity_of(g, mt, labels.data(), m.k, threads);
   m.labels = std::move(labels);
   progress.advance(g.n);
   if (phases.clock.on)

@@ -116,10 +116,12 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
 // Renumbers labels by first appearance (0, 1, ...); returns their number.
 int64_t renumber_by_first_appearance(std::vector<int64_t>& labels);
 
-// Splits every community into its connected pieces (edges of non-zero weight), in place;
-// returns how many pieces were added (0 when every community was connected).
-int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels);
-int64_t split_disconnected(const LeidenGraph& g, std::vector<int64_t>& labels);
+// Splits every community into its connected pieces (edges of non-zero weight), in place, the
+// pieces numbered by first appearance in node order; returns how many pieces were added (0 when
+// every community was connected). The check runs on `threads` (0 = default), the same result for
+// any number.
+int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels, int threads);
+int64_t split_disconnected(const LeidenGraph& g, std::vector<int64_t>& labels, int threads);
 
 struct LeidenStats {
   int64_t passes = 0;       // passes made

@@ -102,28 +102,80 @@ int64_t renumber_by_first_appearance(std::vector<int64_t>& labels) {
 
 namespace {
 
-// split_disconnected of any CSR graph type (float or double weights).
+// A search of root's community (edges of non-zero weight) from root, which the caller marked:
+// visit(u) marks u and says whether it was unmarked. Returns the nodes reached, root included.
+template <class Csr, class Visit>
+int64_t search_community(const Csr& g, const std::vector<int64_t>& labels, int64_t root, std::vector<int64_t>& stack,
+                         Visit visit) {
+  const int64_t c = labels[static_cast<size_t>(root)];
+  int64_t reached = 1;
+  stack.assign(1, root);
+  while (!stack.empty()) {
+    const size_t v = static_cast<size_t>(stack.back());
+    stack.pop_back();
+    for (int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+      const size_t u = static_cast<size_t>(g.columns[static_cast<size_t>(e)]);
+      if (g.weights[static_cast<size_t>(e)] == 0 || labels[u] != c || !visit(u)) continue;
+      ++reached;
+      stack.push_back(int64_t(u));
+    }
+  }
+  return reached;
+}
+
+// Whether every community of `labels` (ids < k) is connected: each community's size and first
+// node, then one search per community from its first node, the communities on
+// `threads` (0 = default). A search marks only its own community's nodes, so no two threads write
+// the same mark; the answer is the same for any thread count.
 template <class Csr>
-int64_t split_pieces(const Csr& g, std::vector<int64_t>& labels) {
+bool every_community_connected(const Csr& g, const std::vector<int64_t>& labels, int64_t k, int threads) {
+  std::vector<int64_t> members(static_cast<size_t>(k), 0), first(static_cast<size_t>(k), -1);
+  for (int64_t v = 0; v < g.n; ++v) {
+    const size_t c = static_cast<size_t>(labels[static_cast<size_t>(v)]);
+    ++members[c];
+    if (first[c] < 0) first[c] = v;
+  }
+  std::vector<char> seen(static_cast<size_t>(g.n), 0);
+  const int team = parallel_team(g.offsets[static_cast<size_t>(g.n)] + g.n, threads, k);
+  bool connected = true;
+#pragma omp parallel num_threads(team) if (team > 1) reduction(&& : connected)
+  {
+    std::vector<int64_t> stack;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t c = 0; c < k; ++c) {
+      const int64_t size = members[static_cast<size_t>(c)], root = first[static_cast<size_t>(c)];
+      if (size < 2) continue;
+      seen[static_cast<size_t>(root)] = 1;
+      const int64_t reached = search_community(g, labels, root, stack, [&](size_t u) {
+        if (seen[u]) return false;
+        seen[u] = 1;
+        return true;
+      });
+      connected = connected && reached == size;
+    }
+  }
+  return connected;
+}
+
+// split_disconnected of any CSR graph type (float or double weights). The usual case, every
+// community connected (Leiden's refinement keeps them so), is found in parallel and gives the
+// labels renumbered by first appearance, as numbering the pieces would; otherwise the pieces are
+// numbered in one sequential sweep in node order.
+template <class Csr>
+int64_t split_pieces(const Csr& g, std::vector<int64_t>& labels, int threads) {
   int64_t before = 0;
   for (int64_t x : labels) before = std::max(before, x + 1);
+  if (every_community_connected(g, labels, before, threads)) return renumber_by_first_appearance(labels) - before;
   std::vector<int64_t> piece(static_cast<size_t>(g.n), -1), stack;
   int64_t pieces = 0;
   for (int64_t root = 0; root < g.n; ++root) {
     if (piece[static_cast<size_t>(root)] >= 0) continue;
-    const int64_t c = labels[static_cast<size_t>(root)];
     piece[static_cast<size_t>(root)] = pieces;
-    stack.assign(1, root);
-    while (!stack.empty()) {
-      const size_t v = static_cast<size_t>(stack.back());
-      stack.pop_back();
-      for (int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
-        const size_t u = static_cast<size_t>(g.columns[static_cast<size_t>(e)]);
-        if (g.weights[static_cast<size_t>(e)] == 0 || labels[u] != c || piece[u] >= 0) continue;
-        piece[u] = pieces;
-        stack.push_back(int64_t(u));
-      }
-    }
+    search_community(g, labels, root, stack, [&](size_t u) {
+      if (piece[u] >= 0) return false;
+      piece[u] = pieces;
+      return true;
+    });
     ++pieces;
   }
   labels.swap(piece);
@@ -132,7 +184,11 @@ int64_t split_pieces(const Csr& g, std::vector<int64_t>& labels) {
 
 }  // namespace
 
-int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels) { return split_pieces(g, labels); }
-int64_t split_disconnected(const LeidenGraph& g, std::vector<int64_t>& labels) { return split_pieces(g, labels); }
+int64_t split_disconnected(const GraphData& g, std::vector<int64_t>& labels, int threads) {
+  return split_pieces(g, labels, threads);
+}
+int64_t split_disconnected(const LeidenGraph& g, std::vector<int64_t>& labels, int threads) {
+  return split_pieces(g, labels, threads);
+}
 
 }  // namespace fc

@@ -38,7 +38,11 @@ struct ScalarModel {
   void begin(const std::vector<int64_t>& label) { community_weight_sums(g, label, sum_p, sum_n); }
   double null(int64_t v, int64_t c, int64_t a) const {
     const size_t vs = static_cast<size_t>(v), as = static_cast<size_t>(a);
-    const double kc_p = c < 0 ? 0.0 : sum_p[static_cast<size_t>(c)], kc_n = c < 0 ? 0.0 : sum_n[static_cast<size_t>(c)];
+    const double kc_p = c < 0 ? 0.0 : sum_p[static_cast<size_t>(c)];
+    // Without negative weights (and for CPM) d- is 0 and the second term adds an exact 0: skipped,
+    // it spared a load from a community-long array for each candidate the moves weigh.
+    if (t.d_neg == 0) return t.gamma * (t.d_pos * g.kp[vs] * (kc_p - sum_p[as] + g.kp[vs]));
+    const double kc_n = c < 0 ? 0.0 : sum_n[static_cast<size_t>(c)];
     // leiden_gain's, term for term (the same bits).
     return t.gamma * (t.d_pos * g.kp[vs] * (kc_p - sum_p[as] + g.kp[vs]) - t.d_neg * g.kn[vs] * (kc_n - sum_n[as] + g.kn[vs]));
   }

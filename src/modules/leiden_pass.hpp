@@ -150,7 +150,10 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
         if (lu == a) p.w_own -= weights[e];
         if (lu == best) p.w_own += weights[e];
         if (p.best == a) p.w_best -= weights[e];
-        if (p.best == best) p.w_best += weights[e];
+        if (p.best == best) {
+          p.w_best += weights[e];
+          continue;  // u's judged best and own are exact at its turn, and no other community gained
+        }
       }
       if (queued[us] || lu == best) continue;  // nodes inside v's new community gain nothing from its move
       queued[us] = 1;

@@ -604,7 +604,7 @@ Modules find_modules(const GraphData& g, const fc_modularity_options& o, int thr
     });
   out.k = renumber(label, k);
   out.labels = std::move(label);
-  out.q = modularity_of(g, t, out.labels.data(), out.k);
+  out.q = modularity_of(g, t, out.labels.data(), out.k, threads);
   if (phases.on)
     std::fprintf(stderr,
                  "fastconn modularity: %.3f s; summed over the analysis threads: subgraphs %.3f, eigensolver %.3f "

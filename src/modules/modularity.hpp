@@ -86,8 +86,9 @@ struct ModularityTerms {
 // `threads`: OpenMP threads for the degrees (0 = default); the result does not depend on it.
 ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, double gamma, int threads = 1);
 
-// Q of labels already numbered 0 .. k-1 (the one formula the algorithm and fc_modularity_score share).
-double modularity_of(const GraphData& g, const ModularityTerms& t, const int64_t* labels, int64_t k);
+// Q of labels already numbered 0 .. k-1 (the one formula the algorithm and fc_modularity_score
+// share). `threads`: OpenMP threads for the rows (0 = default); the result does not depend on it.
+double modularity_of(const GraphData& g, const ModularityTerms& t, const int64_t* labels, int64_t k, int threads = 1);
 
 // fc_modularity_score: any non-negative labels (FC_ERR_INVALID_ARG names the first negative one and
 // its node); gamma > 0 and finite; the Gomez form for signed graphs.

@@ -277,7 +277,7 @@ Multilayer find_multilayer(const std::vector<const GraphData*>& layers, const st
   m.layers = L;
   if (n > 0) {
     renumber_by_first_appearance(labels);
-    split_disconnected(level0.g, labels);  // only after max_iterations passes: refinement keeps them connected
+    split_disconnected(level0.g, labels, threads);  // only after max_iterations passes: refinement keeps them connected
     m.k = renumber_by_first_appearance(labels);
   }
   m.q = multilayer_quality(layers, gamma, o.omega, o.coupling, labels.data());

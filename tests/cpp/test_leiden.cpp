@@ -292,3 +292,47 @@ TEST(Leiden, ParallelRefinementSameLabelsForEveryThreadCount) {
 }
 
 }  // namespace
+
+namespace {
+
+// The final connectivity split (split_disconnected): pieces against an independent union-find of
+// the edges inside each community, numbered by first appearance in node order, the same for 1 to
+// 4 threads (the graph has enough entries for 4: its check runs communities in parallel); labels
+// whose communities are all connected come back renumbered, with no piece added.
+TEST(Leiden, SplitDisconnectedPiecesForEveryThreadCount) {
+  std::vector<int64_t> truth;
+  const Graph g = planted(40, 200, 0.06, 0.012, 11, truth);
+  const int64_t n = g.n;
+  std::vector<int64_t> labels(static_cast<size_t>(n));
+  for (int64_t v = 0; v < n; ++v) labels[size_t(v)] = (truth[size_t(v)] * 7 + v % 3) % 50;  // many in pieces
+  std::vector<int64_t> parent(static_cast<size_t>(n));
+  for (int64_t v = 0; v < n; ++v) parent[size_t(v)] = v;
+  auto find = [&](int64_t v) {
+    while (parent[size_t(v)] != v) v = parent[size_t(v)] = parent[size_t(parent[size_t(v)])];
+    return v;
+  };
+  for (const Edge& e : g.edges)
+    if (e.w != 0 && labels[size_t(e.i)] == labels[size_t(e.j)]) parent[size_t(find(e.i))] = find(e.j);
+  std::vector<int64_t> pieces(static_cast<size_t>(n)), id(static_cast<size_t>(n), -1);
+  int64_t count = 0;
+  for (int64_t v = 0; v < n; ++v) {
+    int64_t& x = id[size_t(find(v))];
+    if (x < 0) x = count++;
+    pieces[size_t(v)] = x;
+  }
+  int64_t distinct = 0;
+  for (int64_t x : labels) distinct = std::max(distinct, x + 1);
+  ASSERT_GT(count, distinct);  // the labels do have communities in several pieces
+  for (int threads : {1, 2, 3, 4}) {
+    std::vector<int64_t> split = labels;
+    EXPECT_EQ(fc::split_disconnected(*g.g->data, split, threads), count - distinct) << "threads " << threads;
+    EXPECT_EQ(split, pieces) << "threads " << threads;
+    // Every community connected now, numbered from the last id down: only renumbered.
+    std::vector<int64_t> reversed(pieces.size());
+    for (size_t v = 0; v < pieces.size(); ++v) reversed[v] = count - 1 - pieces[v];
+    EXPECT_EQ(fc::split_disconnected(*g.g->data, reversed, threads), 0) << "threads " << threads;
+    EXPECT_EQ(reversed, pieces) << "threads " << threads;
+  }
+}
+
+}  // namespace
