@@ -42,7 +42,7 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
     cols.reserve(static_cast<size_t>(bound));
     wts.reserve(static_cast<size_t>(bound));
     const int64_t* offsets = g.offsets.data();
-    const int64_t* columns = g.columns.data();
+    const int64_t* columns = g.column_data();
     const double* weights = g.weights.data();
     const int64_t* comm = community.data();
     for (int64_t c = first; c < last; ++c) {
@@ -102,19 +102,23 @@ int64_t renumber_by_first_appearance(std::vector<int64_t>& labels) {
 
 namespace {
 
+const int64_t* column_data(const GraphData& g) { return g.columns.data(); }
+const int64_t* column_data(const LeidenGraph& g) { return g.column_data(); }
+
 // A search of root's community (edges of non-zero weight) from root, which the caller marked:
 // visit(u) marks u and says whether it was unmarked. Returns the nodes reached, root included.
 template <class Csr, class Visit>
 int64_t search_community(const Csr& g, const std::vector<int64_t>& labels, int64_t root, std::vector<int64_t>& stack,
                          Visit visit) {
   const int64_t c = labels[static_cast<size_t>(root)];
+  const int64_t* columns = column_data(g);
   int64_t reached = 1;
   stack.assign(1, root);
   while (!stack.empty()) {
     const size_t v = static_cast<size_t>(stack.back());
     stack.pop_back();
     for (int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
-      const size_t u = static_cast<size_t>(g.columns[static_cast<size_t>(e)]);
+      const size_t u = static_cast<size_t>(columns[e]);
       if (g.weights[static_cast<size_t>(e)] == 0 || labels[u] != c || !visit(u)) continue;
       ++reached;
       stack.push_back(int64_t(u));

@@ -81,7 +81,7 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
   queue.resize(static_cast<size_t>(n));
 
   const int64_t* offsets = g.offsets.data();
-  const int64_t* columns = g.columns.data();
+  const int64_t* columns = g.column_data();
   const double* weights = g.weights.data();
   int64_t* lab = label.data();
   struct Judged {
@@ -212,7 +212,7 @@ int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, co
   refined.resize(static_cast<size_t>(n));
   null.begin(label);
   const int64_t* offsets = g.offsets.data();
-  const int64_t* columns = g.columns.data();
+  const int64_t* columns = g.column_data();
   const double* weights = g.weights.data();
   const int64_t* lab = label.data();
   const int team = parallel_team(offsets[n] + n, threads);

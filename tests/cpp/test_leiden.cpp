@@ -336,3 +336,29 @@ TEST(Leiden, SplitDisconnectedPiecesForEveryThreadCount) {
 }
 
 }  // namespace
+
+namespace {
+
+// Level 0 reads the caller's columns when it drops no entry and copies the kept ones otherwise:
+// the same graph with weight-0 entries added (which level 0 drops) gives the same labels and Q,
+// on 1 and 2 threads.
+TEST(Leiden, DroppedEntriesGiveTheSameLevelZero) {
+  std::vector<int64_t> truth;
+  const Graph plain = planted(8, 40, 0.3, 0.02, 5, truth);
+  std::vector<Edge> edges = plain.edges;
+  std::map<std::pair<int64_t, int64_t>, bool> present;
+  for (const Edge& e : edges) present[{std::min(e.i, e.j), std::max(e.i, e.j)}] = true;
+  int64_t added = 0;
+  for (int64_t v = 0; v + 7 < plain.n; v += 5)
+    if (!present.count({v, v + 7})) edges.push_back({v, v + 7, 0.0}), ++added;
+  ASSERT_GT(added, 10);
+  const Graph padded(plain.n, edges);
+  for (int threads : {1, 2}) {
+    const Result a = leiden(plain, defaults(), nullptr, threads), b = leiden(padded, defaults(), nullptr, threads);
+    EXPECT_EQ(a.labels, b.labels) << "threads " << threads;
+    EXPECT_EQ(a.q, b.q) << "threads " << threads;
+    EXPECT_EQ(a.q, score(padded, b.labels));
+  }
+}
+
+}  // namespace
