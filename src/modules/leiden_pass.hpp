@@ -27,6 +27,16 @@
 
 namespace fc {
 
+// One bit per node: the moves' flags, read for every neighbour of a moved node, fit in L1 (4.8 KB
+// for 38,400 nodes) where a byte or an index per node did not.
+struct NodeBits {
+  std::vector<uint64_t> word;
+  explicit NodeBits(int64_t n) : word(static_cast<size_t>((n + 63) / 64), 0) {}
+  bool operator[](int64_t v) const { return word[static_cast<size_t>(v >> 6)] >> (v & 63) & 1; }
+  void set(int64_t v) { word[static_cast<size_t>(v >> 6)] |= uint64_t(1) << (v & 63); }
+  void clear(int64_t v) { word[static_cast<size_t>(v >> 6)] &= ~(uint64_t(1) << (v & 63)); }
+};
+
 // Model: the null model of the moves, over communities named by ids < g.n:
 //   void begin(const std::vector<int64_t>& label)    sums per community of `label`
 //   double null(int64_t v, int64_t c, int64_t a)     the null term of moving v from a (which holds
@@ -75,8 +85,10 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
   // A ring of n slots holds the queue, since a node is in it at most once. A skipped node counts
   // as queued for ever, so one test keeps it out.
   std::vector<int64_t> queue = shuffled_nodes(skip, rng);
-  std::vector<char> queued(skip.begin(), skip.end());
-  for (int64_t v : queue) queued[static_cast<size_t>(v)] = 1;
+  NodeBits queued(n);
+  for (int64_t v = 0; v < n; ++v)
+    if (skip[static_cast<size_t>(v)]) queued.set(v);
+  for (int64_t v : queue) queued.set(v);
   int64_t head = 0, size = int64_t(queue.size());
   queue.resize(static_cast<size_t>(n));
 
@@ -90,7 +102,9 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
   };
   std::vector<int64_t> batch;
   std::vector<Judged> judged;
-  std::vector<int64_t> pending(static_cast<size_t>(n), -1);  // a node's index in the batch, or -1
+  // Whether a node is pending in the batch, and then its index there.
+  NodeBits is_pending(n);
+  std::vector<int64_t> pending(static_cast<size_t>(n));
   std::vector<CommunityWeights> scratch;
   int64_t moves = 0;
 
@@ -113,7 +127,7 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
   };
   auto settle = [&](int64_t i) {
     const int64_t v = batch[static_cast<size_t>(i)];
-    pending[static_cast<size_t>(v)] = -1;
+    is_pending.clear(v);
     const Judged j = judged[static_cast<size_t>(i)];
     const int64_t a = lab[v];
     const size_t as = static_cast<size_t>(a);
@@ -143,10 +157,9 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
     ++moves;
     for (int64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
       const int64_t u = columns[e];
-      const size_t us = static_cast<size_t>(u);
-      const int64_t lu = lab[u];
-      if (const int64_t k = pending[us]; k >= 0) {
-        Judged& p = judged[static_cast<size_t>(k)];
+      if (is_pending[u]) {
+        const int64_t lu = lab[u];
+        Judged& p = judged[static_cast<size_t>(pending[static_cast<size_t>(u)])];
         if (lu == a) p.w_own -= weights[e];
         if (lu == best) p.w_own += weights[e];
         if (p.best == a) p.w_best -= weights[e];
@@ -155,8 +168,8 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
           continue;  // u's judged best and own are exact at its turn, and no other community gained
         }
       }
-      if (queued[us] || lu == best) continue;  // nodes inside v's new community gain nothing from its move
-      queued[us] = 1;
+      if (queued[u] || lab[u] == best) continue;  // nodes inside v's new community gain nothing from its move
+      queued.set(u);
       queue[static_cast<size_t>((head + size) % n)] = u;
       ++size;
     }
@@ -168,7 +181,8 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
       const int64_t v = queue[static_cast<size_t>(head)];
       head = head + 1 == n ? 0 : head + 1;
       --size;
-      queued[static_cast<size_t>(v)] = 0;
+      queued.clear(v);
+      is_pending.set(v);
       pending[static_cast<size_t>(v)] = int64_t(batch.size());
       batch.push_back(v);
       work += offsets[v + 1] - offsets[v] + 1;
