@@ -897,7 +897,9 @@ FC_API fc_status fc_modularity_score(const fc_graph* graph, const int64_t* label
 /* ---------------------------------------------------------------------------------------------
  * Modules: Leiden (Traag, Waltman and van Eck 2019, Sci Rep 9:5233) on a graph. Each pass: fast
  * local moving (a node queue in a seeded random order, each node moved to the neighbouring or
- * empty community of the largest gain), refinement (within each community, nodes still alone are
+ * empty community of the largest gain; the queue is taken in batches judged in parallel against
+ * the state before the batch, then settled in queue order, each move checked exact against the
+ * current state and the nodes around a move queued again), refinement (within each community, nodes still alone are
  * merged at random into well-connected subcommunities, with probability ~ exp(gain / randomness)
  * over the non-negative gains: the step that keeps communities connected), and aggregation of the
  * refined subcommunities into nodes, whose starting partition is the unrefined one; levels go on
@@ -941,10 +943,12 @@ FC_API fc_status fc_leiden_options_default(fc_leiden_options* options);
  * label; a graph without edges gives every node its own label and Q = 0. Same graph, options,
  * initial labels and seed: the same labels on every thread count and on CPU and CUDA contexts
  * alike (one host implementation serves every backend; the context gives threads for the degrees,
- * the refinement and the aggregation, whose results do not depend on them: each community is
- * refined with random draws of its own, seeded by the seed and the community). Since issue 31's
- * CPU work (aggregated rows in the order first met, not sorted; then the refinement's draws per
- * community) the labels for a given seed differ from those of earlier versions. The progress callback is asked
+ * the moves' judgements, the refinement, the aggregation and the final connectivity check, whose
+ * results do not depend on them: the moves' batches are set by the queue and the degrees alone,
+ * and each community is refined with random draws of its own, seeded by the seed and the
+ * community). Since issue 31's CPU work (aggregated rows in the order first met, not sorted; then
+ * the refinement's draws per community; then the batched moves) the labels for a given seed
+ * differ from those of earlier versions. The progress callback is asked
  * between levels (total n_nodes); a non-zero return gives FC_ERR_ABORTED. Options out of range
  * give FC_ERR_INVALID_ARG naming the field and value; a negative initial label names its node. */
 FC_API fc_status fc_leiden(fc_context* ctx, const fc_graph* graph, const fc_leiden_options* options,
