@@ -361,7 +361,7 @@ FC_API fc_status fc_graph_load(const char* path, fc_graph** out);
  * as truncating, with a safety factor of 2) and the FP32 fmaf chain, gamma(2 T, 2^-23) and
  * gamma(T, 2^-24) times ||z_q|| ||z_p|| (kernels/tc_bound.hpp derives it; d_qp is about 5e-4
  * at T = 200). So the degrees are FP32 mode's, bit for bit, at about twice its speed (H100,
- * |r| >= 0.3: 90,112 x 165 in 18 ms against 33 ms; 1,000,000 x 200 in 2.3 s against 4.6 s;
+ * |r| >= 0.3: 90,112 x 165 in 18 ms against 33 ms; 1,000,000 x 200 in 2.1 s against 4.6 s;
  * bench/RESULTS-tc.md). FASTCONN_TC_DEGREE=0 in the environment keeps the FP32 kernel. */
 FC_API fc_status fc_pcc_degree(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param,
                                int64_t* degree, double* strength);
