@@ -43,7 +43,7 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
     wts.reserve(static_cast<size_t>(bound));
     const int64_t* offsets = g.offsets.data();
     const int64_t* columns = g.column_data();
-    const double* weights = g.weights.data();
+    const EdgeWeights weights = g.edge_weights();
     const int64_t* comm = community.data();
     for (int64_t c = first; c < last; ++c) {
       double kp = 0, kn = 0;
@@ -104,6 +104,8 @@ namespace {
 
 const int64_t* column_data(const GraphData& g) { return g.columns.data(); }
 const int64_t* column_data(const LeidenGraph& g) { return g.column_data(); }
+bool weight_is_zero(const GraphData& g, int64_t e) { return g.weights[static_cast<size_t>(e)] == 0; }
+bool weight_is_zero(const LeidenGraph& g, int64_t e) { return g.edge_weights()[e] == 0; }
 
 // A search of root's community (edges of non-zero weight) from root, which the caller marked:
 // visit(u) marks u and says whether it was unmarked. Returns the nodes reached, root included.
@@ -119,7 +121,7 @@ int64_t search_community(const Csr& g, const std::vector<int64_t>& labels, int64
     stack.pop_back();
     for (int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
       const size_t u = static_cast<size_t>(columns[e]);
-      if (g.weights[static_cast<size_t>(e)] == 0 || labels[u] != c || !visit(u)) continue;
+      if (weight_is_zero(g, e) || labels[u] != c || !visit(u)) continue;
       ++reached;
       stack.push_back(int64_t(u));
     }

@@ -94,7 +94,7 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
 
   const int64_t* offsets = g.offsets.data();
   const int64_t* columns = g.column_data();
-  const double* weights = g.weights.data();
+  const EdgeWeights weights = g.edge_weights();
   int64_t* lab = label.data();
   struct Judged {
     int64_t best;  // the best neighbouring community other than its own; -1: none
@@ -170,7 +170,8 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
       }
       if (queued[u] || lab[u] == best) continue;  // nodes inside v's new community gain nothing from its move
       queued.set(u);
-      queue[static_cast<size_t>((head + size) % n)] = u;
+      const int64_t tail = head + size;  // < 2n: a subtraction, not a 64-bit division per node queued
+      queue[static_cast<size_t>(tail >= n ? tail - n : tail)] = u;
       ++size;
     }
   };
@@ -227,7 +228,7 @@ int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, co
   null.begin(label);
   const int64_t* offsets = g.offsets.data();
   const int64_t* columns = g.column_data();
-  const double* weights = g.weights.data();
+  const EdgeWeights weights = g.edge_weights();
   const int64_t* lab = label.data();
   const int team = parallel_team(offsets[n] + n, threads);
   // Per subcommunity r (id: its first node): size, and ext[r] = the weight from r to the rest of its S.
