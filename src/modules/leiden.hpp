@@ -93,6 +93,18 @@ struct CommunityWeights {
       x.weight += w;
     }
   }
+  // Marks c met (weight 0 if it was not) and returns its weight, which store sets: a run of adds
+  // to one community summed in a register between them.
+  double open(int64_t c) {
+    Slot& x = slot[static_cast<size_t>(c)];
+    if (x.stamp != now) {
+      x.stamp = now;
+      x.weight = 0;
+      list[static_cast<size_t>(size++)] = c;
+    }
+    return x.weight;
+  }
+  void store(int64_t c, double w) { slot[static_cast<size_t>(c)].weight = w; }
   double weight(int64_t c) const { return slot[static_cast<size_t>(c)].weight; }  // c met
   double of(int64_t c) const { return slot[static_cast<size_t>(c)].stamp == now ? weight(c) : 0.0; }
   const int64_t* begin() const { return list.data(); }

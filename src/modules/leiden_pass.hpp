@@ -274,10 +274,23 @@ int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, co
         const size_t vs = static_cast<size_t>(v);
         if (r_size[static_cast<size_t>(refined[vs])] != 1) continue;  // no longer alone
         if (!null.well_connected(ext[vs], v, s)) continue;
+        // A run of entries into one subcommunity (most of a dense community's rows go to its
+        // largest) is summed in a register and stored when it ends: the same additions in the
+        // same order, without a store and reload of the slot, the loop's chain, per entry.
+        int64_t run = -1;
+        double sum = 0;
         for (int64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
           const int64_t u = columns[e];
-          if (lab[u] == s) cw.add(refined[static_cast<size_t>(u)], weights[e]);
+          if (lab[u] != s) continue;
+          const int64_t r = refined[static_cast<size_t>(u)];
+          if (r != run) {
+            if (run >= 0) cw.store(run, sum);
+            sum = cw.open(r);
+            run = r;
+          }
+          sum += weights[e];
         }
+        if (run >= 0) cw.store(run, sum);
         candidate.assign(1, v);  // staying alone: gain 0
         gain.assign(1, 0.0);
         double top = 0;
