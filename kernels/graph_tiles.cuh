@@ -124,6 +124,20 @@ struct TcBandList {
   unsigned long long* count;
   int64_t capacity;
 };
+// Edge mode (threshold_edges on tensor cores, cuda_graph.cpp): with `values` set, tc_degree_band
+// counts nothing; every pair that may pass (x >= the band's lower edge t' - d_qp) is decided by
+// its FP32 r (listed, or recomputed in the tile), and a passing pair's r goes to
+// values[(q - q0) * ld + (p - p0)] (its position in a row-order band's tile, p0 = q0 + 1; q0 a
+// multiple of kFusedTile, q1 too or the job's last row, as for the degree) and its bit
+// to bits[(q - q0) * words + (p - p0) / 32] (bit (p - p0) % 32; `words` per row, ld / 32 rounded
+// up). tc_edge_recompute does the same for the listed pairs, and tc_edge_compact turns the bits
+// into edge_compact's chunks (counts and compacted scratch: edge_scan and edge_gather follow as
+// on the FP32 path), clearing the bits it read. So the edges are the FP32 path's, bit for bit.
+struct TcEdgeOut {
+  float* values;
+  unsigned* bits;
+  int64_t q0, p0, ld, words;
+};
 struct TcDegreeArgs {
   const uint16_t* halves;
   int64_t k_pad;
@@ -138,6 +152,7 @@ struct TcDegreeArgs {
   TcBandList list;
   unsigned long long* degree;
   unsigned long long* recomputed;
+  TcEdgeOut edges;  // values null: the degree
 };
 inline int64_t tc_rows_pad(int64_t n) { return (n + kFusedTile - 1) / kFusedTile * kFusedTile; }
 bool tc_degree_available(int device);
@@ -146,6 +161,12 @@ cudaError_t tc_degree_prepare(const float* rows, int64_t t, int64_t n, const uin
 cudaError_t tc_degree_band(const TcDegreeArgs& args, cudaStream_t stream);
 cudaError_t tc_degree_recompute(const float* rows, int64_t t, EdgeRule rule, TcBandList list,
                                 unsigned long long* degree, int blocks, cudaStream_t stream);
+cudaError_t tc_edge_recompute(const float* rows, int64_t t, EdgeRule rule, TcBandList list, TcEdgeOut out, int blocks,
+                              cudaStream_t stream);
+// The band's chunks (edge_compact's layout) from the bits and values of edge mode; the bits read
+// are set to 0 again.
+cudaError_t tc_edge_compact(unsigned* bits, const float* values, const GraphBand& band, int64_t words,
+                            int32_t* scratch_cols, float* scratch_vals, int32_t* chunk_counts, cudaStream_t stream);
 
 // --- |r| histogram (abs_histogram.cu) -----------------------------------------------------------
 // abs_histogram_band: counts[bits(|r|) >> shift] += 1 over the band's pairs of non-constant

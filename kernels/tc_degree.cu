@@ -61,6 +61,13 @@ __device__ __noinline__ float chain_product(const float* __restrict__ rows, int 
   return acc;
 }
 
+// Edge mode: pair (q, p) passes with FP32 r (graph_tiles.cuh, TcEdgeOut).
+__device__ __forceinline__ void record_edge(const TcEdgeOut& e, int64_t q, int64_t p, float r) {
+  const int64_t ql = q - e.q0, x = p - e.p0;
+  e.values[ql * e.ld + x] = r;
+  atomicOr(e.bits + ql * e.words + (x >> 5), 1u << (x & 31));
+}
+
 // --- operands ----------------------------------------------------------------------------------
 
 // One warp a row q of [0, n_pad): its halves (zero for q >= n, a constant series, k >= t) and
@@ -157,25 +164,31 @@ __device__ __forceinline__ float decision_value(float v) {
 }
 
 // A pair between the cutoffs: decided by its own d_qp, or (inside its band) listed, or, where
-// `list` is false, recomputed here. Returns whether it passes (a listed pair: false for now).
+// `list` is false, recomputed here. Returns whether it passes (a listed pair: false for now). In
+// edge mode a pair above its band needs its r too: it is listed (or recomputed and recorded) like
+// a band pair, and the answer is always false (nothing is counted).
+template <bool kEdges>
 __device__ __forceinline__ bool decide_between(const TcDegreeArgs& a, TcShared& sh, float x, float d_q, float d_p,
                                                int tr, int tc, int64_t rs, int64_t cs, bool list) {
   const float d = __fadd_ru(__fadd_ru(d_q, d_p), a.pair_constant);
   if (x < __fsub_rd(a.threshold_scaled, d)) return false;
-  if (x >= __fadd_ru(a.threshold_scaled, d)) return true;
+  if (!kEdges && x >= __fadd_ru(a.threshold_scaled, d)) return true;
   if (list) {
     const int at = atomicAdd(&sh.listed, 1);
     if (at < kBandList) sh.band_list[at] = static_cast<unsigned short>(tr * kTile + tc);
     return false;
   }
   atomicAdd(&sh.chains, 1);
-  return passes(pair_r(chain_product(a.rows, a.t, rs + tr, cs + tc)), a.rule);
+  const float r = pair_r(chain_product(a.rows, a.t, rs + tr, cs + tc));
+  if (!passes(r, a.rule)) return false;
+  if (kEdges) record_edge(a.edges, rs + tr, cs + tc, r);
+  return !kEdges;
 }
 
 // The fast path, for a tile whose every pair counts (off the diagonal, and either no padding or
 // constant series in it or zero products failing at once): the decisions in registers. Counts
 // per thread packed 4 bits a row (column) of its 8, then lanes, then shared per-tile counts.
-template <bool kAbs>
+template <bool kAbs, bool kEdges>
 __device__ __forceinline__ void decide_registers(const TcDegreeArgs& a, TcShared& sh, const float (&acc)[4][4][4],
                                                  int64_t rs, int64_t cs, int wr, int wc, int g, int c) {
   const float x_fail = a.cut.fail_below, x_pass = a.cut.pass_from;
@@ -188,14 +201,15 @@ __device__ __forceinline__ void decide_registers(const TcDegreeArgs& a, TcShared
       for (int r = 0; r < 4; ++r) {
         const int i = 2 * mi + (r >> 1), j = 2 * nj + (r & 1);
         const float x = decision_value<kAbs>(acc[mi][nj][r]);
-        bool pass = x >= x_pass;
-        if (x >= x_fail && !pass) {  // rare: a pair near t
+        bool pass = !kEdges && x >= x_pass;
+        if (x >= x_fail && !pass) {  // rare: a pair near t (edge mode: or above it)
           const int tr = wr + 16 * mi + g + 8 * (r >> 1), tc = wc + 8 * nj + 2 * c + (r & 1);
-          pass = decide_between(a, sh, x, __ldg(a.row_delta + rs + tr), __ldg(a.row_delta + cs + tc), tr, tc, rs, cs,
+          pass = decide_between<kEdges>(a, sh, x, __ldg(a.row_delta + rs + tr), __ldg(a.row_delta + cs + tc), tr, tc, rs, cs,
                                 true);
         }
         if (pass) rows += 1u << (4 * i), cols += 1u << (4 * j);
       }
+  if (kEdges) return;  // nothing counted
   // Rows: the 4 lanes of a g hold a row's 32 columns of the warp; columns: the 8 g's of a c.
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
@@ -214,7 +228,7 @@ __device__ __forceinline__ void decide_registers(const TcDegreeArgs& a, TcShared
 // The general path, for the diagonal tile, a tile with padding or constant series where a zero
 // product may pass, and a tile whose band list overflowed: the products through shared memory,
 // one pair a thread at a time, every test spelled out, band pairs recomputed here.
-template <bool kAbs>
+template <bool kAbs, bool kEdges>
 __device__ void decide_shared(const TcDegreeArgs& a, TcShared& sh, const float (&acc)[4][4][4], int64_t rs, int64_t cs,
                               int wr, int wc, int g, int c) {
   const int tid = threadIdx.x;
@@ -235,8 +249,8 @@ __device__ void decide_shared(const TcDegreeArgs& a, TcShared& sh, const float (
     if (p <= q || q >= a.q1 || p >= a.n || is_constant(a.constant, q) || is_constant(a.constant, p)) continue;
     const float x = decision_value<kAbs>(sh.tile.products[at]);
     if (x < a.cut.fail_below) continue;
-    if (x >= a.cut.pass_from ||
-        decide_between(a, sh, x, __ldg(a.row_delta + q), __ldg(a.row_delta + p), tr, tc, rs, cs, false)) {
+    if ((!kEdges && x >= a.cut.pass_from) ||
+        decide_between<kEdges>(a, sh, x, __ldg(a.row_delta + q), __ldg(a.row_delta + p), tr, tc, rs, cs, false)) {
       atomicAdd(&sh.row_count[tr], 1);
       atomicAdd(&sh.col_count[tc], 1);
     }
@@ -245,6 +259,7 @@ __device__ void decide_shared(const TcDegreeArgs& a, TcShared& sh, const float (
 
 // The tile's listed band pairs: onto the band's list when it has room, else decided here (one
 // pair a thread at a time); then the tile's counts into the degrees.
+template <bool kEdges>
 __device__ __forceinline__ void flush_tile(const TcDegreeArgs& a, TcShared& sh, int64_t rs, int64_t cs) {
   const int tid = threadIdx.x;
   __syncthreads();  // the tile's list and counts are complete
@@ -264,11 +279,18 @@ __device__ __forceinline__ void flush_tile(const TcDegreeArgs& a, TcShared& sh, 
     const int tr = sh.band_list[k] / kTile, tc = sh.band_list[k] % kTile;
     if (at != ~0ull) {
       a.list.pairs[at + k] = make_uint2(static_cast<unsigned>(rs + tr), static_cast<unsigned>(cs + tc));
-    } else if (passes(pair_r(chain_product(a.rows, a.t, rs + tr, cs + tc)), a.rule)) {
-      atomicAdd(&sh.row_count[tr], 1);
-      atomicAdd(&sh.col_count[tc], 1);
+    } else {
+      const float r = pair_r(chain_product(a.rows, a.t, rs + tr, cs + tc));
+      if (!passes(r, a.rule)) continue;
+      if (kEdges) {
+        record_edge(a.edges, rs + tr, cs + tc, r);
+      } else {
+        atomicAdd(&sh.row_count[tr], 1);
+        atomicAdd(&sh.col_count[tc], 1);
+      }
     }
   }
+  if (kEdges) return;
   __syncthreads();
   if (tid < kTile) {
     if (sh.row_count[tid] > 0) atomicAdd(a.degree + rs + tid, static_cast<unsigned long long>(sh.row_count[tid]));
@@ -276,7 +298,7 @@ __device__ __forceinline__ void flush_tile(const TcDegreeArgs& a, TcShared& sh, 
   }
 }
 
-template <bool kAbs>
+template <bool kAbs, bool kEdges>
 __global__ void __launch_bounds__(kThreads, 2) tc_degree_kernel(TcDegreeArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   extern __shared__ __align__(128) unsigned char dynamic_shared[];
@@ -358,12 +380,12 @@ __global__ void __launch_bounds__(kThreads, 2) tc_degree_kernel(TcDegreeArgs a) 
   });
   __syncthreads();  // the counts were zeroed before any warp adds to them (k steps may be few)
   if (!general) {
-    decide_registers<kAbs>(a, sh, acc, rs, cs, wr, wc, g, c);
+    decide_registers<kAbs, kEdges>(a, sh, acc, rs, cs, wr, wc, g, c);
     __syncthreads();
     general = sh.listed > kBandList;  // the list overflowed: decide the whole tile again
   }
-  if (general) decide_shared<kAbs>(a, sh, acc, rs, cs, wr, wc, g, c);
-  flush_tile(a, sh, rs, cs);
+  if (general) decide_shared<kAbs, kEdges>(a, sh, acc, rs, cs, wr, wc, g, c);
+  flush_tile<kEdges>(a, sh, rs, cs);
 #endif
 }
 
@@ -376,9 +398,11 @@ constexpr int kRecomputeWarps = 4;
 constexpr int kChunk = 32;
 constexpr int kChunkLd = kChunk + 1;  // row stride in shared memory: lanes reading row `lane` at k hit bank lane + k
 
+template <bool kEdges>
 __global__ void __launch_bounds__(32 * kRecomputeWarps) tc_recompute_kernel(const float* __restrict__ rows, int t,
                                                                             EdgeRule rule, TcBandList list,
-                                                                            unsigned long long* __restrict__ degree) {
+                                                                            unsigned long long* __restrict__ degree,
+                                                                            TcEdgeOut edges) {
   __shared__ float chunk[kRecomputeWarps][64 * kChunkLd];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   float* sm = chunk[warp];
@@ -407,8 +431,12 @@ __global__ void __launch_bounds__(32 * kRecomputeWarps) tc_recompute_kernel(cons
       __syncwarp();
     }
     if (mine && passes(pair_r(acc), rule)) {
-      atomicAdd(degree + qp.x, 1ull);
-      atomicAdd(degree + qp.y, 1ull);
+      if (kEdges) {
+        record_edge(edges, qp.x, qp.y, pair_r(acc));
+      } else {
+        atomicAdd(degree + qp.x, 1ull);
+        atomicAdd(degree + qp.y, 1ull);
+      }
     }
   }
 }
@@ -420,7 +448,7 @@ bool tc_degree_available(int device) {
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 8) return false;
   // The binary the device would run must be one built for sm_80+ (not the body-less JIT of older PTX).
   cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, tc_degree_kernel<true>) != cudaSuccess) {
+  if (cudaFuncGetAttributes(&attr, tc_degree_kernel<true, false>) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
@@ -451,7 +479,9 @@ cudaError_t tc_degree_band(const TcDegreeArgs& args, cudaStream_t stream) {
   const int64_t blocks = tc_degree_blocks(args.row_tiles, args.col_tiles);
   if (blocks <= 0) return cudaSuccess;
   if (blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
-  auto kernel = args.rule.absolute ? tc_degree_kernel<true> : tc_degree_kernel<false>;
+  const bool edges = args.edges.values != nullptr;
+  auto kernel = args.rule.absolute ? (edges ? tc_degree_kernel<true, true> : tc_degree_kernel<true, false>)
+                                   : (edges ? tc_degree_kernel<false, true> : tc_degree_kernel<false, false>);
   const cudaError_t attr =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sizeof(TcShared)));
   if (attr != cudaSuccess) return attr;
@@ -462,7 +492,16 @@ cudaError_t tc_degree_band(const TcDegreeArgs& args, cudaStream_t stream) {
 cudaError_t tc_degree_recompute(const float* rows, int64_t t, EdgeRule rule, TcBandList list,
                                 unsigned long long* degree, int blocks, cudaStream_t stream) {
   if (list.pairs == nullptr) return cudaSuccess;
-  tc_recompute_kernel<<<blocks, 32 * kRecomputeWarps, 0, stream>>>(rows, static_cast<int>(t), rule, list, degree);
+  tc_recompute_kernel<false>
+      <<<blocks, 32 * kRecomputeWarps, 0, stream>>>(rows, static_cast<int>(t), rule, list, degree, TcEdgeOut{});
+  return cudaGetLastError();
+}
+
+cudaError_t tc_edge_recompute(const float* rows, int64_t t, EdgeRule rule, TcBandList list, TcEdgeOut out, int blocks,
+                              cudaStream_t stream) {
+  if (list.pairs == nullptr) return cudaSuccess;
+  tc_recompute_kernel<true>
+      <<<blocks, 32 * kRecomputeWarps, 0, stream>>>(rows, static_cast<int>(t), rule, list, nullptr, out);
   return cudaGetLastError();
 }
 

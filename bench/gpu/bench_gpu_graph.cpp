@@ -77,16 +77,42 @@ int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::st
   float threshold;
   std::memcpy(&threshold, &bits, 4);
   int64_t edges = 0;
-  auto graph = [&] {
+  // FASTCONN_TC_EDGES: "1" the tensor-core path (the default), "0" the FP32 tiles. keep: the
+  // graph's edge list and weights, to compare the two paths.
+  struct Edges {
+    std::vector<int64_t> i, j;
+    std::vector<float> w;
+  };
+  auto graph = [&](const char* tc, Edges* keep) {
+    setenv("FASTCONN_TC_EDGES", tc, 1);
     fc_graph* g = nullptr;
     fc_ok(fc_pcc_graph(ctx, s, FC_EDGE_ABS_THRESHOLD, threshold, FC_GRAPH_WEIGHTED, &g), "fc_pcc_graph");
     fc_ok(fc_graph_info(g, nullptr, &edges), "fc_graph_info");
+    if (keep != nullptr) {
+      keep->i.resize(static_cast<size_t>(edges));
+      keep->j.resize(static_cast<size_t>(edges));
+      keep->w.resize(static_cast<size_t>(edges));
+      fc_ok(fc_graph_edges(g, keep->i.data(), keep->j.data(), keep->w.data(), edges), "fc_graph_edges");
+    }
     fc_graph_destroy(g);
   };
+  Edges fp32_edges, tc_edges;
   const double t0 = now();
-  graph();
+  graph("1", &tc_edges);
   const double first = now() - t0;
-  const double api = timed(reps, graph);
+  graph("0", &fp32_edges);
+  const bool identical = fp32_edges.i == tc_edges.i && fp32_edges.j == tc_edges.j &&
+                         std::memcmp(fp32_edges.w.data(), tc_edges.w.data(), fp32_edges.w.size() * sizeof(float)) == 0 &&
+                         fp32_edges.w.size() == tc_edges.w.size();
+  fp32_edges = Edges{};
+  tc_edges = Edges{};
+  std::vector<double> fp32_runs, tc_runs;
+  for (int k = 0; k < reps; ++k) {  // alternating
+    fp32_runs.push_back(timed(1, [&] { graph("0", nullptr); }));
+    tc_runs.push_back(timed(1, [&] { graph("1", nullptr); }));
+  }
+  unsetenv("FASTCONN_TC_EDGES");
+  const double api_fp32 = median(fp32_runs), api = median(tc_runs);
   double gemm_s = 0;
   {
     GemmAlone gemm(x, n, t, fc::cuda::max_tile_values());
@@ -103,12 +129,18 @@ int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::st
       << " edges | seconds | ratio | target |\n|---|---:|---:|---|\n";
   std::snprintf(line, sizeof line, "| cuBLAS SGEMMs alone, the triangle's tiles | %.4f | | |\n", gemm_s);
   tab << line;
-  std::snprintf(line, sizeof line, "| fc_pcc_graph, symmetric CSR in host memory (median of %d) | %.4f | %.2f x GEMMs | <= 2 x GEMMs: %s |\n",
-                reps, api, api / gemm_s, api <= 2 * gemm_s ? "met" : "MISSED");
+  std::snprintf(line, sizeof line, "| fc_pcc_graph, FP32 tiles (FASTCONN_TC_EDGES=0, median of %d) | %.4f | %.2f x GEMMs | |\n",
+                reps, api_fp32, api_fp32 / gemm_s);
+  tab << line;
+  std::snprintf(line, sizeof line, "| fc_pcc_graph, symmetric CSR in host memory (tensor cores, the default; median of %d) | %.4f | %.2f x GEMMs, %.2f x FP32 | <= 2 x GEMMs: %s; edges %s the FP32 path's |\n",
+                reps, api, api / gemm_s, api_fp32 / api, api <= 2 * gemm_s ? "met" : "MISSED",
+                identical ? "identical to" : "DIFFER from");
   tab << line;
   std::snprintf(line, sizeof line, "| fc_pcc_graph, first call | %.4f | %.2f x GEMMs | |\n", first, first / gemm_s);
   tab << line;
   std::cout << "device: " << prop.name << "\n" << tab.str();
+  std::cout << "tc_graph n " << n << " t " << t << " edges " << edges << " fp32_s " << api_fp32 << " tc_s " << api
+            << " identical " << (identical ? 1 : 0) << "\n";
   if (!markdown.empty()) {
     std::ofstream md(markdown, std::ios::app);
     md << "\n### fc_pcc_graph at N = " << n << " (issue 11; bench_gpu_graph --large)\n\n- device: " << prop.name

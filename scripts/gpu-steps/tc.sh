@@ -12,7 +12,7 @@ source "$(dirname "$0")/../gpu-step-ctest.sh" "$@"
 status=0
 
 # --- tests ---------------------------------------------------------------------------------------
-run_step_tests 'gpu\.CudaTcDegree\.|cpp\.TcBound\.' "$out/tc-tests.log"
+run_step_tests 'gpu\.CudaTcDegree\.|gpu\.CudaTcEdges\.|cpp\.TcBound\.' "$out/tc-tests.log"
 [ "$step_tests_ok" = 1 ] || status=1
 tests="tests $step_tests passed"
 
@@ -52,6 +52,27 @@ for shape in "90112 165 3 0.3" "1000000 200 1 0.3" "90112 1200 1 0.5 --window 10
     status=1
   fi
 done
+# The graph (issue 32's fc_pcc_graph target: N = 200,000, T = 200, 10 M edges), tensor cores
+# against the FP32 tiles in the same run, edges compared.
+glog="$out/bench-tc-graph.log"
+timeout 200 "$build/bench/gpu/bench_gpu_graph" --large 200000 200 10000000 --reps 3 --markdown "$md" >"$glog" 2>&1 || status=1
+cat "$glog"
+gline=$(grep '^tc_graph ' "$glog" | tail -1)
+if [ -n "$gline" ]; then
+  gget() { sed -nE "s/.* $1 ([^ ]+).*/\1/p" <<<"$gline"; }
+  verdict_bench+="; graph 200000 x 200: fp32 $(gget fp32_s) s, tc $(gget tc_s) s, $(gget edges) edges, $([ "$(gget identical)" = 1 ] && echo identical || echo DIFFER)"
+  [ "$(gget identical)" = 1 ] || status=1
+else
+  verdict_bench+="; graph: no result"
+  status=1
+fi
+# The floors through PyTorch (cuBLAS FP32/TF32/BF16 GEMMs of the triangle's tiles, and the
+# matmul-and-threshold degree at 90k), same GPU, same run.
+if python3 -c 'import torch' 2>/dev/null; then
+  timeout 300 python3 "$(dirname "$0")/../../bench/gpu/torch_tc_floor.py" 90112 165 0.3 --markdown "$md" >"$out/torch-floor-90k.log" 2>&1 || status=1
+  timeout 300 python3 "$(dirname "$0")/../../bench/gpu/torch_tc_floor.py" 1000000 200 0.3 --reps 1 --gemm-only --markdown "$md" >"$out/torch-floor-1m.log" 2>&1 || status=1
+  cat "$out/torch-floor-90k.log" "$out/torch-floor-1m.log"
+fi
 cat "$md"
 echo "$tests$verdict_bench"
 exit $status

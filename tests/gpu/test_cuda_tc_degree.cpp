@@ -22,15 +22,11 @@
 #include "reference.hpp"
 #include "require_cuda.hpp"
 #include "scoped_env.hpp"
+#include "tc_data.hpp"
 
 namespace {
 
 using namespace fctest;
-
-bool tensor_cores_here() {
-  int major = 0;
-  return cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) == cudaSuccess && major >= 8;
-}
 
 struct DegreeRun {
   std::vector<int64_t> degree;
@@ -87,59 +83,8 @@ long long expect_same_degrees(const Dataset& d, const fc::EdgeTest& test, int64_
   return tc.recomputed;
 }
 
-// Series on a circle of one plane: s_k = cos(phi_k) u + sin(phi_k) v (u, v centred, orthonormal),
-// phi_k = k alpha + e_k with cos(alpha) = threshold and |e_k| <= 1e-6, so each pair of
-// neighbours has r within ~1e-6 of the threshold; every third series is negated (r near
-// -threshold). wide: u and v's elements spread over 4 decades, the rows' TF32 rounding then
-// falls on a few large elements. A few series are duplicated (r = 1 up to rounding).
-Dataset near_threshold_data(int64_t n, int64_t t, double threshold, bool wide, uint64_t seed) {
-  Random rng(seed);
-  std::vector<double> u(static_cast<size_t>(t)), v(static_cast<size_t>(t));
-  for (int64_t k = 0; k < t; ++k) {
-    const double scale_u = wide ? std::pow(10.0, rng.uniform(-2.0, 2.0)) : 1.0;
-    const double scale_v = wide ? std::pow(10.0, rng.uniform(-2.0, 2.0)) : 1.0;
-    u[k] = scale_u * rng.normal();
-    v[k] = scale_v * rng.normal();
-  }
-  auto centre_unit = [&](std::vector<double>& w) {
-    double mean = 0, ss = 0;
-    for (double x : w) mean += x;
-    mean /= double(t);
-    for (double& x : w) {
-      x -= mean;
-      ss += x * x;
-    }
-    for (double& x : w) x /= std::sqrt(ss);
-  };
-  centre_unit(u);
-  double dot = 0;
-  for (int64_t k = 0; k < t; ++k) dot += u[k] * v[k];
-  for (int64_t k = 0; k < t; ++k) v[k] -= dot * u[k];
-  centre_unit(v);
-  const double alpha = std::acos(threshold);
-  Dataset d;
-  d.n = n;
-  d.t = t;
-  d.x.resize(static_cast<size_t>(n * t));
-  for (int64_t s = 0; s < n; ++s) {
-    const double phi = double(s) * alpha + rng.uniform(-1e-6, 1e-6);
-    const double sign = s % 3 == 2 ? -1.0 : 1.0;
-    for (int64_t k = 0; k < t; ++k) d.at(s, k) = 100.0 + 10.0 * sign * (std::cos(phi) * u[k] + std::sin(phi) * v[k]);
-  }
-  for (int64_t s = 7; s + 5 < n; s += 50)
-    for (int64_t k = 0; k < t; ++k) d.at(s + 5, k) = d.at(s, k);
-  return d;
-}
-
 const fc::EdgeTest kRules[] = {fc::EdgeTest{true, 0.3f}, fc::EdgeTest{false, 0.3f}, fc::EdgeTest{false, -0.2f},
                                fc::EdgeTest{true, 0.0f}, fc::EdgeTest{true, 1.0f}};
-
-// Two constant series and a duplicate (r = 1 up to rounding, decided at |r| >= 1).
-void add_constants_and_a_duplicate(Dataset& d) {
-  make_constant(d, 1, 3.0);
-  make_constant(d, d.n / 3, -2.0);
-  for (int64_t k = 0; k < d.t; ++k) d.at(d.n - 1, k) = d.at(2, k);
-}
 
 TEST(CudaTcDegree, SameDegreesAsFp32OnStructuredDataAtOddSizes) {
   REQUIRE_CUDA();

@@ -108,7 +108,7 @@ void CudaBackend::edges_of_rows(const SeriesView& s, const EdgeTest& test, RowBa
   const CudaSeries& st = storage_of(s);
   const EdgePlan p = plan_edges(s, st, run);
   set_math_mode(run, st.f64);
-  cuda::threshold_edges(graph_job(s, run, p.tile, rows), test, arena_, p.arena_edges, out);
+  cuda::threshold_edges(edge_job(s, run, p, rows), test, arena_, p.arena_edges, out);
 }
 
 CudaBackend::EdgePass CudaBackend::edge_pass(const SeriesView& s, const EdgeTest& test, UpperEdges& edges, const RunSettings& run) {
@@ -117,7 +117,7 @@ CudaBackend::EdgePass CudaBackend::edge_pass(const SeriesView& s, const EdgeTest
   EdgePass pass;
   pass.plan = plan_edges(s, st, run);
   set_math_mode(run, st.f64);
-  pass.job = graph_job(s, run, pass.plan.tile, RowBand{0, s.n});
+  pass.job = edge_job(s, run, pass.plan, RowBand{0, s.n});
   const auto t0 = cuda::GraphProfile::Clock::now();
   cuda::threshold_edges(pass.job, test, arena_, pass.plan.arena_edges, edges, &pass.kept);
   cuda::profile_phase(cuda::GraphProfile::get(), cuda::GraphProfile::kEdges, t0);
@@ -318,6 +318,14 @@ bool CudaBackend::top_k_rows(const SeriesView& s, int64_t k, int64_t row_begin, 
   if (cublas_products(s, run)) return false;
   top_k_of_rows(s, k, rows, columns, values, run);
   return true;
+}
+
+cuda::GraphJob CudaBackend::edge_job(const SeriesView& s, const RunSettings& run, const EdgePlan& p, RowBand rows) {
+  cuda::GraphJob job = graph_job(s, run, p.tile, rows);
+  // Under a memory limit the tensor-core path gets what the tiles and the arena leave.
+  if (run.memory_limit > 0)
+    job.memory_left = std::max<int64_t>(0, run.memory_limit - p.tile_bytes - p.arena_edges * kArenaEdgeBytes);
+  return job;
 }
 
 cuda::GraphJob CudaBackend::graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values, RowBand rows) {

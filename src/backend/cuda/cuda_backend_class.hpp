@@ -205,6 +205,8 @@ class CudaBackend : public Backend {
 
  private:
   cuda::GraphJob graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values, RowBand rows);
+  // graph_job for threshold_edges, with the memory its plan leaves (GraphJob::memory_left).
+  cuda::GraphJob edge_job(const SeriesView& s, const RunSettings& run, const EdgePlan& p, RowBand rows);
 
   // The network calls over a row band, shared by the whole calls (rows [0, n)) and the *_rows
   // overrides. The degree: the fused kernel where fused_degree_fits (fused_job: its job, bands

@@ -36,6 +36,7 @@
 #include "backend/cuda/graph_buffers.hpp"
 #include "backend/cuda/graph_ops.hpp"
 #include "backend/cuda/staging_ring.hpp"
+#include "backend/cuda/tc_operands.hpp"
 #include "kernels/graph_tiles.cuh"
 #include "kernels/host_store.cuh"
 #include "kernels/tc_bound.hpp"
@@ -165,6 +166,32 @@ void run_triangle(const GraphJob& job, const std::vector<TriuBand>& bands, const
 
 kernels::EdgeRule edge_rule(const EdgeTest& test) { return kernels::EdgeRule{test.absolute ? 1 : 0, test.threshold}; }
 
+// The tensor-core edges' bands: row-order bands (p0 = q0 + 1, ld = n - 1 - q0, as
+// triangle_bands) of whole 128-row tiles of the job's rows, each tile (rows x ld) within
+// job.tile_values; empty when one tile of rows does not fit.
+std::vector<TriuBand> tc_edge_bands(const GraphJob& job) {
+  constexpr int64_t kTile = kernels::kFusedTile;
+  static_assert(kMaxBandRows % kTile == 0, "whole tiles");
+  std::vector<TriuBand> bands;
+  const int64_t n = job.n, q_end = std::min(job.row_end, n);
+  for (int64_t q = job.row_begin; q < std::min(q_end, n - 1);) {
+    TriuBand b;
+    b.q0 = q;
+    b.p0 = q + 1;
+    b.ld = n - 1 - q;
+    const int64_t rows = std::min(job.tile_values / b.ld / kTile * kTile, kMaxBandRows);
+    if (rows == 0) return {};
+    b.q1 = std::min(q + rows, q_end);
+    b.count = (b.q1 - b.q0) * (n - 1) - (b.q1 - b.q0) * (b.q0 + b.q1 - 1) / 2;
+    bands.push_back(b);
+    q = b.q1;
+  }
+  return bands;
+}
+
+// The bit words of a tensor-core band's row (TcEdgeOut::words).
+int64_t tc_edge_words(const TriuBand& b) { return (b.ld + 31) / 32; }
+
 
 }  // namespace
 
@@ -183,7 +210,36 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
   constexpr int kWindow = PipelineResources::kBandsInFlight;
-  const std::vector<TriuBand> bands = job_bands(job);
+  // FP32 products are decided on tensor cores where the device has them (tc_degree.cu, edge
+  // mode: the same edges and values, bit for bit), when the operands, the lists and the bits fit
+  // (the tile keeps the passing pairs' r) and the arena holds a band's pairs.
+  std::vector<TriuBand> bands;
+  TcOperands tco;
+  DeviceBuffer tc_bits[PipelineResources::kComputeStreams];
+  int64_t bits_words = 0;
+  if (tc_edges_requested() && !job.f64 && job.z.kmajor != nullptr) {
+    bands = tc_edge_bands(job);
+    int64_t most = 0;
+    for (const TriuBand& b : bands) {
+      most = std::max(most, b.count);
+      bits_words = std::max(bits_words, (b.q1 - b.q0) * tc_edge_words(b));
+    }
+    // The list: a 16th of a band's pairs (the edges and the band pairs near t; a tile with more
+    // than its list holds recomputes them itself).
+    const int64_t list = std::min<int64_t>(std::max<int64_t>(most / 16, 4096), 1 << 24);
+    const int64_t bits_bytes = PipelineResources::kComputeStreams * bits_words * 4;
+    GraphJob sized = job;
+    if (sized.memory_left >= 0) sized.memory_left = std::max<int64_t>(0, sized.memory_left - bits_bytes);
+    bool ok = !bands.empty() && most <= arena_edges && (job.memory_left < 0 || bits_bytes <= job.memory_left) &&
+              tco.allocate(sized, list);
+    for (DeviceBuffer& b : tc_bits) ok = ok && b.try_allocate(res.device(), static_cast<size_t>(bits_words) * 4);
+    if (!ok) {
+      bands.clear();
+      tco = TcOperands{};
+    }
+  }
+  const bool tc = !bands.empty();
+  if (!tc) bands = job_bands(job);
   int64_t max_chunks = 1;
   for (const TriuBand& b : bands) max_chunks = std::max(max_chunks, (b.q1 - b.q0) * kernels::edge_chunks_per_row(graph_band(job, b)));
 
@@ -242,22 +298,44 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   };
   out.columns.clear();
   out.values.clear();
+  const kernels::EdgeRule rule = edge_rule(test);
+  int recompute_blocks = 0;
+  if (tc) {
+    for (DeviceBuffer& b : tc_bits) zero_async(b, copy);
+    tco.prepare(job, rule, true, nullptr, copy);
+    FC_CUDA(cudaDeviceGetAttribute(&recompute_blocks, cudaDevAttrMultiProcessorCount, res.device()));
+    recompute_blocks *= 16;  // as the degree's
+  }
   if (arena.assembled) FC_CUDA(cudaStreamWaitEvent(copy, arena.assembled->get(), 0));  // its reads of row_count and the arena
   FC_CUDA(cudaMemsetAsync(row_count.get(), 0, static_cast<size_t>(job.n) * sizeof(int64_t), copy));
   reset_arena();  // ordered after the memset
 
-  const kernels::EdgeRule rule = edge_rule(test);
+  auto tc_out = [&](size_t k, int s, void* tile) {
+    const TriuBand& b = bands[k];
+    return kernels::TcEdgeOut{static_cast<float*>(tile), tc_bits[s].get<unsigned>(), b.q0, b.p0, b.ld,
+                              tc_edge_words(b)};
+  };
   const Pass pass = [&](size_t k, int s, cudaStream_t stream, void* tile) {
     const TriuBand& b = bands[k];
     const kernels::GraphBand kb = graph_band(job, b);
     int32_t* scratch_cols = static_cast<int32_t*>(res.packed(s));
     float* scratch_vals = reinterpret_cast<float*>(static_cast<char*>(res.packed(s)) + job.tile_values * sizeof(int32_t));
     int64_t* slot_out = band_out.get<int64_t>() + 2 * (k % kWindow);
-    launched(job.f64 ? kernels::edge_compact(static_cast<const double*>(tile), kb, job.constant, rule, scratch_cols,
+    if (tc) {
+      const kernels::TcEdgeOut e = tc_out(k, s, tile);
+      launched(kernels::tc_edge_recompute(static_cast<const float*>(job.rows), job.t, rule, tco.list(s), e,
+                                          recompute_blocks, stream),
+               "tc_edge_recompute kernel launch");
+      launched(kernels::tc_edge_compact(e.bits, e.values, kb, e.words, scratch_cols, scratch_vals,
+                                        counts[s].get<int32_t>(), stream),
+               "tc_edge_compact kernel launch");
+    } else {
+      launched(job.f64 ? kernels::edge_compact(static_cast<const double*>(tile), kb, job.constant, rule, scratch_cols,
                                              scratch_vals, counts[s].get<int32_t>(), stream)
                      : kernels::edge_compact(static_cast<const float*>(tile), kb, job.constant, rule, scratch_cols,
                                              scratch_vals, counts[s].get<int32_t>(), stream),
-             "edge_compact kernel launch");
+               "edge_compact kernel launch");
+    }
     chain.wait(stream);
     launched(kernels::edge_scan(counts[s].get<int32_t>(), kb, offsets[s].get<int64_t>(), row_count.get<int64_t>(),
                                 state.get<kernels::ArenaState>(), slot_out, stream),
@@ -316,8 +394,24 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     flush();
     reset_arena();
   };
-  run_triangle(job, bands, pass, complete, recover);
+  if (tc) {
+    // The band's "GEMM": its pairs decided on tensor cores, those that may pass listed (or
+    // recorded in the tile by the blocks); the pass recomputes the list and compacts the bits.
+    const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) {
+      cudaStream_t stream = nullptr;
+      FC_CUBLAS(cublasGetStream(blas, &stream));
+      const int s = static_cast<int>(k % PipelineResources::kComputeStreams);
+      kernels::TcDegreeArgs band = tco.band(bands[k].q0, bands[k].q1, s);
+      band.edges = tc_out(k, s, tile);
+      FC_CUDA(cudaMemsetAsync(band.list.count, 0, sizeof(unsigned long long), stream));
+      launched(kernels::tc_degree_band(band, stream), "tc_degree_band kernel launch (edges)");
+    };
+    run_in_order(job, bands.size(), [&](size_t k) { return bands[k].count; }, gemm, pass, complete, recover);
+  } else {
+    run_triangle(job, bands, pass, complete, recover);
+  }
   flush();
+  if (tc) tco.report(job, "edges", copy);
   if (kept != nullptr) {
     kept->on_device = on_device;
     kept->count = on_device ? since_reset : 0;
@@ -443,49 +537,10 @@ bool tc_degree_requested() {
   return env == nullptr ? kTcDegreeDefault : std::strcmp(env, "0") != 0;
 }
 
-namespace {
-
-// The tensor-core degree's device memory (tc_degree.cu): the half operands and a_q, and a list
-// of band pairs per compute stream, a 128th of a band's pairs each (about 4x the band's share of
-// pairs on fMRI-like data; a fuller band recomputes the rest in its blocks).
-struct TcDegreeBuffers {
-  DeviceBuffer halves, row_delta, pairs[PipelineResources::kComputeStreams], counts;
-  int64_t k_pad = 0, capacity = 0;
-
-  static int64_t list_capacity(int64_t band_pairs) { return std::min<int64_t>(std::max<int64_t>(band_pairs / 128, 4096), 1 << 24); }
-  static int64_t bytes(int64_t n, int64_t t, int64_t band_pairs) {
-    return kernels::tc_rows_pad(n) * (kernels::tc_k_pad(t) * 2 + 4) +
-           PipelineResources::kComputeStreams * (list_capacity(band_pairs) * 8 + 8);
-  }
-  // False (nothing kept) when the device or the job's memory limit has no room.
-  bool allocate(int dev, const GraphJob& job, int64_t band_pairs) {
-    if (job.memory_left >= 0 && bytes(job.n, job.t, band_pairs) > job.memory_left) return false;
-    k_pad = kernels::tc_k_pad(job.t);
-    capacity = list_capacity(band_pairs);
-    const int64_t n_pad = kernels::tc_rows_pad(job.n);
-    bool ok = halves.try_allocate(dev, static_cast<size_t>(n_pad * k_pad) * 2) &&
-              row_delta.try_allocate(dev, static_cast<size_t>(n_pad) * sizeof(float)) &&
-              counts.try_allocate(dev, PipelineResources::kComputeStreams * sizeof(unsigned long long));
-    for (DeviceBuffer& b : pairs) ok = ok && b.try_allocate(dev, static_cast<size_t>(capacity) * sizeof(uint2));
-    if (!ok) *this = TcDegreeBuffers{};
-    return ok;
-  }
-  kernels::TcBandList list(int s) {
-    return kernels::TcBandList{pairs[s].get<uint2>(), counts.get<unsigned long long>() + s, capacity};
-  }
-};
-
-// FASTCONN_TC_STATS=1: one stderr line per tensor-core degree call with the pairs it recomputed
-// in FP32 (the benchmark's fraction; no API carries it).
-void report_recomputed(const GraphJob& job, unsigned long long recomputed, float max_delta) {
-  const char* env = std::getenv("FASTCONN_TC_STATS");
-  if (env == nullptr || std::strcmp(env, "0") == 0) return;
-  std::fprintf(stderr, "fastconn tc_degree: n %lld t %lld max delta %.3e recomputed %llu of %lld pairs\n",
-               static_cast<long long>(job.n), static_cast<long long>(job.t), double(max_delta), recomputed,
-               static_cast<long long>(job.n * (job.n - 1) / 2));
+bool tc_edges_requested() {
+  const char* env = std::getenv("FASTCONN_TC_EDGES");
+  return env == nullptr ? kTcEdgesDefault : std::strcmp(env, "0") != 0;
 }
-
-}  // namespace
 
 int fused_strength_bits(int64_t n) { return fixed_point_bits(n); }
 
@@ -498,11 +553,10 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   if (job.z.kmajor == nullptr || job.z.f64) return false;
   const float* zt = static_cast<const float*>(job.z.kmajor);
   const int64_t ld = job.z.ld, t_pad = job.z.t_pad;
-  DeviceBuffer count, sums, redo;
+  DeviceBuffer count, sums;
   const int dev = res.device();
   if (!count.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
-      !sums.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)) ||
-      !redo.try_allocate(dev, sizeof(unsigned long long)))
+      !sums.try_allocate(dev, static_cast<size_t>(job.n) * sizeof(unsigned long long)))
     return false;
   auto max_pairs = [](const std::vector<FusedBand>& bands) {
     int64_t most = 0;
@@ -517,9 +571,11 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   constexpr int64_t kTcBandScale = 16;
   std::vector<FusedBand> bands = fused_bands(job.n, job.tile_values * (job.memory_left < 0 ? kTcBandScale : 1),
                                              job.row_begin, job.row_end);
-  TcDegreeBuffers tcb;
-  const bool tc = strength == nullptr && tc_degree_requested() && job.n < (int64_t(1) << 32) &&
-                  kernels::tc_degree_available(dev) && tcb.allocate(dev, job, max_pairs(bands));
+  // The list: a 128th of a band's pairs (about 4x the band's share of pairs on fMRI-like data; a
+  // fuller band recomputes the rest in its blocks).
+  TcOperands tco;
+  const bool tc = strength == nullptr && tc_degree_requested() &&
+                  tco.allocate(job, std::min<int64_t>(std::max<int64_t>(max_pairs(bands) / 128, 4096), 1 << 24));
   if (!tc) bands = fused_bands(job.n, job.tile_values, job.row_begin, job.row_end);
   DrainOnUnwind drain(res);
   // The zeroed sums, after the work the caller queued on its stream.
@@ -527,33 +583,10 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   FC_CUDA(cudaStreamWaitEvent(copy, res.start_event(), 0));
   zero_async(count, copy);
   zero_async(sums, copy);
-  zero_async(redo, copy);
 
   const kernels::EdgeRule rule = edge_rule(test);
   const int bits = fixed_point_bits(job.n);
-  kernels::TcDegreeArgs tca{};
-  float max_delta = 0.0f;
-  if (tc) {
-    // FASTCONN_TC_DELTA replaces the bound by one delta for every pair, for the test that shows a
-    // too-narrow band is caught.
-    const char* delta_env = std::getenv("FASTCONN_TC_DELTA");
-    const float pair_constant = delta_env != nullptr ? std::strtof(delta_env, nullptr)
-                                                     : kernels::tc_pair_constant(job.t, t_pad, tcb.k_pad);
-    max_delta = delta_env != nullptr ? pair_constant : kernels::tc_max_delta(job.t, t_pad, tcb.k_pad);
-    launched(kernels::tc_degree_prepare(static_cast<const float*>(job.rows), job.t, job.n, job.constant, tcb.k_pad,
-                                        delta_env != nullptr ? 0.0 : kernels::tc_row_factor(job.t),
-                                        tcb.halves.get<uint16_t>(), tcb.row_delta.get<float>(), copy),
-             "tc_degree_prepare kernel launch");
-    const kernels::TcCutoffs cut = kernels::tc_cutoffs(rule.absolute != 0, rule.threshold, max_delta);
-    constexpr float kScale = 65536.0f;  // 2^(2 kTcScaleBits): the products' scale
-    tca = kernels::TcDegreeArgs{tcb.halves.get<uint16_t>(), tcb.k_pad, tcb.row_delta.get<float>(),
-                                pair_constant * kScale,
-                                kernels::tc_threshold(rule.absolute != 0, rule.threshold) * kScale,
-                                kernels::TcCutoffs{cut.fail_below * kScale, cut.pass_from * kScale},
-                                static_cast<const float*>(job.rows), static_cast<int>(job.t), job.n, 0, 0, 0, 0,
-                                job.constant, rule, kernels::TcBandList{}, count.get<unsigned long long>(),
-                                redo.get<unsigned long long>()};
-  }
+  if (tc) tco.prepare(job, rule, false, count.get<unsigned long long>(), copy);
   FC_CUDA(cudaStreamSynchronize(copy));
 
   int recompute_blocks = 0;
@@ -568,12 +601,7 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
     FC_CUBLAS(cublasGetStream(blas, &stream));
     if (tc) {
       const int s = static_cast<int>(k % PipelineResources::kComputeStreams);
-      kernels::TcDegreeArgs band = tca;
-      band.q0 = bands[k].q0;
-      band.q1 = bands[k].q1;
-      band.row_tiles = (band.q1 - band.q0 + kernels::kFusedTile - 1) / kernels::kFusedTile;
-      band.col_tiles = (job.n - band.q0 + kernels::kFusedTile - 1) / kernels::kFusedTile;
-      band.list = tcb.list(s);
+      const kernels::TcDegreeArgs band = tco.band(bands[k].q0, bands[k].q1, s);
       FC_CUDA(cudaMemsetAsync(band.list.count, 0, sizeof(unsigned long long), stream));
       launched(kernels::tc_degree_band(band, stream), "tc_degree_band kernel launch");
     } else {
@@ -584,7 +612,7 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   };
   const Pass pass = [&](size_t, int s, cudaStream_t stream, void*) {
     if (tc)
-      launched(kernels::tc_degree_recompute(static_cast<const float*>(job.rows), job.t, rule, tcb.list(s),
+      launched(kernels::tc_degree_recompute(static_cast<const float*>(job.rows), job.t, rule, tco.list(s),
                                             count.get<unsigned long long>(), recompute_blocks, stream),
                "tc_degree_recompute kernel launch");
   };
@@ -593,11 +621,9 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   std::vector<unsigned long long> c(static_cast<size_t>(job.n)), f(static_cast<size_t>(job.n));
   copy_to_host(c.data(), count.get(), job.n, copy);
   copy_to_host(f.data(), sums.get(), job.n, copy);
-  unsigned long long recomputed = 0;
-  if (tc) copy_to_host(&recomputed, redo.get(), 1, copy);
   FC_CUDA(cudaStreamSynchronize(copy));
   drain.done();
-  if (tc) report_recomputed(job, recomputed, max_delta);
+  if (tc) tco.report(job, "degree", copy);
   for (int64_t i = 0; i < job.n; ++i) {
     if (degree != nullptr) degree[i] += static_cast<int64_t>(c[static_cast<size_t>(i)]);
     if (strength != nullptr) strength[i] += static_cast<int64_t>(f[static_cast<size_t>(i)]);

@@ -80,6 +80,11 @@ struct DeviceEdges {
 };
 
 // The edges of the job's rows (out.row_count: one entry per row of the band).
+// FP32 products are decided on tensor cores (kernels/tc_degree.cu, edge mode) where the device has
+// them, with the same edges and values bit for bit (every pass's r is the FP32 one), when the
+// operands fit the device and job.memory_left (kTcEdgesDefault; FASTCONN_TC_EDGES=0 turns it off,
+// 1 on; FASTCONN_TC_STATS=1 prints the pairs recomputed in FP32 to stderr); otherwise from the
+// FP32 tiles.
 // arena_edges: capacity the arena must have (at least the largest band's pairs). With `kept` (the
 // whole triangle only),
 // the edges stay on the device while the arena holds them all (kept->on_device; `out` is then
@@ -119,8 +124,10 @@ void threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree
 // (kTcDegreeDefault; FASTCONN_TC_DEGREE=0 turns it off, 1 on); FASTCONN_TC_STATS=1 prints the
 // pairs that kernel recomputed in FP32 to stderr.
 constexpr bool kTcDegreeDefault = true;
+constexpr bool kTcEdgesDefault = true;
 bool fused_degree_enabled(bool f64, bool tf32);
 bool tc_degree_requested();
+bool tc_edges_requested();
 int64_t fused_degree_bytes(int64_t n, int64_t t);
 // fused_degree_rows: the job's rows (row_begin a multiple of kernels::kFusedTile, row_end one
 // too or n: the kernel rounds the strength per 128 x 128 tile anchored at row 0), degrees and

@@ -8,6 +8,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/staging_ring.cpp
   ${CMAKE_CURRENT_LIST_DIR}/host_copy_pool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_graph.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tc_operands.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_csr.cpp
   ${CMAKE_CURRENT_LIST_DIR}/graph_profile.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
@@ -23,6 +24,7 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/degree_accumulate.cu
   ${PROJECT_SOURCE_DIR}/kernels/fused_degree.cu
   ${PROJECT_SOURCE_DIR}/kernels/tc_degree.cu
+  ${PROJECT_SOURCE_DIR}/kernels/tc_edges.cu
   ${PROJECT_SOURCE_DIR}/kernels/pair_products.cu
   ${PROJECT_SOURCE_DIR}/kernels/abs_histogram.cu
   ${PROJECT_SOURCE_DIR}/kernels/row_topk.cu

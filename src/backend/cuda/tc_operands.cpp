@@ -1,0 +1,101 @@
+// TcOperands (tc_operands.hpp): the tensor-core decisions' operands, lists and arguments.
+#include "backend/cuda/tc_operands.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "backend/cuda/cuda_check.hpp"
+#include "kernels/tc_bound.hpp"
+
+namespace fc {
+namespace cuda {
+
+int64_t TcOperands::bytes(int64_t n, int64_t t, int64_t list_pairs) {
+  return kernels::tc_rows_pad(n) * (kernels::tc_k_pad(t) * 2 + 4) +
+         PipelineResources::kComputeStreams * (list_pairs * 8 + 8) + 8;
+}
+
+bool TcOperands::allocate(const GraphJob& job, int64_t list_pairs) {
+  const int dev = job.res->device();
+  if (job.f64 || job.z.kmajor == nullptr || job.n >= (int64_t(1) << 32) || !kernels::tc_degree_available(dev))
+    return false;
+  if (job.memory_left >= 0 && bytes(job.n, job.t, list_pairs) > job.memory_left) return false;
+  k_pad = kernels::tc_k_pad(job.t);
+  capacity = list_pairs;
+  const int64_t n_pad = kernels::tc_rows_pad(job.n);
+  bool ok = halves.try_allocate(dev, static_cast<size_t>(n_pad * k_pad) * 2) &&
+            row_delta.try_allocate(dev, static_cast<size_t>(n_pad) * sizeof(float)) &&
+            counts.try_allocate(dev, PipelineResources::kComputeStreams * sizeof(unsigned long long)) &&
+            recomputed.try_allocate(dev, sizeof(unsigned long long));
+  for (DeviceBuffer& b : pairs) ok = ok && b.try_allocate(dev, static_cast<size_t>(capacity) * sizeof(uint2));
+  if (!ok) *this = TcOperands{};
+  return ok;
+}
+
+void TcOperands::prepare(const GraphJob& job, const kernels::EdgeRule& rule, bool edges, unsigned long long* degree,
+                         cudaStream_t stream) {
+  const int64_t t_pad = job.z.t_pad;
+  // FASTCONN_TC_DELTA replaces the bound by one delta for every pair, for the test that shows a
+  // too-narrow band is caught.
+  const char* delta_env = std::getenv("FASTCONN_TC_DELTA");
+  const float pair_constant =
+      delta_env != nullptr ? std::strtof(delta_env, nullptr) : kernels::tc_pair_constant(job.t, t_pad, k_pad);
+  max_delta = delta_env != nullptr ? pair_constant : kernels::tc_max_delta(job.t, t_pad, k_pad);
+  check_cuda(kernels::tc_degree_prepare(static_cast<const float*>(job.rows), job.t, job.n, job.constant, k_pad,
+                                        delta_env != nullptr ? 0.0 : kernels::tc_row_factor(job.t),
+                                        halves.get<uint16_t>(), row_delta.get<float>(), stream),
+             "tc_degree_prepare kernel launch");
+  FC_CUDA(cudaMemsetAsync(recomputed.get(), 0, sizeof(unsigned long long), stream));
+  kernels::TcCutoffs cut = kernels::tc_cutoffs(rule.absolute != 0, rule.threshold, max_delta);
+  // Edge mode needs every passing pair's r: none passes on the product alone.
+  if (edges) cut.pass_from = std::numeric_limits<float>::infinity();
+  constexpr float kScale = 65536.0f;  // 2^(2 kTcScaleBits): the products' scale
+  args = kernels::TcDegreeArgs{};
+  args.halves = halves.get<uint16_t>();
+  args.k_pad = k_pad;
+  args.row_delta = row_delta.get<float>();
+  args.pair_constant = pair_constant * kScale;
+  args.threshold_scaled = kernels::tc_threshold(rule.absolute != 0, rule.threshold) * kScale;
+  args.cut = kernels::TcCutoffs{cut.fail_below * kScale, cut.pass_from * kScale};
+  args.rows = static_cast<const float*>(job.rows);
+  args.t = static_cast<int>(job.t);
+  args.n = job.n;
+  args.constant = job.constant;
+  args.rule = rule;
+  args.degree = degree;
+  args.recomputed = recomputed.get<unsigned long long>();
+  FC_CUDA(cudaStreamSynchronize(stream));
+}
+
+kernels::TcBandList TcOperands::list(int s) {
+  return kernels::TcBandList{pairs[s].get<uint2>(), counts.get<unsigned long long>() + s, capacity};
+}
+
+kernels::TcDegreeArgs TcOperands::band(int64_t q0, int64_t q1, int s) {
+  kernels::TcDegreeArgs b = args;
+  b.q0 = q0;
+  b.q1 = q1;
+  b.row_tiles = (q1 - q0 + kernels::kFusedTile - 1) / kernels::kFusedTile;
+  b.col_tiles = (args.n - q0 + kernels::kFusedTile - 1) / kernels::kFusedTile;
+  b.list = list(s);
+  return b;
+}
+
+void TcOperands::report(const GraphJob& job, const char* what, cudaStream_t stream) {
+  const char* env = std::getenv("FASTCONN_TC_STATS");
+  if (env == nullptr || std::strcmp(env, "0") == 0) return;
+  unsigned long long redone = 0;
+  FC_CUDA(cudaMemcpyAsync(&redone, recomputed.get(), sizeof redone, cudaMemcpyDeviceToHost, stream));
+  FC_CUDA(cudaStreamSynchronize(stream));
+  const int64_t pairs = (job.row_end - job.row_begin) * (job.n - 1) -
+                        (job.row_end - job.row_begin) * (job.row_begin + job.row_end - 1) / 2;
+  std::fprintf(stderr, "fastconn tc_%s: n %lld t %lld max delta %.3e recomputed %llu of %lld pairs\n", what,
+               static_cast<long long>(job.n), static_cast<long long>(job.t), double(max_delta), redone,
+               static_cast<long long>(pairs));
+}
+
+}  // namespace cuda
+}  // namespace fc

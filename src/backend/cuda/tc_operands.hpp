@@ -1,0 +1,40 @@
+// The device state of the tensor-core decisions (kernels/tc_degree.cu) for one call: the half
+// operands and a_q of every series, a list of pairs for the FP32 recomputation per compute
+// stream, and the kernel's arguments. Shared by the degree (fused_degree_rows) and the edges
+// (threshold_edges' tensor-core path), which differ in what a passing pair does.
+#pragma once
+
+#include <cstdint>
+
+#include "backend/cuda/cuda_resources.hpp"
+#include "backend/cuda/graph_ops.hpp"
+#include "kernels/graph_tiles.cuh"
+
+namespace fc {
+namespace cuda {
+
+struct TcOperands {
+  DeviceBuffer halves, row_delta, pairs[PipelineResources::kComputeStreams], counts, recomputed;
+  int64_t k_pad = 0, capacity = 0;
+  float max_delta = 0.0f;
+  kernels::TcDegreeArgs args{};  // the band's fields (q0, q1, tiles, list) set by band()
+
+  // Device bytes for n series of t samples with lists of `list_pairs` entries.
+  static int64_t bytes(int64_t n, int64_t t, int64_t list_pairs);
+  // The operands and lists, or false (nothing kept) when the device or job.memory_left has no
+  // room. Requires FP32 rows with a k-major copy, n < 2^32 and a device with tensor cores.
+  bool allocate(const GraphJob& job, int64_t list_pairs);
+  // Makes the operands on `stream` and fills args for `rule` (edges: every pair that may pass is
+  // listed, none counted; degree: counts into `degree`). Waits for the stream.
+  void prepare(const GraphJob& job, const kernels::EdgeRule& rule, bool edges, unsigned long long* degree,
+               cudaStream_t stream);
+  kernels::TcBandList list(int s);
+  // args for the rows [q0, q1) of the triangle, with stream s's list.
+  kernels::TcDegreeArgs band(int64_t q0, int64_t q1, int s);
+  // FASTCONN_TC_STATS=1: one stderr line with the pairs recomputed in FP32 (the benchmark's
+  // fraction; no API carries it). Synchronizes `stream`.
+  void report(const GraphJob& job, const char* what, cudaStream_t stream);
+};
+
+}  // namespace cuda
+}  // namespace fc
