@@ -305,7 +305,16 @@ typedef enum fc_graph_weights {
 } fc_graph_weights;
 
 /* Build the network of `series` under `rule` (see fc_edge_rule for `param`); `weights` is one of
- * fc_graph_weights. Same input and settings give the same graph, edge for edge. */
+ * fc_graph_weights. Same input and settings give the same graph, edge for edge. On the CUDA
+ * backend in FP32, on a GPU with tensor cores (sm_80+), the threshold rules' pairs (and the
+ * density rule's second pass, fc_dfc_next_graph's windows and the thresholded centralities built
+ * on them) are decided on FP16 tensor cores first, as fc_pcc_degree describes: a pair that may
+ * pass has its FP32 r recomputed, and that r decides it and is its weight. So the edges and
+ * weights are FP32 mode's, bit for bit (H200, N = 200,000, T = 200, 10 M edges: 0.11 s against
+ * 0.28 s; bench/RESULTS-tc.md). Without a memory limit the backend keeps these buffers between
+ * calls; under one, the tensor cores are used only where the limit leaves room for their operands
+ * (else the FP32 products, with the same result). FASTCONN_TC_EDGES=0 in the environment keeps
+ * the FP32 products. */
 FC_API fc_status fc_pcc_graph(fc_context* ctx, const fc_series* series, fc_edge_rule rule, double param,
                               int weights, fc_graph** out);
 

@@ -177,6 +177,47 @@ TEST(CudaTcEdges, SameGraphsThroughThePublicCalls) {
     }
 }
 
+// The windows' graphs of fc_dfc_next_graph (each window a series of its own, built ahead on the
+// GPU while the last one is copied out): the same CSR and weights on both paths.
+TEST(CudaTcEdges, SameWindowGraphsAsFp32) {
+  REQUIRE_CUDA();
+  const Dataset d = structured_data(700, 90, 23);
+  Context ctx(FC_BACKEND_CUDA);
+  const Series s = make_series(ctx, d);
+  std::vector<std::vector<int64_t>> columns[2];
+  std::vector<std::vector<float>> values[2];
+  for (int tc = 0; tc < 2; ++tc) {
+    const ScopedEnv path("FASTCONN_TC_EDGES", tc ? "1" : "0");
+    fc_dfc* it = nullptr;
+    ASSERT_EQ(fc_dfc_begin(ctx.get(), s.get(), 40, 7, 0, 0.0, &it), FC_OK);
+    for (;;) {
+      fc_graph* g = nullptr;
+      int64_t window = -1;
+      const fc_status st = fc_dfc_next_graph(it, FC_EDGE_ABS_THRESHOLD, 0.5, FC_GRAPH_WEIGHTED, &g, &window);
+      if (st == FC_DONE) break;
+      ASSERT_EQ(st, FC_OK);
+      int64_t nodes = 0, edges = 0;
+      ASSERT_EQ(fc_graph_info(g, &nodes, &edges), FC_OK);
+      std::vector<int64_t> offsets(static_cast<size_t>(nodes + 1)), cols(static_cast<size_t>(2 * edges));
+      std::vector<float> w(static_cast<size_t>(2 * edges));
+      EXPECT_EQ(fc_graph_csr(g, offsets.data(), cols.data(), w.data(), 2 * edges), FC_OK);
+      fc_graph_destroy(g);
+      columns[tc].push_back(cols);
+      values[tc].push_back(w);
+    }
+    fc_dfc_destroy(it);
+  }
+  ASSERT_EQ(columns[0].size(), 8u);  // (90 - 40) / 7 + 1 windows
+  EXPECT_EQ(columns[1], columns[0]);
+  ASSERT_EQ(values[1].size(), values[0].size());
+  for (size_t k = 0; k < values[0].size(); ++k) {
+    EXPECT_GT(columns[0][k].size(), 0u);
+    ASSERT_EQ(values[1][k].size(), values[0][k].size());
+    EXPECT_EQ(std::memcmp(values[1][k].data(), values[0][k].data(), values[0][k].size() * sizeof(float)), 0)
+        << "window " << k;
+  }
+}
+
 // The comparison can fail: with delta forced to 0 the pairs whose FP16 r~ falls just below t but
 // whose r passes are never recomputed, and edges are lost.
 TEST(CudaTcEdges, ZeroBandLosesEdgesOnNearThresholdData) {

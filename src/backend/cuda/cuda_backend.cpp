@@ -81,10 +81,12 @@ CudaBackend::EdgePlan CudaBackend::plan_edges(const SeriesView& s, const CudaSer
   } else {
     size_t free_bytes = 0, total_bytes = 0;
     FC_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-    // Up to 4 GiB (358 M edges) or a quarter of what is free: a denser graph flushes the arena
-    // to the host and carries on.
-    const int64_t room = std::min<int64_t>(int64_t(4) << 30, static_cast<int64_t>(free_bytes / 4)) +
-                         arena_.capacity * kArenaEdgeBytes;
+    // Up to 4 GiB (358 M edges) or a quarter of what is free, the arena's own memory counted as
+    // free: a denser graph flushes the arena to the host and carries on. (Counting the arena on
+    // top of the quarter made every call want 4 GiB more than the last: a free and a larger
+    // malloc per graph.)
+    const int64_t usable = static_cast<int64_t>(free_bytes) + arena_.capacity * kArenaEdgeBytes;
+    const int64_t room = std::min<int64_t>(int64_t(4) << 30, usable / 4);
     want = std::max(want, room / kArenaEdgeBytes);
   }
   want = std::min(want, fc_triu_size(s.n));
@@ -344,6 +346,11 @@ cuda::GraphJob CudaBackend::graph_job(const SeriesView& s, const RunSettings& ru
   job.host_threads = host_threads(run);
   job.row_begin = rows.begin;
   job.row_end = rows.end;
+  // Kept between calls without a memory limit only: under one, a call frees what it took.
+  if (run.memory_limit <= 0) {
+    if (!tc_) tc_ = std::make_unique<cuda::TcOperands>();
+    job.tc = tc_.get();
+  }
   return job;
 }
 

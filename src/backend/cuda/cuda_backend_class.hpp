@@ -28,6 +28,7 @@
 #include "backend/cuda/gemm.hpp"
 #include "backend/cuda/graph_profile.hpp"
 #include "backend/cuda/graph_ops.hpp"
+#include "backend/cuda/tc_operands.hpp"
 #include "base/error.hpp"
 #include "kernels/cross_finish.cuh"
 #include "kernels/graph_tiles.cuh"
@@ -298,6 +299,7 @@ class CudaBackend : public Backend {
   std::string name_;
   std::unique_ptr<cuda::PipelineResources> res_;
   cuda::GraphArena arena_;  // edges of threshold_edges, kept between calls
+  std::unique_ptr<cuda::TcOperands> tc_;  // the tensor-core paths' buffers, kept between calls
   std::shared_ptr<cuda::SeriesBufferPool> window_pool_ = std::make_shared<cuda::SeriesBufferPool>();  // create_window's
   cuda::CsrBuffers spare_csr_;  // offsets, columns, weights of a copied kept CSR (give_back)
   std::unique_ptr<cuda::Stream> csr_copy_;  // copy_device_csr's stream

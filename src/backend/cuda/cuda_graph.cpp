@@ -214,8 +214,8 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   // mode: the same edges and values, bit for bit), when the operands, the lists and the bits fit
   // (the tile keeps the passing pairs' r) and the arena holds a band's pairs.
   std::vector<TriuBand> bands;
-  TcOperands tco;
-  DeviceBuffer tc_bits[PipelineResources::kComputeStreams];
+  TcOperands own;
+  TcOperands& tco = job.tc != nullptr ? *job.tc : own;
   int64_t bits_words = 0;
   if (tc_edges_requested() && !job.f64 && job.z.kmajor != nullptr) {
     bands = tc_edge_bands(job);
@@ -227,16 +227,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     // The list: a 16th of a band's pairs (the edges and the band pairs near t; a tile with more
     // than its list holds recomputes them itself).
     const int64_t list = std::min<int64_t>(std::max<int64_t>(most / 16, 4096), 1 << 24);
-    const int64_t bits_bytes = PipelineResources::kComputeStreams * bits_words * 4;
-    GraphJob sized = job;
-    if (sized.memory_left >= 0) sized.memory_left = std::max<int64_t>(0, sized.memory_left - bits_bytes);
-    bool ok = !bands.empty() && most <= arena_edges && (job.memory_left < 0 || bits_bytes <= job.memory_left) &&
-              tco.allocate(sized, list);
-    for (DeviceBuffer& b : tc_bits) ok = ok && b.try_allocate(res.device(), static_cast<size_t>(bits_words) * 4);
-    if (!ok) {
-      bands.clear();
-      tco = TcOperands{};
-    }
+    if (bands.empty() || most > arena_edges || !tco.reserve(job, list, bits_words)) bands.clear();
   }
   const bool tc = !bands.empty();
   if (!tc) bands = job_bands(job);
@@ -301,7 +292,8 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   const kernels::EdgeRule rule = edge_rule(test);
   int recompute_blocks = 0;
   if (tc) {
-    for (DeviceBuffer& b : tc_bits) zero_async(b, copy);
+    // (zero after every complete call: tc_edge_compact clears what it reads)
+    for (DeviceBuffer& b : tco.bits) FC_CUDA(cudaMemsetAsync(b.get(), 0, static_cast<size_t>(bits_words) * 4, copy));
     tco.prepare(job, rule, true, nullptr, copy);
     FC_CUDA(cudaDeviceGetAttribute(&recompute_blocks, cudaDevAttrMultiProcessorCount, res.device()));
     recompute_blocks *= 16;  // as the degree's
@@ -312,7 +304,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
 
   auto tc_out = [&](size_t k, int s, void* tile) {
     const TriuBand& b = bands[k];
-    return kernels::TcEdgeOut{static_cast<float*>(tile), tc_bits[s].get<unsigned>(), b.q0, b.p0, b.ld,
+    return kernels::TcEdgeOut{static_cast<float*>(tile), tco.bits[s].get<unsigned>(), b.q0, b.p0, b.ld,
                               tc_edge_words(b)};
   };
   const Pass pass = [&](size_t k, int s, cudaStream_t stream, void* tile) {
@@ -573,9 +565,10 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
                                              job.row_begin, job.row_end);
   // The list: a 128th of a band's pairs (about 4x the band's share of pairs on fMRI-like data; a
   // fuller band recomputes the rest in its blocks).
-  TcOperands tco;
+  TcOperands own;
+  TcOperands& tco = job.tc != nullptr ? *job.tc : own;
   const bool tc = strength == nullptr && tc_degree_requested() &&
-                  tco.allocate(job, std::min<int64_t>(std::max<int64_t>(max_pairs(bands) / 128, 4096), 1 << 24));
+                  tco.reserve(job, std::min<int64_t>(std::max<int64_t>(max_pairs(bands) / 128, 4096), 1 << 24));
   if (!tc) bands = fused_bands(job.n, job.tile_values, job.row_begin, job.row_end);
   DrainOnUnwind drain(res);
   // The zeroed sums, after the work the caller queued on its stream.

@@ -18,6 +18,8 @@
 namespace fc {
 namespace cuda {
 
+struct TcOperands;  // tc_operands.hpp
+
 // What the primitives need of one computation. The tiles (and, for threshold_edges, the scratch
 // in the packed buffers: tile_values int32 columns then tile_values floats) are reserved.
 struct GraphJob {
@@ -37,6 +39,8 @@ struct GraphJob {
   // Device bytes an optional faster path may take beyond the job's plan (the tensor-core degree's
   // operands); -1: no memory limit.
   int64_t memory_left = -1;
+  // The tensor-core paths' buffers kept by the backend between calls (null: the call's own).
+  TcOperands* tc = nullptr;
 };
 
 // The device buffers of symmetric_csr (cuda_csr.cpp says what each holds).

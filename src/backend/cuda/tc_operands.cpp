@@ -18,21 +18,34 @@ int64_t TcOperands::bytes(int64_t n, int64_t t, int64_t list_pairs) {
          PipelineResources::kComputeStreams * (list_pairs * 8 + 8) + 8;
 }
 
-bool TcOperands::allocate(const GraphJob& job, int64_t list_pairs) {
+namespace {
+
+// buffer holds at least `bytes` (grown when not).
+bool hold(DeviceBuffer& buffer, int device, int64_t bytes) {
+  return buffer.bytes() >= static_cast<size_t>(bytes) || buffer.try_allocate(device, static_cast<size_t>(bytes));
+}
+
+}  // namespace
+
+bool TcOperands::reserve(const GraphJob& job, int64_t list_pairs, int64_t bit_words) {
   const int dev = job.res->device();
   if (job.f64 || job.z.kmajor == nullptr || job.n >= (int64_t(1) << 32) || !kernels::tc_degree_available(dev))
     return false;
-  if (job.memory_left >= 0 && bytes(job.n, job.t, list_pairs) > job.memory_left) return false;
+  const int64_t bits_bytes = PipelineResources::kComputeStreams * bit_words * 4;
+  if (job.memory_left >= 0 && bytes(job.n, job.t, list_pairs) + bits_bytes > job.memory_left) return false;
   k_pad = kernels::tc_k_pad(job.t);
-  capacity = list_pairs;
   const int64_t n_pad = kernels::tc_rows_pad(job.n);
-  bool ok = halves.try_allocate(dev, static_cast<size_t>(n_pad * k_pad) * 2) &&
-            row_delta.try_allocate(dev, static_cast<size_t>(n_pad) * sizeof(float)) &&
-            counts.try_allocate(dev, PipelineResources::kComputeStreams * sizeof(unsigned long long)) &&
-            recomputed.try_allocate(dev, sizeof(unsigned long long));
-  for (DeviceBuffer& b : pairs) ok = ok && b.try_allocate(dev, static_cast<size_t>(capacity) * sizeof(uint2));
-  if (!ok) *this = TcOperands{};
-  return ok;
+  bool ok = hold(halves, dev, n_pad * k_pad * 2) && hold(row_delta, dev, n_pad * int64_t(sizeof(float))) &&
+            hold(counts, dev, PipelineResources::kComputeStreams * int64_t(sizeof(unsigned long long))) &&
+            hold(recomputed, dev, sizeof(unsigned long long));
+  for (DeviceBuffer& b : pairs) ok = ok && hold(b, dev, list_pairs * int64_t(sizeof(uint2)));
+  for (DeviceBuffer& b : bits) ok = ok && (bit_words == 0 || hold(b, dev, bit_words * 4));
+  if (!ok) {
+    *this = TcOperands{};
+    return false;
+  }
+  capacity = static_cast<int64_t>(pairs[0].bytes() / sizeof(uint2));
+  return true;
 }
 
 void TcOperands::prepare(const GraphJob& job, const kernels::EdgeRule& rule, bool edges, unsigned long long* degree,

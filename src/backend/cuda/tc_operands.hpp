@@ -13,17 +13,23 @@
 namespace fc {
 namespace cuda {
 
+// The backend keeps one (GraphJob::tc) between calls, so that the windows of a sliding-window
+// call do not each allocate and free it (a cudaFree waits for the whole device); buffers grow,
+// never shrink, and the edges' bit words are reserved by threshold_edges only.
 struct TcOperands {
   DeviceBuffer halves, row_delta, pairs[PipelineResources::kComputeStreams], counts, recomputed;
+  DeviceBuffer bits[PipelineResources::kComputeStreams];  // threshold_edges' (TcEdgeOut::bits)
   int64_t k_pad = 0, capacity = 0;
   float max_delta = 0.0f;
   kernels::TcDegreeArgs args{};  // the band's fields (q0, q1, tiles, list) set by band()
 
   // Device bytes for n series of t samples with lists of `list_pairs` entries.
   static int64_t bytes(int64_t n, int64_t t, int64_t list_pairs);
-  // The operands and lists, or false (nothing kept) when the device or job.memory_left has no
-  // room. Requires FP32 rows with a k-major copy, n < 2^32 and a device with tensor cores.
-  bool allocate(const GraphJob& job, int64_t list_pairs);
+  // The operands and lists (and, with bit_words > 0, that many bit words a stream, zeroed),
+  // reusing what is there, or false (buffers released) when the device or job.memory_left has no
+  // room for what this call needs. Requires FP32 rows with a k-major copy, n < 2^32 and a device
+  // with tensor cores.
+  bool reserve(const GraphJob& job, int64_t list_pairs, int64_t bit_words = 0);
   // Makes the operands on `stream` and fills args for `rule` (edges: every pair that may pass is
   // listed, none counted; degree: counts into `degree`). Waits for the stream.
   void prepare(const GraphJob& job, const kernels::EdgeRule& rule, bool edges, unsigned long long* degree,
