@@ -117,7 +117,8 @@ TEST(CudaTcEdges, SameEdgesAsFp32WithPairsWithin1e6OfTheThreshold) {
 TEST(CudaTcEdges, SameEdgesAsFp32InManyBands) {
   REQUIRE_CUDA();
   // 1,031 series: a band of 128 rows needs 128 x 1,030 tile values; 140,000 gives 9 bands of one
-  // tile row each, and a 3 x 128-row tile 3 bands.
+  // tile row each, and a 3 x 128-row tile 3 bands. |r| >= 0.05 is dense: after its first band
+  // the rest take the FP32 tiles (threshold_edges' kTcDenseFraction), within the same call.
   const Dataset d = near_threshold_data(1031, 165, 0.4, true, 5);
   for (const char* tile : {"140000", "400000"}) {
     SCOPED_TRACE(std::string("tile values ") + tile);

@@ -231,6 +231,13 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   }
   const bool tc = !bands.empty();
   if (!tc) bands = job_bands(job);
+  // A dense graph gains nothing on tensor cores: every pass needs its FP32 r anyway, and the
+  // recomputation of a listed pair costs more than its share of a GEMM. Once a completed band's
+  // edges pass kTcDenseFraction of its pairs, the bands not yet launched take the FP32 tiles
+  // (the same geometry and the same bits). band_tc[k]: band k's path, set when it is launched.
+  constexpr double kTcDenseFraction = 0.02;
+  std::vector<char> band_tc(bands.size(), 0);
+  size_t fp32_from = tc ? bands.size() : 0;
   int64_t max_chunks = 1;
   for (const TriuBand& b : bands) max_chunks = std::max(max_chunks, (b.q1 - b.q0) * kernels::edge_chunks_per_row(graph_band(job, b)));
 
@@ -313,7 +320,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     int32_t* scratch_cols = static_cast<int32_t*>(res.packed(s));
     float* scratch_vals = reinterpret_cast<float*>(static_cast<char*>(res.packed(s)) + job.tile_values * sizeof(int32_t));
     int64_t* slot_out = band_out.get<int64_t>() + 2 * (k % kWindow);
-    if (tc) {
+    if (band_tc[k]) {
       const kernels::TcEdgeOut e = tc_out(k, s, tile);
       launched(kernels::tc_edge_recompute(static_cast<const float*>(job.rows), job.t, rule, tco.list(s), e,
                                           recompute_blocks, stream),
@@ -350,6 +357,8 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   // edges stay in row order; they are copied there while later bands compute.
   const Complete complete = [&](size_t k) {
     const int64_t edges = placed[2 * (k % kWindow)];
+    if (band_tc[k] && static_cast<double>(edges) > kTcDenseFraction * static_cast<double>(bands[k].count))
+      fp32_from = std::min(fp32_from, k + 1);
     const int64_t at = placed[2 * (k % kWindow) + 1];
     if (at < 0) return false;
     pairs_left -= bands[k].count;
@@ -390,6 +399,11 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     // The band's "GEMM": its pairs decided on tensor cores, those that may pass listed (or
     // recorded in the tile by the blocks); the pass recomputes the list and compacts the bits.
     const Gemm gemm = [&](size_t k, cublasHandle_t blas, void* tile) {
+      band_tc[k] = k < fp32_from;
+      if (!band_tc[k]) {
+        gemm_triangle_band(blas, bands[k], job.z, tile);
+        return;
+      }
       cudaStream_t stream = nullptr;
       FC_CUBLAS(cublasGetStream(blas, &stream));
       const int s = static_cast<int>(k % PipelineResources::kComputeStreams);
