@@ -69,4 +69,18 @@ inline void add_constants_and_a_duplicate(Dataset& d) {
   for (int64_t k = 0; k < d.t; ++k) d.at(d.n - 1, k) = d.at(2, k);
 }
 
+// The shapes both tests run (N, T): N around the 128 x 128 tiles, T = 2 .. 4,000.
+inline constexpr int64_t kTcOddSizes[][2] = {{2, 2},     {3, 3},      {7, 2},      {127, 9},   {129, 165},
+                                             {257, 3},   {389, 1200}, {131, 4000}, {1031, 165}};
+
+// near_threshold_data's cases: shapes, thresholds, and whether the rows' elements spread wide.
+struct NearThresholdCase {
+  int64_t n, t;
+  double threshold;
+  bool wide;
+};
+inline constexpr NearThresholdCase kNearThresholdCases[] = {
+    {389, 3, 0.3, false},   {601, 165, 0.3, false}, {601, 165, 0.5, true},
+    {257, 1200, 0.7, true}, {300, 4000, 0.3, true}, {131, 4000, 0.9, false}};
+
 }  // namespace fctest

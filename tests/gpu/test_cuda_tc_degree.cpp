@@ -88,9 +88,7 @@ const fc::EdgeTest kRules[] = {fc::EdgeTest{true, 0.3f}, fc::EdgeTest{false, 0.3
 
 TEST(CudaTcDegree, SameDegreesAsFp32OnStructuredDataAtOddSizes) {
   REQUIRE_CUDA();
-  const int64_t sizes[][2] = {{2, 2},     {3, 3},      {7, 2},      {127, 9},   {129, 165},
-                              {257, 3},   {389, 1200}, {131, 4000}, {1031, 165}};  // N, T
-  for (const auto& size : sizes) {
+  for (const auto& size : kTcOddSizes) {
     Dataset d = structured_data(size[0], size[1], 300 + size[0]);
     if (d.n >= 7) add_constants_and_a_duplicate(d);
     for (const fc::EdgeTest& test : kRules) expect_same_degrees(d, test);
@@ -99,13 +97,7 @@ TEST(CudaTcDegree, SameDegreesAsFp32OnStructuredDataAtOddSizes) {
 
 TEST(CudaTcDegree, SameDegreesAsFp32WithPairsWithin1e6OfTheThreshold) {
   REQUIRE_CUDA();
-  struct Case {
-    int64_t n, t;
-    double threshold;
-    bool wide;
-  };
-  for (const Case c : {Case{389, 3, 0.3, false}, Case{601, 165, 0.3, false}, Case{601, 165, 0.5, true},
-                       Case{257, 1200, 0.7, true}, Case{300, 4000, 0.3, true}, Case{131, 4000, 0.9, false}}) {
+  for (const NearThresholdCase& c : kNearThresholdCases) {
     const Dataset d = near_threshold_data(c.n, c.t, c.threshold, c.wide, 77 + c.n);
     const float t = static_cast<float>(c.threshold);
     for (const fc::EdgeTest& test : {fc::EdgeTest{true, t}, fc::EdgeTest{false, t}, fc::EdgeTest{false, -t}}) {

@@ -77,9 +77,7 @@ const fc::EdgeTest kRules[] = {fc::EdgeTest{true, 0.3f}, fc::EdgeTest{false, 0.3
 
 TEST(CudaTcEdges, SameEdgesAsFp32OnStructuredDataAtOddSizes) {
   REQUIRE_CUDA();
-  const int64_t sizes[][2] = {{2, 2},     {3, 3},      {7, 2},      {127, 9},   {129, 165},
-                              {257, 3},   {389, 1200}, {131, 4000}, {1031, 165}};  // N, T
-  for (const auto& size : sizes) {
+  for (const auto& size : kTcOddSizes) {
     SCOPED_TRACE("n " + std::to_string(size[0]) + " t " + std::to_string(size[1]));
     Dataset d = structured_data(size[0], size[1], 500 + size[0]);
     if (d.n >= 7) add_constants_and_a_duplicate(d);
@@ -91,13 +89,7 @@ TEST(CudaTcEdges, SameEdgesAsFp32OnStructuredDataAtOddSizes) {
 
 TEST(CudaTcEdges, SameEdgesAsFp32WithPairsWithin1e6OfTheThreshold) {
   REQUIRE_CUDA();
-  struct Case {
-    int64_t n, t;
-    double threshold;
-    bool wide;
-  };
-  for (const Case c : {Case{389, 3, 0.3, false}, Case{601, 165, 0.3, false}, Case{601, 165, 0.5, true},
-                       Case{257, 1200, 0.7, true}, Case{300, 4000, 0.3, true}}) {
+  for (const NearThresholdCase& c : kNearThresholdCases) {
     SCOPED_TRACE("n " + std::to_string(c.n) + " t " + std::to_string(c.t));
     const Dataset d = near_threshold_data(c.n, c.t, c.threshold, c.wide, 91 + c.n);
     Context ctx(FC_BACKEND_CUDA);
