@@ -158,6 +158,7 @@ struct LeidenStats {
   int64_t levels = 0;       // levels over all passes (aggregations + 1 per pass)
   int64_t moves = 0;        // node moves over all levels and passes
   int64_t split_pieces = 0; // pieces the final connectivity split added (0 at convergence)
+  bool one_weight = false;  // level 0 read one weight for every entry (LeidenGraph::unit_weight)
 };
 
 fc_leiden_options default_leiden_options();
@@ -165,8 +166,10 @@ void validate_leiden_options(const fc_leiden_options& options);
 
 // The whole method; initial (may be null): n labels, each >= 0 (validated by the caller:
 // check_initial_labels). threads = OpenMP threads of the degrees and the aggregation (0 = default).
+// one_weight false makes level 0 fill its weight array even where every entry has one weight: for
+// the test that both paths give the same labels and Q, never for a caller.
 Modules find_leiden(const GraphData& g, const fc_leiden_options& options, const int64_t* initial, int threads,
-                    Progress& progress, LeidenStats* stats = nullptr);
+                    Progress& progress, LeidenStats* stats = nullptr, bool one_weight = true);
 
 // FC_ERR_INVALID_ARG naming the first negative label and its node.
 void check_initial_labels(const int64_t* labels, int64_t n);

@@ -362,3 +362,41 @@ TEST(Leiden, DroppedEntriesGiveTheSameLevelZero) {
 }
 
 }  // namespace
+
+namespace {
+
+// Level 0 of a graph whose entries all have one weight, a power of 2, reads that weight instead of
+// an array (LeidenGraph::unit_weight): the same graph through the array (find_leiden's one_weight
+// off) gives the same labels and Q, for modularity and CPM, weights 1 and 0.5, on 1 and 2 threads.
+// The graph spans several of the moves' batches and the refinement's parallel grain. The stats
+// say which path each run took, so the comparison cannot pass with one path run twice.
+TEST(Leiden, OneWeightLevelZeroEqualsTheWeightArray) {
+  std::vector<int64_t> truth;
+  const Graph ones = planted(40, 200, 0.06, 0.012, 11, truth);
+  for (double w : {1.0, 0.5}) {
+    std::vector<Edge> edges = ones.edges;
+    for (Edge& e : edges) e.w = w;
+    const Graph g(ones.n, std::move(edges));
+    for (int quality : {FC_LEIDEN_MODULARITY, FC_LEIDEN_CPM}) {
+      fc_leiden_options o = defaults();
+      o.quality = quality;
+      o.resolution = quality == FC_LEIDEN_CPM ? 0.02 * w : 1.0;
+      o.randomness = 0.1;  // many close draws: a difference in any weight sum shows
+      o.max_iterations = 2;
+      for (int threads : {1, 2}) {
+        fc::Progress progress(nullptr, nullptr, g.n);
+        fc::LeidenStats one, array;
+        const fc::Modules a = fc::find_leiden(*g.g->data, o, nullptr, threads, progress, &one, true);
+        const fc::Modules b = fc::find_leiden(*g.g->data, o, nullptr, threads, progress, &array, false);
+        ASSERT_TRUE(one.one_weight) << "w " << w;
+        ASSERT_FALSE(array.one_weight);
+        EXPECT_EQ(a.labels, b.labels) << "w " << w << " quality " << quality << " threads " << threads;
+        EXPECT_EQ(a.q, b.q) << "w " << w << " quality " << quality << " threads " << threads;
+        EXPECT_EQ(a.k, b.k);
+        EXPECT_EQ(one.moves, array.moves);
+      }
+    }
+  }
+}
+
+}  // namespace
