@@ -108,6 +108,7 @@ struct GraphOps {
   const LeidenTerms& t;
   int threads;
   LeidenPhases& phases;
+  AggregateBuffers& buffers;  // the call's aggregation memory, reused level after level
   const LeidenGraph& graph(const LeidenGraph& g) const { return g; }
   int64_t move(const LeidenGraph& g, const std::vector<char>& skip, std::vector<int64_t>& p, SplitMix64& rng) const {
     return phases.clock.time(phases.move, [&] { return leiden_move_nodes(g, t, skip, p, rng, threads); });
@@ -118,13 +119,14 @@ struct GraphOps {
   }
   LeidenGraph aggregate(const LeidenGraph& g, const std::vector<int64_t>& refined, int64_t k) const {
     const double before = phases.aggregate;
-    LeidenGraph next = phases.clock.time(phases.aggregate, [&] { return leiden_aggregate(g, refined, k, threads); });
+    LeidenGraph next = phases.clock.time(phases.aggregate, [&] { return leiden_aggregate(g, refined, k, threads, &buffers); });
     if (phases.clock.on)
       std::fprintf(stderr, "  level of %lld nodes, %lld entries: aggregate of %lld nodes, %lld entries in %.4f s\n",
                    static_cast<long long>(g.n), static_cast<long long>(g.offsets.back()), static_cast<long long>(k),
                    static_cast<long long>(next.offsets.back()), phases.aggregate - before);
     return next;
   }
+  void recycle(LeidenGraph& g) const { buffers.recycle(g); }
 };
 
 }  // namespace
@@ -174,7 +176,8 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
   SplitMix64 rng(o.seed);
   LeidenPhases phases;
   phases.clock.on = profile_asks("leiden");
-  GraphOps ops{t, threads, phases};
+  AggregateBuffers buffers;
+  GraphOps ops{t, threads, phases, buffers};
   for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass) {
     ++st.passes;
     const LeidenPhases before = phases;

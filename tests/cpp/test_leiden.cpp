@@ -400,3 +400,49 @@ TEST(Leiden, OneWeightLevelZeroEqualsTheWeightArray) {
 }
 
 }  // namespace
+
+namespace {
+
+// The aggregation reuses its chunks, scratch and a finished level's arrays (AggregateBuffers)
+// within a call: with buffers already used by larger and smaller aggregates, and a level's arrays
+// recycled into them, it gives the graph a fresh call gives, on 1 thread (one chunk, built in the
+// spare arrays) and 2 (chunks copied into them).
+TEST(Leiden, AggregateWithReusedBuffersEqualsFresh) {
+  std::vector<int64_t> truth;
+  const Graph source = planted(40, 200, 0.06, 0.012, 11, truth);
+  const fc::GraphData& d = *source.g->data;
+  fc::LeidenGraph g;
+  g.n = d.n;
+  g.offsets.assign(d.offsets.begin(), d.offsets.end());
+  g.columns.assign(d.columns.begin(), d.columns.end());
+  g.weights.assign(d.weights.begin(), d.weights.end());
+  g.kp.assign(size_t(d.n), 0.0);
+  g.kn.assign(size_t(d.n), 0.0);
+  for (int64_t v = 0; v < d.n; ++v) g.kp[size_t(v)] = double(d.offsets[size_t(v + 1)] - d.offsets[size_t(v)]);
+  ASSERT_GE(g.offsets.back(), 2 * 65536) << "too few entries for a team of 2";
+  // Three maps: many small communities (a large aggregate), the planted ones, and many again.
+  std::vector<std::vector<int64_t>> maps(3, std::vector<int64_t>(size_t(d.n)));
+  for (int64_t v = 0; v < d.n; ++v) {
+    maps[0][size_t(v)] = v / 3;
+    maps[1][size_t(v)] = truth[size_t(v)];
+    maps[2][size_t(v)] = (v * 7) % (d.n / 2);
+  }
+  std::vector<int64_t> ks;
+  for (auto& m : maps) ks.push_back(fc::renumber_by_first_appearance(m));
+  for (int threads : {1, 2}) {
+    fc::AggregateBuffers buffers;
+    for (size_t x = 0; x < maps.size(); ++x) {
+      fc::LeidenGraph reused = fc::leiden_aggregate(g, maps[x], ks[x], threads, &buffers);
+      const fc::LeidenGraph fresh = fc::leiden_aggregate(g, maps[x], ks[x], threads);
+      EXPECT_EQ(reused.offsets, fresh.offsets) << "map " << x << " threads " << threads;
+      EXPECT_TRUE(reused.columns == fresh.columns) << "map " << x << " threads " << threads;
+      EXPECT_TRUE(reused.weights == fresh.weights) << "map " << x << " threads " << threads;
+      EXPECT_EQ(reused.kp, fresh.kp);
+      EXPECT_EQ(reused.kn, fresh.kn);
+      buffers.recycle(reused);  // its arrays serve the next map's aggregate
+      EXPECT_TRUE(reused.columns.empty());
+    }
+  }
+}
+
+}  // namespace
