@@ -145,9 +145,11 @@ struct AggregateBuffers {
   std::vector<EdgeArray<int64_t>> chunk_columns;
   std::vector<EdgeArray<double>> chunk_weights;
   std::vector<CommunityWeights> scratch;  // per thread, at least as many slots as communities
-  EdgeArray<int64_t> spare_columns;  // capacity for the next aggregate's arrays
-  EdgeArray<double> spare_weights;
-  // Keeps g's arrays as the spare ones where they hold more (g is left without them).
+  // Arrays for the next aggregates: two of each, since a pass's first two aggregates are both
+  // large (planted: 1.39 M and 1.0 M entries) and the next pass makes them again.
+  EdgeArray<int64_t> spare_columns[2];
+  EdgeArray<double> spare_weights[2];
+  // Keeps g's arrays in place of smaller spare ones (g is left without them).
   void recycle(LeidenGraph& g);
 };
 

@@ -22,10 +22,21 @@ void make_room(EdgeArray<T>& a, int64_t size) {
   }
 }
 
+// The spare array of the smaller capacity gives way to `from` where from holds more.
 template <class T>
-void keep_larger(EdgeArray<T>& spare, EdgeArray<T>& from) {
-  if (from.capacity() > spare.capacity()) spare.swap(from);
+void keep_larger(EdgeArray<T> (&spare)[2], EdgeArray<T>& from) {
+  EdgeArray<T>& smaller = spare[0].capacity() <= spare[1].capacity() ? spare[0] : spare[1];
+  if (from.capacity() > smaller.capacity()) smaller.swap(from);
   EdgeArray<T>().swap(from);
+}
+
+// The spare array to hold `size` elements: the smallest that can, else the smaller one (which
+// make_room then replaces), so that a larger one is kept for a larger aggregate.
+template <class T>
+EdgeArray<T>& spare_for(EdgeArray<T> (&spare)[2], int64_t size) {
+  const bool fit0 = spare[0].capacity() >= static_cast<size_t>(size), fit1 = spare[1].capacity() >= static_cast<size_t>(size);
+  if (fit0 != fit1) return fit0 ? spare[0] : spare[1];
+  return spare[0].capacity() <= spare[1].capacity() ? spare[0] : spare[1];
 }
 
 }  // namespace
@@ -55,16 +66,19 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
   // a row's entries and sums are made by one thread in member order, whatever the team.
   const int team = parallel_team(g.offsets[static_cast<size_t>(g.n)] + g.n, threads);
   const int64_t chunks = team == 1 ? 1 : std::min<int64_t>(k, int64_t(team) * 8);
-  // One chunk: its rows go straight into the spare arrays, which become the graph's.
+  // One chunk: its rows go straight into spare arrays (room for every entry of g), which become
+  // the graph's.
+  EdgeArray<int64_t>& one_columns = spare_for(buf.spare_columns, g.offsets[static_cast<size_t>(g.n)]);
+  EdgeArray<double>& one_weights = spare_for(buf.spare_weights, g.offsets[static_cast<size_t>(g.n)]);
   if (buf.chunk_columns.size() < static_cast<size_t>(chunks)) {
     buf.chunk_columns.resize(static_cast<size_t>(chunks));
     buf.chunk_weights.resize(static_cast<size_t>(chunks));
   }
   auto chunk_columns = [&](int64_t chunk) -> EdgeArray<int64_t>& {
-    return chunks == 1 ? buf.spare_columns : buf.chunk_columns[static_cast<size_t>(chunk)];
+    return chunks == 1 ? one_columns : buf.chunk_columns[static_cast<size_t>(chunk)];
   };
   auto chunk_weights = [&](int64_t chunk) -> EdgeArray<double>& {
-    return chunks == 1 ? buf.spare_weights : buf.chunk_weights[static_cast<size_t>(chunk)];
+    return chunks == 1 ? one_weights : buf.chunk_weights[static_cast<size_t>(chunk)];
   };
   std::vector<int64_t> row_length(static_cast<size_t>(k), 0);
   // Scratch of fewer slots than communities is replaced; more is fine (stamps tell what is met).
@@ -111,16 +125,18 @@ LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& c
   out.offsets.assign(static_cast<size_t>(k + 1), 0);
   for (int64_t c = 0; c < k; ++c) out.offsets[static_cast<size_t>(c + 1)] = out.offsets[static_cast<size_t>(c)] + row_length[static_cast<size_t>(c)];
   if (chunks == 1) {  // one chunk: its arrays are the graph's, without a copy
-    out.columns = std::move(buf.spare_columns);
-    out.weights = std::move(buf.spare_weights);
+    out.columns = std::move(one_columns);
+    out.weights = std::move(one_weights);
     return out;
   }
   // The chunks' rows copied to their offsets, each chunk by one thread, into the spare arrays.
   const int64_t entries = out.offsets[static_cast<size_t>(k)];
-  make_room(buf.spare_columns, entries);
-  make_room(buf.spare_weights, entries);
-  out.columns = std::move(buf.spare_columns);
-  out.weights = std::move(buf.spare_weights);
+  EdgeArray<int64_t>& columns = spare_for(buf.spare_columns, entries);
+  EdgeArray<double>& weights = spare_for(buf.spare_weights, entries);
+  make_room(columns, entries);
+  make_room(weights, entries);
+  out.columns = std::move(columns);
+  out.weights = std::move(weights);
   out.columns.resize(static_cast<size_t>(entries));
   out.weights.resize(static_cast<size_t>(entries));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team) if (team > 1)
