@@ -406,7 +406,8 @@ namespace {
 // The aggregation reuses its chunks, scratch and a finished level's arrays (AggregateBuffers)
 // within a call: with buffers already used by larger and smaller aggregates, and a level's arrays
 // recycled into them, it gives the graph a fresh call gives, on 1 thread (one chunk, built in the
-// spare arrays) and 2 (chunks copied into them).
+// spare arrays) and 2 (chunks copied into them). The same level with one weight instead of the
+// array (LeidenGraph::unit_weight) gives that graph too.
 TEST(Leiden, AggregateWithReusedBuffersEqualsFresh) {
   std::vector<int64_t> truth;
   const Graph source = planted(40, 200, 0.06, 0.012, 11, truth);
@@ -420,6 +421,14 @@ TEST(Leiden, AggregateWithReusedBuffersEqualsFresh) {
   g.kn.assign(size_t(d.n), 0.0);
   for (int64_t v = 0; v < d.n; ++v) g.kp[size_t(v)] = double(d.offsets[size_t(v + 1)] - d.offsets[size_t(v)]);
   ASSERT_GE(g.offsets.back(), 2 * 65536) << "too few entries for a team of 2";
+  for (double w : g.weights) ASSERT_EQ(w, 1.0);
+  fc::LeidenGraph unit;
+  unit.n = g.n;
+  unit.offsets = g.offsets;
+  unit.columns.assign(g.columns.begin(), g.columns.end());
+  unit.unit_weight = 1.0;
+  unit.kp = g.kp;
+  unit.kn = g.kn;
   // Three maps: many small communities (a large aggregate), the planted ones, and many again.
   std::vector<std::vector<int64_t>> maps(3, std::vector<int64_t>(size_t(d.n)));
   for (int64_t v = 0; v < d.n; ++v) {
@@ -431,9 +440,10 @@ TEST(Leiden, AggregateWithReusedBuffersEqualsFresh) {
   for (auto& m : maps) ks.push_back(fc::renumber_by_first_appearance(m));
   for (int threads : {1, 2}) {
     fc::AggregateBuffers buffers;
-    for (size_t x = 0; x < maps.size(); ++x) {
-      fc::LeidenGraph reused = fc::leiden_aggregate(g, maps[x], ks[x], threads, &buffers);
-      const fc::LeidenGraph fresh = fc::leiden_aggregate(g, maps[x], ks[x], threads);
+    for (size_t x = 0; x < 2 * maps.size(); ++x) {
+      const fc::LeidenGraph& level = x < maps.size() ? g : unit;  // the array, then one weight
+      fc::LeidenGraph reused = fc::leiden_aggregate(level, maps[x % maps.size()], ks[x % maps.size()], threads, &buffers);
+      const fc::LeidenGraph fresh = fc::leiden_aggregate(g, maps[x % maps.size()], ks[x % maps.size()], threads);
       EXPECT_EQ(reused.offsets, fresh.offsets) << "map " << x << " threads " << threads;
       EXPECT_TRUE(reused.columns == fresh.columns) << "map " << x << " threads " << threads;
       EXPECT_TRUE(reused.weights == fresh.weights) << "map " << x << " threads " << threads;
