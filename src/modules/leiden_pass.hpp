@@ -238,11 +238,7 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
     } else {
       while (int(scratch.size()) < team) scratch.emplace_back(n);
     }
-    // Dynamic: the settling thread, whose caches hold the labels and sums it just wrote, judged
-    // its static half sooner and waited at the barrier (4 % of its samples on the planted graph).
-    // Each judgement depends on its node and the state before the batch alone: the same for any
-    // schedule.
-#pragma omp parallel for schedule(dynamic, 64) num_threads(team) if (team > 1)
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (int64_t i = 0; i < b; ++i) {
       const size_t t = static_cast<size_t>(omp_get_thread_num());
       const int64_t v = batch[static_cast<size_t>(i)];
