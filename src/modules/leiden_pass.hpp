@@ -125,44 +125,6 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
     cw.clear();
     return j;
   };
-  // A level of one weight (LeidenGraph::unit_weight, a power of 2) is judged with int32 counts of
-  // the neighbours per community and int32 labels instead of a double and a stamp per community
-  // and int64 labels: 8 bytes a node in the judgements' scattered loads instead of 24 (voxel
-  // network, 2 threads: moves 0.449 -> 0.400 s, median of 6; planted: within the machine's noise).
-  // count x unit is the sum of count units exactly (a power of 2, count <= the level's entries
-  // < 2^31), so every weight, gain and choice is judge's, the communities met in the same order:
-  // the same labels (test: Leiden.OneWeightLevelZeroEqualsTheWeightArray).
-  const bool counted = weights.unit != 0 && n <= INT32_MAX && offsets[n] <= INT32_MAX;
-  std::vector<int32_t> lab32;
-  if (counted) lab32.assign(lab, lab + n);
-  std::vector<std::vector<int32_t>> counts, met;  // per thread: n counts (zero between nodes), the communities met
-  auto judge_counted = [&](int64_t v, int32_t* count, int32_t* list) {
-    const int32_t* l32 = lab32.data();
-    int64_t size = 0;
-    for (int64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
-      const int32_t c = l32[columns[e]];
-      if (count[c]++ == 0) list[size++] = c;
-    }
-    const int64_t a = lab[v];
-    const double unit = weights.unit;
-    Judged j{-1, 0.0, count[a] != 0 ? double(count[a]) * unit : 0.0};  // cw.of(a): +0 when unmet
-    double best_gain = 0;
-    for (int64_t x = 0; x < size; ++x) {
-      const int64_t c = list[x];
-      const double w = double(count[c]) * unit;
-      count[c] = 0;
-      if (c == a) continue;
-      const double gain = w - j.w_own - model.null(v, c, a);
-      if (j.best < 0 || gain > best_gain) {
-        best_gain = gain;
-        j.best = c;
-        j.w_best = w;
-      }
-    }
-    return j;
-  };
-  // A node's label as the settling reads it for its neighbours: the int32 copy where there is one.
-  auto label_of = [&](int64_t u) { return counted ? int64_t(lab32[static_cast<size_t>(u)]) : lab[u]; };
   auto settle = [&](int64_t i) {
     const int64_t v = batch[static_cast<size_t>(i)];
     is_pending.clear(v);
@@ -192,12 +154,11 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
       empty.push_back(a);
     }
     lab[v] = best;
-    if (counted) lab32[static_cast<size_t>(v)] = int32_t(best);
     ++moves;
     for (int64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
       const int64_t u = columns[e];
       if (is_pending[u]) {
-        const int64_t lu = label_of(u);
+        const int64_t lu = lab[u];
         Judged& p = judged[static_cast<size_t>(pending[static_cast<size_t>(u)])];
         if (lu == a) p.w_own -= weights[e];
         if (lu == best) p.w_own += weights[e];
@@ -207,7 +168,7 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
           continue;  // u's judged best and own are exact at its turn, and no other community gained
         }
       }
-      if (queued[u] || label_of(u) == best) continue;  // nodes inside v's new community gain nothing from its move
+      if (queued[u] || lab[u] == best) continue;  // nodes inside v's new community gain nothing from its move
       queued.set(u);
       const int64_t tail = head + size;  // < 2n: a subtraction, not a 64-bit division per node queued
       queue[static_cast<size_t>(tail >= n ? tail - n : tail)] = u;
@@ -230,20 +191,10 @@ int64_t move_nodes_with(const LeidenGraph& g, Model& model, double epsilon, cons
     const int64_t b = int64_t(batch.size());
     judged.resize(static_cast<size_t>(b));
     const int team = parallel_team(work, threads, b);
-    if (counted) {
-      for (int x = int(counts.size()); x < team; ++x) {
-        counts.emplace_back(static_cast<size_t>(n), 0);
-        met.emplace_back(static_cast<size_t>(n));
-      }
-    } else {
-      while (int(scratch.size()) < team) scratch.emplace_back(n);
-    }
+    while (int(scratch.size()) < team) scratch.emplace_back(n);
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
-    for (int64_t i = 0; i < b; ++i) {
-      const size_t t = static_cast<size_t>(omp_get_thread_num());
-      const int64_t v = batch[static_cast<size_t>(i)];
-      judged[static_cast<size_t>(i)] = counted ? judge_counted(v, counts[t].data(), met[t].data()) : judge(v, scratch[t]);
-    }
+    for (int64_t i = 0; i < b; ++i)
+      judged[static_cast<size_t>(i)] = judge(batch[static_cast<size_t>(i)], scratch[static_cast<size_t>(omp_get_thread_num())]);
     for (int64_t i = 0; i < b; ++i) settle(i);
   }
   return moves;
