@@ -137,13 +137,11 @@ int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std:
 int64_t leiden_refine(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
                       const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined, int threads);
 
-// The aggregation's memory, kept from level to level and pass to pass of one call: its chunks'
-// rows and scratch, and the arrays of a level that is no longer needed (recycle), which become the
-// next aggregate's. Freed and fresh arrays of 10-20 MB cost a page fault per 4 KiB touched: the
-// planted partition's aggregations took 22,000-27,000 faults a call, about all of the call's.
+// The aggregation's memory, kept from level to level and pass to pass of one call: its scratch,
+// and the arrays of a level that is no longer needed (recycle), which become the next aggregate's.
+// Freed and fresh arrays of 10-20 MB cost a page fault per 4 KiB touched: the planted partition's
+// aggregations took 22,000-27,000 faults a call, about all of the call's.
 struct AggregateBuffers {
-  std::vector<EdgeArray<int64_t>> chunk_columns;
-  std::vector<EdgeArray<double>> chunk_weights;
   std::vector<CommunityWeights> scratch;  // per thread, at least as many slots as communities
   // Arrays for the next aggregates: two of each, since a pass's first two aggregates are both
   // large (planted: 1.39 M and 1.0 M entries) and the next pass makes them again.

@@ -403,7 +403,7 @@ TEST(Leiden, OneWeightLevelZeroEqualsTheWeightArray) {
 
 namespace {
 
-// The aggregation reuses its chunks, scratch and a finished level's arrays (AggregateBuffers)
+// The aggregation reuses its scratch and a finished level's arrays (AggregateBuffers)
 // within a call: with buffers already used by larger and smaller aggregates, and a level's arrays
 // recycled into them, it gives the graph a fresh call gives, on 1 thread (one chunk, built in the
 // spare arrays) and 2 (chunks copied into them). The same level with one weight instead of the
