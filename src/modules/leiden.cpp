@@ -25,8 +25,9 @@ constexpr int64_t kMaxPasses = 1000;
 
 // The graph as level 0 sees it: weight-0 entries and self-loops dropped, weights combined; and
 // the sum of the combined weights' magnitudes (each row's in parallel, then the rows in order: the
-// same bits for any thread count).
-LeidenGraph level_zero(const GraphData& g, const ModularityTerms& mt, bool cpm, int threads, double& total) {
+// same bits for any thread count). one_weight: whether one weight may stand for all (unit_weight).
+LeidenGraph level_zero(const GraphData& g, const ModularityTerms& mt, bool cpm, bool one_weight, int threads,
+                       double& total) {
   LeidenGraph lg;
   lg.n = g.n;
   lg.offsets.assign(static_cast<size_t>(g.n + 1), 0);
@@ -56,7 +57,7 @@ LeidenGraph level_zero(const GraphData& g, const ModularityTerms& mt, bool cpm, 
   if (every_entry_kept) lg.shared_columns = g.columns.data();
   const double unit = cpm ? double(first) : combined_weight(mt, first);
   int exponent = 0;
-  if (uniform && entries > 0 && std::fabs(std::frexp(unit, &exponent)) == 0.5) lg.unit_weight = unit;
+  if (one_weight && uniform && entries > 0 && std::fabs(std::frexp(unit, &exponent)) == 0.5) lg.unit_weight = unit;
   // Unzeroed (EdgeArray): every entry is written below, and by the thread of its row. (Huge pages,
   // tried here, made the voxel network's level 0 slower on the 2-core machine: 0.85 s against
   // 0.27-0.52 s, one thread.)
@@ -107,6 +108,7 @@ struct GraphOps {
   const LeidenTerms& t;
   int threads;
   LeidenPhases& phases;
+  AggregateBuffers& buffers;  // the call's aggregation memory, reused level after level
   const LeidenGraph& graph(const LeidenGraph& g) const { return g; }
   int64_t move(const LeidenGraph& g, const std::vector<char>& skip, std::vector<int64_t>& p, SplitMix64& rng) const {
     return phases.clock.time(phases.move, [&] { return leiden_move_nodes(g, t, skip, p, rng, threads); });
@@ -117,19 +119,20 @@ struct GraphOps {
   }
   LeidenGraph aggregate(const LeidenGraph& g, const std::vector<int64_t>& refined, int64_t k) const {
     const double before = phases.aggregate;
-    LeidenGraph next = phases.clock.time(phases.aggregate, [&] { return leiden_aggregate(g, refined, k, threads); });
+    LeidenGraph next = phases.clock.time(phases.aggregate, [&] { return leiden_aggregate(g, refined, k, threads, &buffers); });
     if (phases.clock.on)
       std::fprintf(stderr, "  level of %lld nodes, %lld entries: aggregate of %lld nodes, %lld entries in %.4f s\n",
                    static_cast<long long>(g.n), static_cast<long long>(g.offsets.back()), static_cast<long long>(k),
                    static_cast<long long>(next.offsets.back()), phases.aggregate - before);
     return next;
   }
+  void recycle(LeidenGraph& g) const { buffers.recycle(g); }
 };
 
 }  // namespace
 
 Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_t* initial, int threads,
-                    Progress& progress, LeidenStats* stats) {
+                    Progress& progress, LeidenStats* stats, bool one_weight) {
   const Phases::Clock::time_point start = Phases::Clock::now();
   const bool cpm = o.quality == FC_LEIDEN_CPM;
   const double gamma = o.resolution;
@@ -140,7 +143,7 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
     fail(FC_ERR_INVALID_ARG, "options->resolution " + exact_text(gamma) + " times the square of the " +
                                  std::to_string(g.n) + " nodes overflows a double; use a smaller resolution");
   double total = 0;
-  const LeidenGraph lg = level_zero(g, mt, cpm, threads, total);
+  const LeidenGraph lg = level_zero(g, mt, cpm, one_weight, threads, total);
   LeidenTerms t;
   t.gamma = gamma;
   t.d_pos = cpm ? 1.0 : mt.d_pos;
@@ -169,10 +172,12 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
 
   const double setup_seconds = Phases::since(start);
   LeidenStats st;
+  st.one_weight = lg.unit_weight != 0;
   SplitMix64 rng(o.seed);
   LeidenPhases phases;
   phases.clock.on = profile_asks("leiden");
-  GraphOps ops{t, threads, phases};
+  AggregateBuffers buffers;
+  GraphOps ops{t, threads, phases, buffers};
   for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass) {
     ++st.passes;
     const LeidenPhases before = phases;

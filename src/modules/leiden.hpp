@@ -137,11 +137,27 @@ int64_t leiden_move_nodes(const LeidenGraph& g, const LeidenTerms& t, const std:
 int64_t leiden_refine(const LeidenGraph& g, const LeidenTerms& t, const std::vector<char>& skip,
                       const std::vector<int64_t>& label, SplitMix64& rng, std::vector<int64_t>& refined, int threads);
 
+// The aggregation's memory, kept from level to level and pass to pass of one call: its scratch,
+// and the arrays of a level that is no longer needed (recycle), which become the next aggregate's.
+// Freed and fresh arrays of 10-20 MB cost a page fault per 4 KiB touched: the planted partition's
+// aggregations took 22,000-27,000 faults a call, about all of the call's.
+struct AggregateBuffers {
+  std::vector<CommunityWeights> scratch;  // per thread, at least as many slots as communities
+  // Arrays for the next aggregates: two of each, since a pass's first two aggregates are both
+  // large (planted: 1.39 M and 1.0 M entries) and the next pass makes them again.
+  EdgeArray<int64_t> spare_columns[2];
+  EdgeArray<double> spare_weights[2];
+  // Keeps g's arrays in place of smaller spare ones (g is left without them).
+  void recycle(LeidenGraph& g);
+};
+
 // The graph of `k` communities (community[v] in 0 .. k-1): node weights summed, edges between
 // communities summed in member order, edges inside dropped; a row's columns in the order first
 // met (members in node order, each one's row in order). Rows are built in parallel on
-// `threads` (0 = default), each one sequentially: the same graph for any thread count.
-LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& community, int64_t k, int threads);
+// `threads` (0 = default), each one sequentially: the same graph for any thread count. buffers
+// (may be null): memory reused from the call's earlier aggregations.
+LeidenGraph leiden_aggregate(const LeidenGraph& g, const std::vector<int64_t>& community, int64_t k, int threads,
+                             AggregateBuffers* buffers = nullptr);
 
 // Renumbers labels by first appearance (0, 1, ...); returns their number.
 int64_t renumber_by_first_appearance(std::vector<int64_t>& labels);
@@ -158,6 +174,7 @@ struct LeidenStats {
   int64_t levels = 0;       // levels over all passes (aggregations + 1 per pass)
   int64_t moves = 0;        // node moves over all levels and passes
   int64_t split_pieces = 0; // pieces the final connectivity split added (0 at convergence)
+  bool one_weight = false;  // level 0 read one weight for every entry (LeidenGraph::unit_weight)
 };
 
 fc_leiden_options default_leiden_options();
@@ -165,8 +182,10 @@ void validate_leiden_options(const fc_leiden_options& options);
 
 // The whole method; initial (may be null): n labels, each >= 0 (validated by the caller:
 // check_initial_labels). threads = OpenMP threads of the degrees and the aggregation (0 = default).
+// one_weight false makes level 0 fill its weight array even where every entry has one weight: for
+// the test that both paths give the same labels and Q, never for a caller.
 Modules find_leiden(const GraphData& g, const fc_leiden_options& options, const int64_t* initial, int threads,
-                    Progress& progress, LeidenStats* stats = nullptr);
+                    Progress& progress, LeidenStats* stats = nullptr, bool one_weight = true);
 
 // FC_ERR_INVALID_ARG naming the first negative label and its node.
 void check_initial_labels(const int64_t* labels, int64_t n);

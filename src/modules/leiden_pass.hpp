@@ -346,6 +346,8 @@ int64_t refine_partition(const LeidenGraph& g, Null& null, double randomness, co
 //   int64_t refine(const Level&, const std::vector<char>& skip, const std::vector<int64_t>& p,
 //                  SplitMix64&, std::vector<int64_t>& refined)
 //   Level aggregate(const Level&, const std::vector<int64_t>& refined, int64_t k)
+//   void recycle(Level&)                                     a level no longer needed: its memory may
+//                                                            serve a later aggregate
 // One pass from `labels` (ids < n) to the pass's partition in `labels`: moves, refinement and
 // aggregation of the refined subcommunities (each starting in the community that holds it), level
 // after level while aggregation shrinks the graph. Returns the moves made; `levels` counts levels.
@@ -377,12 +379,14 @@ int64_t leiden_pass_with(Ops& ops, const typename Ops::Level& level0, const std:
     skip.assign(static_cast<size_t>(k), 0);
     for (int64_t r = 0; r < k; ++r)
       skip[static_cast<size_t>(r)] = ng.offsets[static_cast<size_t>(r + 1)] == ng.offsets[static_cast<size_t>(r)];
+    ops.recycle(owned);
     owned = std::move(next);
     g = &owned;
     p = std::move(next_p);
     renumber_by_first_appearance(p);
   }
   for (size_t o = 0; o < labels.size(); ++o) labels[o] = p[static_cast<size_t>(level_of[o])];
+  ops.recycle(owned);
   return moves;
 }
 

@@ -250,6 +250,7 @@ struct SupraOps {
   SupraLevel aggregate(const SupraLevel& lv, const std::vector<int64_t>& refined, int64_t k) const {
     return fc::aggregate(lv, refined, k, L, threads);
   }
+  void recycle(SupraLevel&) const {}  // each aggregate's memory its own
 };
 
 }  // namespace

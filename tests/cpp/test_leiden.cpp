@@ -362,3 +362,97 @@ TEST(Leiden, DroppedEntriesGiveTheSameLevelZero) {
 }
 
 }  // namespace
+
+namespace {
+
+// Level 0 of a graph whose entries all have one weight, a power of 2, reads that weight instead of
+// an array (LeidenGraph::unit_weight): the same graph through the array (find_leiden's one_weight
+// off) gives the same labels and Q, for modularity and CPM, weights 1 and 0.5, on 1 and 2 threads.
+// The graph spans several of the moves' batches and the refinement's parallel grain. The stats
+// say which path each run took, so the comparison cannot pass with one path run twice.
+TEST(Leiden, OneWeightLevelZeroEqualsTheWeightArray) {
+  std::vector<int64_t> truth;
+  const Graph ones = planted(40, 200, 0.06, 0.012, 11, truth);
+  for (double w : {1.0, 0.5}) {
+    std::vector<Edge> edges = ones.edges;
+    for (Edge& e : edges) e.w = w;
+    const Graph g(ones.n, std::move(edges));
+    for (int quality : {FC_LEIDEN_MODULARITY, FC_LEIDEN_CPM}) {
+      fc_leiden_options o = defaults();
+      o.quality = quality;
+      o.resolution = quality == FC_LEIDEN_CPM ? 0.02 * w : 1.0;
+      o.randomness = 0.1;  // many close draws: a difference in any weight sum shows
+      o.max_iterations = 2;
+      for (int threads : {1, 2}) {
+        fc::Progress progress(nullptr, nullptr, g.n);
+        fc::LeidenStats one, array;
+        const fc::Modules a = fc::find_leiden(*g.g->data, o, nullptr, threads, progress, &one, true);
+        const fc::Modules b = fc::find_leiden(*g.g->data, o, nullptr, threads, progress, &array, false);
+        ASSERT_TRUE(one.one_weight) << "w " << w;
+        ASSERT_FALSE(array.one_weight);
+        EXPECT_EQ(a.labels, b.labels) << "w " << w << " quality " << quality << " threads " << threads;
+        EXPECT_EQ(a.q, b.q) << "w " << w << " quality " << quality << " threads " << threads;
+        EXPECT_EQ(a.k, b.k);
+        EXPECT_EQ(one.moves, array.moves);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The aggregation reuses its scratch and a finished level's arrays (AggregateBuffers)
+// within a call: with buffers already used by larger and smaller aggregates, and a level's arrays
+// recycled into them, it gives the graph a fresh call gives, on 1 thread (one chunk, built in the
+// spare arrays) and 2 (chunks copied into them). The same level with one weight instead of the
+// array (LeidenGraph::unit_weight) gives that graph too.
+TEST(Leiden, AggregateWithReusedBuffersEqualsFresh) {
+  std::vector<int64_t> truth;
+  const Graph source = planted(40, 200, 0.06, 0.012, 11, truth);
+  const fc::GraphData& d = *source.g->data;
+  fc::LeidenGraph g;
+  g.n = d.n;
+  g.offsets.assign(d.offsets.begin(), d.offsets.end());
+  g.columns.assign(d.columns.begin(), d.columns.end());
+  g.weights.assign(d.weights.begin(), d.weights.end());
+  g.kp.assign(size_t(d.n), 0.0);
+  g.kn.assign(size_t(d.n), 0.0);
+  for (int64_t v = 0; v < d.n; ++v) g.kp[size_t(v)] = double(d.offsets[size_t(v + 1)] - d.offsets[size_t(v)]);
+  ASSERT_GE(g.offsets.back(), 2 * 65536) << "too few entries for a team of 2";
+  for (double w : g.weights) ASSERT_EQ(w, 1.0);
+  fc::LeidenGraph unit;
+  unit.n = g.n;
+  unit.offsets = g.offsets;
+  unit.columns.assign(g.columns.begin(), g.columns.end());
+  unit.unit_weight = 1.0;
+  unit.kp = g.kp;
+  unit.kn = g.kn;
+  // Three maps: many small communities (a large aggregate), the planted ones, and many again.
+  std::vector<std::vector<int64_t>> maps(3, std::vector<int64_t>(size_t(d.n)));
+  for (int64_t v = 0; v < d.n; ++v) {
+    maps[0][size_t(v)] = v / 3;
+    maps[1][size_t(v)] = truth[size_t(v)];
+    maps[2][size_t(v)] = (v * 7) % (d.n / 2);
+  }
+  std::vector<int64_t> ks;
+  for (auto& m : maps) ks.push_back(fc::renumber_by_first_appearance(m));
+  for (int threads : {1, 2}) {
+    fc::AggregateBuffers buffers;
+    for (size_t x = 0; x < 2 * maps.size(); ++x) {
+      const fc::LeidenGraph& level = x < maps.size() ? g : unit;  // the array, then one weight
+      fc::LeidenGraph reused = fc::leiden_aggregate(level, maps[x % maps.size()], ks[x % maps.size()], threads, &buffers);
+      const fc::LeidenGraph fresh = fc::leiden_aggregate(g, maps[x % maps.size()], ks[x % maps.size()], threads);
+      EXPECT_EQ(reused.offsets, fresh.offsets) << "map " << x << " threads " << threads;
+      EXPECT_TRUE(reused.columns == fresh.columns) << "map " << x << " threads " << threads;
+      EXPECT_TRUE(reused.weights == fresh.weights) << "map " << x << " threads " << threads;
+      EXPECT_EQ(reused.kp, fresh.kp);
+      EXPECT_EQ(reused.kn, fresh.kn);
+      buffers.recycle(reused);  // its arrays serve the next map's aggregate
+      EXPECT_TRUE(reused.columns.empty());
+    }
+  }
+}
+
+}  // namespace
