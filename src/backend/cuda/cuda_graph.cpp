@@ -37,6 +37,7 @@
 #include "backend/cuda/graph_ops.hpp"
 #include "backend/cuda/staging_ring.hpp"
 #include "backend/cuda/tc_operands.hpp"
+#include "base/triangle_index.hpp"
 #include "kernels/graph_tiles.cuh"
 #include "kernels/host_store.cuh"
 #include "kernels/tc_bound.hpp"
@@ -182,7 +183,7 @@ std::vector<TriuBand> tc_edge_bands(const GraphJob& job) {
     const int64_t rows = std::min(job.tile_values / b.ld / kTile * kTile, kMaxBandRows);
     if (rows == 0) return {};
     b.q1 = std::min(q + rows, q_end);
-    b.count = (b.q1 - b.q0) * (n - 1) - (b.q1 - b.q0) * (b.q0 + b.q1 - 1) / 2;
+    b.count = row_start(n, b.q1) - row_start(n, b.q0);
     bands.push_back(b);
     q = b.q1;
   }
@@ -297,13 +298,10 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   out.columns.clear();
   out.values.clear();
   const kernels::EdgeRule rule = edge_rule(test);
-  int recompute_blocks = 0;
   if (tc) {
     // (zero after every complete call: tc_edge_compact clears what it reads)
     for (DeviceBuffer& b : tco.bits) FC_CUDA(cudaMemsetAsync(b.get(), 0, static_cast<size_t>(bits_words) * 4, copy));
     tco.prepare(job, rule, true, nullptr, copy);
-    FC_CUDA(cudaDeviceGetAttribute(&recompute_blocks, cudaDevAttrMultiProcessorCount, res.device()));
-    recompute_blocks *= 16;  // as the degree's
   }
   if (arena.assembled) FC_CUDA(cudaStreamWaitEvent(copy, arena.assembled->get(), 0));  // its reads of row_count and the arena
   FC_CUDA(cudaMemsetAsync(row_count.get(), 0, static_cast<size_t>(job.n) * sizeof(int64_t), copy));
@@ -323,7 +321,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     if (band_tc[k]) {
       const kernels::TcEdgeOut e = tc_out(k, s, tile);
       launched(kernels::tc_edge_recompute(static_cast<const float*>(job.rows), job.t, rule, tco.list(s), e,
-                                          recompute_blocks, stream),
+                                          tco.recompute_blocks, stream),
                "tc_edge_recompute kernel launch");
       launched(kernels::tc_edge_compact(e.bits, e.values, kb, e.words, scratch_cols, scratch_vals,
                                         counts[s].get<int32_t>(), stream),
@@ -494,7 +492,7 @@ namespace {
 int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 // Pairs (q, p), p > q, of the rows q in [a, b) of n series: sum of n - 1 - q.
-int64_t pairs_of_rows(int64_t n, int64_t a, int64_t b) { return (b - a) * (n - 1) - (b - a) * (a + b - 1) / 2; }
+int64_t pairs_of_rows(int64_t n, int64_t a, int64_t b) { return row_start(n, b) - row_start(n, a); }
 
 struct FusedBand {
   int64_t q0, q1, pairs;
@@ -596,9 +594,6 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   if (tc) tco.prepare(job, rule, false, count.get<unsigned long long>(), copy);
   FC_CUDA(cudaStreamSynchronize(copy));
 
-  int recompute_blocks = 0;
-  if (tc) FC_CUDA(cudaDeviceGetAttribute(&recompute_blocks, cudaDevAttrMultiProcessorCount, dev));
-  recompute_blocks *= 16;  // 4 warps each: up to 6 blocks an SM fill it with loads in flight
   unsigned long long* strength_fixed = strength != nullptr ? sums.get<unsigned long long>() : nullptr;
   // The band's "GEMM" is the whole computation; it runs on the compute stream of blas, and there
   // is no tile. Integer atomics: bands on both streams may add at once. The tensor-core bands'
@@ -620,7 +615,7 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
   const Pass pass = [&](size_t, int s, cudaStream_t stream, void*) {
     if (tc)
       launched(kernels::tc_degree_recompute(static_cast<const float*>(job.rows), job.t, rule, tco.list(s),
-                                            count.get<unsigned long long>(), recompute_blocks, stream),
+                                            count.get<unsigned long long>(), tco.recompute_blocks, stream),
                "tc_degree_recompute kernel launch");
   };
   run_in_order(job, bands.size(), [&](size_t k) { return bands[k].pairs; }, gemm, pass,

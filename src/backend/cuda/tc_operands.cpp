@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "backend/cuda/cuda_check.hpp"
+#include "base/triangle_index.hpp"
 #include "kernels/tc_bound.hpp"
 
 namespace fc {
@@ -80,6 +81,8 @@ void TcOperands::prepare(const GraphJob& job, const kernels::EdgeRule& rule, boo
   args.rule = rule;
   args.degree = degree;
   args.recomputed = recomputed.get<unsigned long long>();
+  FC_CUDA(cudaDeviceGetAttribute(&recompute_blocks, cudaDevAttrMultiProcessorCount, job.res->device()));
+  recompute_blocks *= 16;  // 4 warps each: up to 6 blocks an SM fill it with loads in flight
   FC_CUDA(cudaStreamSynchronize(stream));
 }
 
@@ -103,8 +106,7 @@ void TcOperands::report(const GraphJob& job, const char* what, cudaStream_t stre
   unsigned long long redone = 0;
   FC_CUDA(cudaMemcpyAsync(&redone, recomputed.get(), sizeof redone, cudaMemcpyDeviceToHost, stream));
   FC_CUDA(cudaStreamSynchronize(stream));
-  const int64_t pairs = (job.row_end - job.row_begin) * (job.n - 1) -
-                        (job.row_end - job.row_begin) * (job.row_begin + job.row_end - 1) / 2;
+  const int64_t pairs = row_start(job.n, job.row_end) - row_start(job.n, job.row_begin);
   std::fprintf(stderr, "fastconn tc_%s: n %lld t %lld max delta %.3e recomputed %llu of %lld pairs\n", what,
                static_cast<long long>(job.n), static_cast<long long>(job.t), double(max_delta), redone,
                static_cast<long long>(pairs));

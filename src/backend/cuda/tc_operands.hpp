@@ -21,6 +21,7 @@ struct TcOperands {
   DeviceBuffer bits[PipelineResources::kComputeStreams];  // threshold_edges' (TcEdgeOut::bits)
   int64_t k_pad = 0, capacity = 0;
   float max_delta = 0.0f;
+  int recompute_blocks = 0;  // the recomputation kernels' grid (set by prepare)
   kernels::TcDegreeArgs args{};  // the band's fields (q0, q1, tiles, list) set by band()
 
   // Device bytes for n series of t samples with lists of `list_pairs` entries.
