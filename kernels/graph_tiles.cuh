@@ -168,6 +168,16 @@ cudaError_t tc_edge_recompute(const float* rows, int64_t t, EdgeRule rule, TcBan
 cudaError_t tc_edge_compact(unsigned* bits, const float* values, const GraphBand& band, int64_t words,
                             int32_t* scratch_cols, float* scratch_vals, int32_t* chunk_counts, cudaStream_t stream);
 
+// --- a sample of |r| (pair_sample.cu) ------------------------------------------------------------
+// sample_abs_histogram: `samples` draws of kernels/pair_sample.hpp's pairs (q, p) of `seed`,
+// those with q == p or a constant series skipped; the others' |r| (the fmaf chain of the FP32
+// kernels over rows, n x t row-major floats, n < 2^32) counted as abs_histogram_band counts
+// (counts[bits(|r|) >> shift], `bins` 64-bit counts) and their number added to *valid. An
+// estimate for the density rule's guess (src/backend/density_guess.hpp), not a result.
+cudaError_t sample_abs_histogram(const float* rows, int64_t t, int64_t n, const uint8_t* constant, uint64_t seed,
+                                 int64_t samples, int shift, int64_t bins, unsigned long long* counts,
+                                 unsigned long long* valid, cudaStream_t stream);
+
 // --- |r| histogram (abs_histogram.cu) -----------------------------------------------------------
 // abs_histogram_band: counts[bits(|r|) >> shift] += 1 over the band's pairs of non-constant
 // series. The top kHistogramSharedBins bins (|r| >= 2^-63 with shift 14) are counted in shared

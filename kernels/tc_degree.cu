@@ -48,19 +48,6 @@ constexpr int kGroupRows = 8;           // tile rows a group of blocks walks tog
 constexpr int kBandList = 1024;         // band pairs a tile lists; more are recomputed where found
 static_assert(kTile == 128 && kThreads == 256 && kTcK == 16, "the warp layout below");
 
-// The FP32 r of pair (q, p), exactly as tile_products computes it: one fmaf chain over k from
-// 0.0f, on the same floats, read from the row-major rows (n x t). The k-major copy's zero padding
-// past t adds fmaf(0, 0, acc) = acc (acc is never -0: it starts at +0 and a sum that cancels
-// rounds to +0), so stopping at t gives the same bits.
-__device__ __noinline__ float chain_product(const float* __restrict__ rows, int t, int64_t q, int64_t p) {
-  const float* a = rows + q * t;
-  const float* b = rows + p * t;
-  float acc = 0.0f;
-#pragma unroll 8
-  for (int k = 0; k < t; ++k) acc = fmaf(__ldg(a + k), __ldg(b + k), acc);
-  return acc;
-}
-
 // Edge mode: pair (q, p) passes with FP32 r (graph_tiles.cuh, TcEdgeOut).
 __device__ __forceinline__ void record_edge(const TcEdgeOut& e, int64_t q, int64_t p, float r) {
   const int64_t ql = q - e.q0, x = p - e.p0;

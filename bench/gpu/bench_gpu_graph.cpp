@@ -83,10 +83,9 @@ int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::st
     std::vector<int64_t> i, j;
     std::vector<float> w;
   };
-  auto graph = [&](const char* tc, Edges* keep) {
-    setenv("FASTCONN_TC_EDGES", tc, 1);
+  auto rule_graph = [&](fc_edge_rule rule, double param, Edges* keep) {
     fc_graph* g = nullptr;
-    fc_ok(fc_pcc_graph(ctx, s, FC_EDGE_ABS_THRESHOLD, threshold, FC_GRAPH_WEIGHTED, &g), "fc_pcc_graph");
+    fc_ok(fc_pcc_graph(ctx, s, rule, param, FC_GRAPH_WEIGHTED, &g), "fc_pcc_graph");
     fc_ok(fc_graph_info(g, nullptr, &edges), "fc_graph_info");
     if (keep != nullptr) {
       keep->i.resize(static_cast<size_t>(edges));
@@ -96,14 +95,20 @@ int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::st
     }
     fc_graph_destroy(g);
   };
+  auto graph = [&](const char* tc, Edges* keep) {
+    setenv("FASTCONN_TC_EDGES", tc, 1);
+    rule_graph(FC_EDGE_ABS_THRESHOLD, threshold, keep);
+  };
+  auto same = [](const Edges& a, const Edges& b) {
+    return a.i == b.i && a.j == b.j && a.w.size() == b.w.size() &&
+           std::memcmp(a.w.data(), b.w.data(), a.w.size() * sizeof(float)) == 0;
+  };
   Edges fp32_edges, tc_edges;
   const double t0 = now();
   graph("1", &tc_edges);
   const double first = now() - t0;
   graph("0", &fp32_edges);
-  const bool identical = fp32_edges.i == tc_edges.i && fp32_edges.j == tc_edges.j &&
-                         std::memcmp(fp32_edges.w.data(), tc_edges.w.data(), fp32_edges.w.size() * sizeof(float)) == 0 &&
-                         fp32_edges.w.size() == tc_edges.w.size();
+  const bool identical = same(fp32_edges, tc_edges);
   fp32_edges = Edges{};
   tc_edges = Edges{};
   std::vector<double> fp32_runs, tc_runs;
@@ -113,6 +118,28 @@ int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::st
   }
   unsetenv("FASTCONN_TC_EDGES");
   const double api_fp32 = median(fp32_runs), api = median(tc_runs);
+  // The density rule for the same count of edges: one pass at a guessed threshold (the default)
+  // against the exact histogram's two passes (FASTCONN_DENSITY_GUESS=0); the same edges.
+  const int64_t threshold_edges_count = edges;
+  const double density = (double(threshold_edges_count) - 0.5) / double(pairs);
+  auto density_graph = [&](const char* guess, Edges* keep) {
+    setenv("FASTCONN_DENSITY_GUESS", guess, 1);
+    rule_graph(FC_EDGE_DENSITY, density, keep);
+  };
+  Edges exact_edges, guess_edges;
+  density_graph("0", &exact_edges);
+  density_graph("1", &guess_edges);
+  const bool density_identical = same(exact_edges, guess_edges) && edges == threshold_edges_count;
+  exact_edges = Edges{};
+  guess_edges = Edges{};
+  std::vector<double> exact_runs, guess_runs;
+  for (int k = 0; k < reps; ++k) {
+    exact_runs.push_back(timed(1, [&] { density_graph("0", nullptr); }));
+    guess_runs.push_back(timed(1, [&] { density_graph("1", nullptr); }));
+  }
+  unsetenv("FASTCONN_DENSITY_GUESS");
+  const double density_exact = median(exact_runs), density_guess = median(guess_runs);
+  edges = threshold_edges_count;
   double gemm_s = 0;
   {
     GemmAlone gemm(x, n, t, fc::cuda::max_tile_values());
@@ -138,9 +165,18 @@ int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::st
   tab << line;
   std::snprintf(line, sizeof line, "| fc_pcc_graph, first call | %.4f | %.2f x GEMMs | |\n", first, first / gemm_s);
   tab << line;
+  std::snprintf(line, sizeof line, "| fc_pcc_graph, density %.3g (the same edges), exact two passes (FASTCONN_DENSITY_GUESS=0) | %.4f | %.2f x GEMMs | |\n",
+                density, density_exact, density_exact / gemm_s);
+  tab << line;
+  std::snprintf(line, sizeof line, "| fc_pcc_graph, density %.3g, one pass at a guessed threshold (the default) | %.4f | %.2f x GEMMs, %.2f x two passes | edges %s the two passes' |\n",
+                density, density_guess, density_guess / gemm_s, density_exact / density_guess,
+                density_identical ? "identical to" : "DIFFER from");
+  tab << line;
   std::cout << "device: " << prop.name << "\n" << tab.str();
   std::cout << "tc_graph n " << n << " t " << t << " edges " << edges << " fp32_s " << api_fp32 << " tc_s " << api
             << " identical " << (identical ? 1 : 0) << "\n";
+  std::cout << "density_graph n " << n << " t " << t << " density " << density << " exact_s " << density_exact
+            << " guess_s " << density_guess << " identical " << (density_identical ? 1 : 0) << "\n";
   if (!markdown.empty()) {
     std::ofstream md(markdown, std::ios::app);
     md << "\n### fc_pcc_graph at N = " << n << " (issue 11; bench_gpu_graph --large)\n\n- device: " << prop.name

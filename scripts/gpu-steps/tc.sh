@@ -66,11 +66,20 @@ else
   verdict_bench+="; graph: no result"
   status=1
 fi
+dline=$(grep '^density_graph ' "$glog" | tail -1)
+if [ -n "$dline" ]; then
+  dget() { sed -nE "s/.* $1 ([^ ]+).*/\1/p" <<<"$dline"; }
+  verdict_bench+="; density graph: two passes $(dget exact_s) s, guessed $(dget guess_s) s, $([ "$(dget identical)" = 1 ] && echo identical || echo DIFFER)"
+  [ "$(dget identical)" = 1 ] || status=1
+else
+  verdict_bench+="; density graph: no result"
+  status=1
+fi
 # The floors through PyTorch (cuBLAS FP32/TF32/BF16 GEMMs of the triangle's tiles, and the
 # matmul-and-threshold degree at 90k), same GPU, same run (TC_TORCH=0 skips them).
 if [ "${TC_TORCH:-1}" != 0 ] && python3 -c 'import torch' 2>/dev/null; then
   timeout 300 python3 "$(dirname "$0")/../../bench/gpu/torch_tc_floor.py" 90112 165 0.3 --markdown "$md" >"$out/torch-floor-90k.log" 2>&1 || status=1
-  timeout 300 python3 "$(dirname "$0")/../../bench/gpu/torch_tc_floor.py" 1000000 200 0.3 --reps 1 --gemm-only --markdown "$md" >"$out/torch-floor-1m.log" 2>&1 || status=1
+  timeout 300 python3 "$(dirname "$0")/../../bench/gpu/torch_tc_floor.py" 1000000 200 0.3 --reps 1 --gemm-only --no-split --markdown "$md" >"$out/torch-floor-1m.log" 2>&1 || status=1
   cat "$out/torch-floor-90k.log" "$out/torch-floor-1m.log"
 fi
 cat "$md"

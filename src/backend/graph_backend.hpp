@@ -132,6 +132,16 @@ class GraphBackend {
   // counts (kAbsHistogramBins entries, replaced) of |r| over the pairs i < j of non-constant series.
   virtual void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) = 0;
 
+  // The density rule's threshold guessed from a sample of pairs (density_guess.hpp): a value t at
+  // which, almost surely, at least `target` of the `eligible` pairs have |r| >= t, and not many
+  // more. Only a guess: the rule counts the pairs that pass it and falls back to abs_histogram
+  // when they are too few, so the answer never depends on it. False: no guess (the rule then takes
+  // the histogram's two passes). Reports no progress.
+  virtual bool density_guess(const SeriesView& s, int64_t target, int64_t eligible, float& guess, const RunSettings& run) {
+    (void)s, (void)target, (void)eligible, (void)guess, (void)run;
+    return false;
+  }
+
   // For every series i: the k series j != i of largest |r(i, j)| (ties: smaller j first), in that
   // order, into columns[i*k .. i*k+k) and their r into values. Constant series (as i or j) are
   // never chosen: a row with fewer than k candidates is padded with column -1 and value 0.

@@ -77,6 +77,7 @@ class SplitBackend : public Backend {
   void threshold_degree(const SeriesView& s, const EdgeTest& test, int64_t* degree, double* strength,
                         const RunSettings& run) override;
   void abs_histogram(const SeriesView& s, std::vector<int64_t>& counts, const RunSettings& run) override;
+  bool density_guess(const SeriesView& s, int64_t target, int64_t eligible, float& guess, const RunSettings& run) override;
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override;
   // The bands of a split backend are its primary's (a split of splits is never made).
   int64_t graph_row_granularity(const SeriesView& s, const RunSettings& run) const override;

@@ -148,6 +148,12 @@ void SplitBackend::abs_histogram(const SeriesView& s, std::vector<int64_t>& coun
   parts_[0]->abs_histogram(view_on(0, s), counts, run);
 }
 
+// A guess needs no split: the first device's sample (every device holds all the series).
+bool SplitBackend::density_guess(const SeriesView& s, int64_t target, int64_t eligible, float& guess,
+                                 const RunSettings& run) {
+  return parts_[0]->density_guess(view_on(0, s), target, eligible, guess, run);
+}
+
 void SplitBackend::top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) {
   // Every row of top_k compares with all n series: equal row counts are equal work.
   const std::vector<int64_t> rows = bands(0, s.n, graph_row_granularity(s, run), [](int64_t r) { return r; });

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -81,10 +82,31 @@ uint32_t bits_of(float f) {
   return b;
 }
 
-// The density rule in two passes over the triangle: the |r| histogram finds the bin b holding
-// the target'th largest |r|; the pairs of bins >= b (|r| >= b's lower edge) are then extracted,
-// all of those above b kept and b's own chosen by (|r| descending, pair index ascending). Only
-// the candidates of bins >= b are ever held, never the triangle.
+// The density rule. Its answer is the `target` pairs first in the order (|r| descending, pair
+// index ascending), and only the pairs at or above the target'th largest |r| are ever needed:
+//  - guessed (density_guess.hpp): the pairs at or above a threshold the backend guesses from a
+//    sample, in one pass over the triangle; used when at least `target` of them pass;
+//  - exact, two passes: the |r| histogram finds the bin b holding the target'th largest |r|, and
+//    the pairs of bins >= b (|r| >= b's lower edge) are extracted.
+// Either way the candidates hold every pair of bin b's and above, and the rest is the same: the
+// pairs above bin b kept, b's own chosen by the order, the rest (a guess's pairs below b)
+// dropped. So a guess changes the time, never the edges. Only the candidates are ever held,
+// never the triangle.
+// The backend's guess (density_guess), unless FASTCONN_DENSITY_GUESS=0 (the two exact passes
+// always: tests and benchmarks compare the two, which give the same edges) or it holds another
+// number: that number is the guess (tests: a guess too high must fall back, one too low must
+// still give the same edges).
+bool density_guess_of(const ContextState& ctx, const SeriesData& s, int64_t target, int64_t eligible, float& guess,
+                      const RunSettings& run) {
+  const char* env = std::getenv("FASTCONN_DENSITY_GUESS");
+  if (env != nullptr && std::strcmp(env, "0") == 0) return false;
+  if (env != nullptr && *env != '\0' && std::strcmp(env, "1") != 0) {
+    guess = std::strtof(env, nullptr);
+    return true;
+  }
+  return ctx.backend->density_guess(s.view(), target, eligible, guess, run);
+}
+
 UpperEdges density_edges(const ContextState& ctx, const SeriesData& s, double density) {
   const int64_t n = s.n;
   const int64_t target = density_edge_count(density, triu_count(n));
@@ -92,36 +114,67 @@ UpperEdges density_edges(const ContextState& ctx, const SeriesData& s, double de
   if (target == 0) return no_edges(n);
   if (target >= eligible) return all_eligible_edges(ctx, s);  // documented: fewer eligible pairs than asked
 
-  Progress progress = ctx.make_progress(2 * triu_count(n));  // two passes
+  Progress progress = ctx.make_progress(2 * triu_count(n));  // two passes (a good guess: the second is skipped)
   const RunSettings run = ctx.run_settings(progress);
-  std::vector<int64_t> hist;
-  ctx.backend->abs_histogram(s.view(), hist, run);
-  int64_t above = 0, b = kAbsHistogramBins - 1;
-  for (; b >= 0; --b) {
-    if (above + hist[static_cast<size_t>(b)] >= target) break;
-    above += hist[static_cast<size_t>(b)];
-  }
-  if (b < 0) fail(FC_ERR_INTERNAL, "the |r| histogram holds fewer pairs than the eligible ones");
   UpperEdges cand;
-  ctx.backend->threshold_edges(s.view(), EdgeTest{true, float_of_bits(static_cast<uint32_t>(b) << kAbsHistogramShift)}, cand,
-                               run);
+  std::vector<int64_t> hist;
+  float guess = 0.0f;
+  if (density_guess_of(ctx, s, target, eligible, guess, run)) {
+    ctx.backend->threshold_edges(s.view(), EdgeTest{true, guess}, cand, run);
+    const int64_t found = static_cast<int64_t>(cand.columns.size());
+    if (std::getenv("FASTCONN_DENSITY_STATS") != nullptr)
+      std::fprintf(stderr, "fastconn density: target %lld, guess %.9g, %lld pairs pass it: %s\n",
+                   static_cast<long long>(target), static_cast<double>(guess), static_cast<long long>(found),
+                   found >= target ? "one pass" : "exact passes after the guess");
+    if (found >= target) {
+      hist.assign(static_cast<size_t>(kAbsHistogramBins), 0);  // of the candidates: exact in bins >= the guess's
+      for (float v : cand.values) ++hist[bits_of(std::fabs(v)) >> kAbsHistogramShift];
+      progress.advance(triu_count(n));
+    }
+  }
+  // The bin of the target'th largest |r|, and the pairs above it.
+  auto boundary_bin = [&](int64_t& above) {
+    above = 0;
+    int64_t b = kAbsHistogramBins - 1;
+    for (; b >= 0; --b) {
+      if (above + hist[static_cast<size_t>(b)] >= target) break;
+      above += hist[static_cast<size_t>(b)];
+    }
+    if (b < 0) fail(FC_ERR_INTERNAL, "the |r| histogram holds fewer pairs than the density rule's target");
+    return b;
+  };
+  int64_t above = 0;
+  if (hist.empty()) {  // no guess, or too few pairs passed it: the exact histogram's two passes
+    Progress more = ctx.make_progress(progress.done() + 2 * triu_count(n), progress.done());
+    const RunSettings exact = ctx.run_settings(more);
+    ctx.backend->abs_histogram(s.view(), hist, exact);
+    const int64_t b = boundary_bin(above);
+    cand = UpperEdges{};
+    ctx.backend->threshold_edges(s.view(), EdgeTest{true, float_of_bits(static_cast<uint32_t>(b) << kAbsHistogramShift)},
+                                 cand, exact);
+  }
+  const int64_t b = boundary_bin(above);
   const int64_t found = static_cast<int64_t>(cand.columns.size());
-  if (found != above + hist[static_cast<size_t>(b)])
-    fail(FC_ERR_INTERNAL, "the density rule's passes disagree: " + std::to_string(found) + " pairs at |r| >= bin " +
-                              std::to_string(b) + ", histogram " + std::to_string(above + hist[static_cast<size_t>(b)]));
 
-  // Boundary candidates by position (row order = pair index order); keep the best `need`.
+  // Candidates of bin b by position (row order = pair index order); keep the best `need`.
   std::vector<int64_t> boundary;
-  for (int64_t e = 0; e < found; ++e)
-    if ((bits_of(std::fabs(cand.values[static_cast<size_t>(e)])) >> kAbsHistogramShift) == static_cast<uint32_t>(b))
-      boundary.push_back(e);
+  std::vector<uint8_t> keep(static_cast<size_t>(found), 1);
+  int64_t in_bins = 0;  // candidates of bins >= b: the histogram's count there
+  for (int64_t e = 0; e < found; ++e) {
+    const uint32_t bin = bits_of(std::fabs(cand.values[static_cast<size_t>(e)])) >> kAbsHistogramShift;
+    if (bin < static_cast<uint32_t>(b)) keep[static_cast<size_t>(e)] = 0;
+    else ++in_bins;
+    if (bin == static_cast<uint32_t>(b)) boundary.push_back(e);
+  }
+  if (in_bins != above + hist[static_cast<size_t>(b)])
+    fail(FC_ERR_INTERNAL, "the density rule's passes disagree: " + std::to_string(in_bins) + " pairs at |r| >= bin " +
+                              std::to_string(b) + ", histogram " + std::to_string(above + hist[static_cast<size_t>(b)]));
   const int64_t need = target - above;
   auto better = [&](int64_t x, int64_t y) {
     const float a = std::fabs(cand.values[static_cast<size_t>(x)]), c = std::fabs(cand.values[static_cast<size_t>(y)]);
     return a > c || (a == c && x < y);
   };
   std::nth_element(boundary.begin(), boundary.begin() + (need - 1), boundary.end(), better);
-  std::vector<uint8_t> keep(static_cast<size_t>(found), 1);
   for (size_t a = static_cast<size_t>(need); a < boundary.size(); ++a) keep[static_cast<size_t>(boundary[a])] = 0;
 
   UpperEdges out = no_edges(n);

@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "backend_test.hpp"
+#include "../gpu/scoped_env.hpp"
 #include "graph_reference.hpp"
 
 namespace {
@@ -137,6 +138,61 @@ TEST_P(Graph, DensityKeepsExactCountWithTiesByPairIndex) {
         EXPECT_TRUE(well_formed(g));
         EXPECT_EQ(g.n_edges, std::min(count, eligible)) << "ceil(d * N(N-1)/2), at most the eligible pairs";
         EXPECT_EQ(edge_set(g), density_from_triangle(tri, n, constant, count));
+      }
+    }
+  }
+}
+
+// The density rule's one-pass path (a threshold guessed from a sample of pairs, graph.cpp): the
+// same graph as the two exact passes, bit for bit, at sizes where the backends sample (N >= about
+// 1,030), with exact ties at the cut; and with a forced guess too high (too few pairs pass it: the
+// exact passes run after it) or too low (more candidates, the same choice).
+TEST_P(Graph, DensityGuessGivesTheExactPassesGraph) {
+  Case c(1500, 48);
+  for (int64_t s = 5; s < c.n; s += 97) std::copy(c.d.x.begin() + 3 * c.t, c.d.x.begin() + 4 * c.t, c.d.x.begin() + s * c.t);
+  for (const Mode& mode : {kModes[0], kModes[1]}) {
+    SCOPED_TRACE(mode_name(mode));
+    const Context ctx = tested(mode);
+    const Series s = make_series(ctx, c.d);
+    const std::vector<float> tri = pcc_triu(ctx, s, FC_TRIU_ROW);
+    const int64_t pairs = triu_size(c.n);
+    std::vector<float> sorted;
+    for (int64_t i = 0, k = 0; i < c.n; ++i)
+      for (int64_t j = i + 1; j < c.n; ++j, ++k)
+        if (!c.ref.constant[i] && !c.ref.constant[j]) sorted.push_back(std::fabs(tri[static_cast<size_t>(k)]));
+    std::sort(sorted.rbegin(), sorted.rend());
+    std::vector<double> densities = {0.0005, 0.01, 0.2};
+    for (int64_t x = 1; x + 1 < static_cast<int64_t>(sorted.size()); ++x)
+      if (sorted[x] == sorted[x - 1] && sorted[x] == sorted[x + 1]) {  // a cut inside a run of exact ties
+        densities.push_back((double(x) - 0.5) / double(pairs));
+        break;
+      }
+    ASSERT_EQ(densities.size(), 4u) << "the duplicated series should give exact ties";
+    for (double d : densities) {
+      SCOPED_TRACE("density " + std::to_string(d));
+      const int64_t count = static_cast<int64_t>(std::ceil(d * double(pairs)));
+      Csr exact;
+      {
+        fctest::ScopedEnv off("FASTCONN_DENSITY_GUESS", "0");
+        exact = pcc_graph(ctx, s, FC_EDGE_DENSITY, d, FC_GRAPH_WEIGHTED);
+      }
+      EXPECT_EQ(exact.n_edges, count);
+      EXPECT_EQ(edge_set(exact), density_from_triangle(tri, c.n, c.ref.constant, count));
+      // The path each call took, from the FASTCONN_DENSITY_STATS line: so the test fails if the
+      // backend stops guessing or a bad guess is not caught.
+      fctest::ScopedEnv stats("FASTCONN_DENSITY_STATS", "1");
+      for (const char* guess : {static_cast<const char*>(nullptr), "0.999", "-1", "0.05"}) {
+        SCOPED_TRACE(guess == nullptr ? "the backend's guess" : std::string("guess ") + guess);
+        fctest::ScopedEnv set("FASTCONN_DENSITY_GUESS", guess);
+        testing::internal::CaptureStderr();
+        const Csr g = pcc_graph(ctx, s, FC_EDGE_DENSITY, d, FC_GRAPH_WEIGHTED);
+        const std::string said = testing::internal::GetCapturedStderr();
+        const bool too_high = guess != nullptr && std::strtof(guess, nullptr) > sorted[static_cast<size_t>(count - 1)];
+        EXPECT_NE(said.find(too_high ? "exact passes after the guess" : "one pass"), std::string::npos) << said;
+        EXPECT_EQ(g.offsets, exact.offsets);
+        EXPECT_EQ(g.columns, exact.columns);
+        ASSERT_EQ(g.weights.size(), exact.weights.size());
+        EXPECT_EQ(std::memcmp(g.weights.data(), exact.weights.data(), 4 * g.weights.size()), 0);
       }
     }
   }

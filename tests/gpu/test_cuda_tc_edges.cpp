@@ -124,13 +124,19 @@ TEST(CudaTcEdges, SameEdgesAsFp32InManyBands) {
 
 TEST(CudaTcEdges, SameEdgesAsFp32UnderAMemoryLimit) {
   REQUIRE_CUDA();
-  // The limit leaves the tensor-core path no room (the arena takes what the tiles leave): the
-  // FP32 tiles, with the same edges.
+  // 48 MiB: tiles of 1.4 M values (36 bytes a value with the arena's share), one band of 1,031
+  // rows; plan_edges keeps the tensor-core operands (about 1.2 MB) from the arena, which still
+  // holds the band: tensor cores under the limit. 4 MiB: a tile of 128 rows (131,840 values) does
+  // not fit, so the FP32 tiles run. The same edges either way.
   const Dataset d = near_threshold_data(1031, 165, 0.4, true, 6);
-  Context ctx(FC_BACKEND_CUDA);
-  ctx.memory_limit(int64_t(4) << 20);
-  const Series s = make_series(ctx, d);
-  expect_same_edges(ctx, s, d.n, fc::EdgeTest{true, 0.4f}, false);
+  for (int64_t mib : {48, 4}) {
+    SCOPED_TRACE("limit " + std::to_string(mib) + " MiB");
+    Context ctx(FC_BACKEND_CUDA);
+    ctx.memory_limit(mib << 20);
+    const Series s = make_series(ctx, d);
+    for (const fc::EdgeTest& test : {fc::EdgeTest{true, 0.4f}, fc::EdgeTest{false, -0.4f}})
+      expect_same_edges(ctx, s, d.n, test, mib == 48);
+  }
 }
 
 // The public graph calls: the CSR and weights of fc_pcc_graph on both paths, for the threshold

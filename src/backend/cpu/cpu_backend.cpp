@@ -79,6 +79,9 @@ class CpuBackend : public Backend {
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override {
     cpu::top_k(s, k, 0, s.n, columns, values, run);
   }
+  bool density_guess(const SeriesView& s, int64_t target, int64_t eligible, float& guess, const RunSettings&) override {
+    return cpu::density_guess(s, target, eligible, guess);
+  }
 
   int64_t graph_row_granularity(const SeriesView&, const RunSettings&) const override { return kTileRows; }
   bool threshold_edges_rows(const SeriesView& s, const EdgeTest& test, int64_t row_begin, int64_t row_end, UpperEdges& out,

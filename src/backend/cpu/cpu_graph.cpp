@@ -9,9 +9,11 @@
 #include <type_traits>
 
 #include "backend/cpu/cpu_tiles.hpp"
+#include "backend/density_guess.hpp"
 #include "backend/row_band.hpp"
 #include "base/parallel_errors.hpp"
 #include "base/triangle_index.hpp"
+#include "kernels/pair_sample.hpp"
 
 namespace fc {
 namespace cpu {
@@ -299,6 +301,35 @@ void abs_histogram_typed(const SeriesView& s, RowBand rows, std::vector<int64_t>
     for (int64_t b = 0; b < kAbsHistogramBins; ++b) counts[static_cast<size_t>(b)] += h[static_cast<size_t>(b)];
 }
 
+// --- density_guess (density_guess.hpp) ----------------------------------------------------------
+
+// The sample's |r| from one product in C over the stored rows, summed k ascending: an estimate,
+// so it need not be the tiles' bits.
+template <class C>
+bool density_guess_typed(const SeriesView& s, int64_t target, int64_t eligible, float& guess) {
+  constexpr int64_t kSampleBytes = int64_t(1) << 27;  // about 30 ms of one core's reads
+  const int64_t samples = density_sample_pairs(s.t, eligible, kSampleBytes);
+  if (samples == 0) return false;
+  const C* rows = rows_of<C>(s);
+  const uint8_t* constant = s.constant->data();
+  std::vector<int64_t> counts(static_cast<size_t>(kAbsHistogramBins), 0);
+  int64_t valid = 0;
+  for (int64_t i = 0; i < samples; ++i) {
+    const kernels::SampledPair d = kernels::sampled_pair(kernels::kDensitySampleSeed, i, s.n);
+    if (d.q == d.p || constant[d.q] != 0 || constant[d.p] != 0) continue;
+    const C* a = rows + d.q * s.t;
+    const C* b = rows + d.p * s.t;
+    C acc = 0;
+    for (int64_t k = 0; k < s.t; ++k) acc += a[k] * b[k];
+    const float m = std::fabs(r_of(acc));
+    uint32_t bits;
+    std::memcpy(&bits, &m, sizeof bits);
+    ++counts[bits >> kAbsHistogramShift];
+    ++valid;
+  }
+  return density_guess_from_sample(counts, valid, target, eligible, guess);
+}
+
 // --- top_k ---------------------------------------------------------------------------------------
 
 // The k best candidates of one row so far, as a heap whose root is the worst of them, stored in
@@ -480,6 +511,11 @@ void abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end,
   ThreadScope threads(run.threads);
   if (s.precision == FC_PRECISION_FP64) abs_histogram_typed<double>(s, rows, counts, run);
   else abs_histogram_typed<float>(s, rows, counts, run);
+}
+
+bool density_guess(const SeriesView& s, int64_t target, int64_t eligible, float& guess) {
+  return s.precision == FC_PRECISION_FP64 ? density_guess_typed<double>(s, target, eligible, guess)
+                                          : density_guess_typed<float>(s, target, eligible, guess);
 }
 
 void top_k(const SeriesView& s, int64_t k, int64_t row_begin, int64_t row_end, int64_t* columns, float* values,

@@ -247,6 +247,8 @@ void abs_histogram_rows(const SeriesView& s, int64_t row_begin, int64_t row_end,
                         const RunSettings& run);
 void top_k(const SeriesView& s, int64_t k, int64_t row_begin, int64_t row_end, int64_t* columns, float* values,
            const RunSettings& run);
+// density_guess.hpp: the guess from a sample of pairs on this thread (false when none is taken).
+bool density_guess(const SeriesView& s, int64_t target, int64_t eligible, float& guess);
 
 }  // namespace cpu
 }  // namespace fc

@@ -77,7 +77,15 @@ CudaBackend::EdgePlan CudaBackend::plan_edges(const SeriesView& s, const CudaSer
   for (const cuda::TriuBand& b : cuda::triangle_bands(s.n, p.tile)) largest_band = std::max(largest_band, b.count);
   int64_t want = largest_band;
   if (run.memory_limit > 0) {
-    want = std::max(want, (run.memory_limit - p.tile_bytes) / kArenaEdgeBytes);
+    int64_t left = run.memory_limit - p.tile_bytes;
+    // The tensor-core edges' operands first, when the arena left after them still holds their
+    // largest band (threshold_edges needs that); else the arena takes it all (the FP32 tiles).
+    const cuda::TcEdgePlan tc = cuda::tc_edge_plan(graph_job(s, run, p.tile, RowBand{0, s.n}));
+    if (tc.bytes > 0 && (left - tc.bytes) / kArenaEdgeBytes >= std::max(tc.most, largest_band)) {
+      p.tc_bytes = tc.bytes;
+      left -= tc.bytes;
+    }
+    want = std::max(want, left / kArenaEdgeBytes);
   } else {
     size_t free_bytes = 0, total_bytes = 0;
     FC_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -236,6 +244,14 @@ void CudaBackend::abs_histogram(const SeriesView& s, std::vector<int64_t>& count
   histogram_of_rows(s, RowBand{0, s.n}, counts, run);
 }
 
+bool CudaBackend::density_guess(const SeriesView& s, int64_t target, int64_t eligible, float& guess,
+                                const RunSettings& run) {
+  DeviceScope scope(device_);
+  check_int_range(s);
+  if (s.n < 2 || storage_of(s).f64) return false;
+  return cuda::density_guess(graph_job(s, run, 1, RowBand{0, s.n}), target, eligible, guess);
+}
+
 void CudaBackend::histogram_of_rows(const SeriesView& s, RowBand rows, std::vector<int64_t>& counts, const RunSettings& run) {
   DeviceScope scope(device_);
   check_int_range(s);
@@ -324,7 +340,8 @@ bool CudaBackend::top_k_rows(const SeriesView& s, int64_t k, int64_t row_begin, 
 
 cuda::GraphJob CudaBackend::edge_job(const SeriesView& s, const RunSettings& run, const EdgePlan& p, RowBand rows) {
   cuda::GraphJob job = graph_job(s, run, p.tile, rows);
-  // Under a memory limit the tensor-core path gets what the tiles and the arena leave.
+  // Under a memory limit the tensor-core path gets what plan_edges kept for it (and what the
+  // tiles and the arena leave besides).
   if (run.memory_limit > 0)
     job.memory_left = std::max<int64_t>(0, run.memory_limit - p.tile_bytes - p.arena_edges * kArenaEdgeBytes);
   return job;

@@ -193,8 +193,23 @@ std::vector<TriuBand> tc_edge_bands(const GraphJob& job) {
 // The bit words of a tensor-core band's row (TcEdgeOut::words).
 int64_t tc_edge_words(const TriuBand& b) { return (b.ld + 31) / 32; }
 
-
 }  // namespace
+
+TcEdgePlan tc_edge_plan(const GraphJob& job) {
+  TcEdgePlan p;
+  if (!tc_edges_requested() || job.f64 || job.z.kmajor == nullptr) return p;
+  p.bands = tc_edge_bands(job);
+  for (const TriuBand& b : p.bands) {
+    p.most = std::max(p.most, b.count);
+    p.bit_words = std::max(p.bit_words, (b.q1 - b.q0) * tc_edge_words(b));
+  }
+  // The list: a 16th of a band's pairs (the edges and the band pairs near t; a tile with more
+  // than its list holds recomputes them itself).
+  p.list = std::min<int64_t>(std::max<int64_t>(p.most / 16, 4096), 1 << 24);
+  if (!p.bands.empty())
+    p.bytes = TcOperands::bytes(job.n, job.t, p.list) + PipelineResources::kComputeStreams * p.bit_words * 4;
+  return p;
+}
 
 std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values, int64_t q_begin, int64_t q_end) {
   std::vector<TriuBand> bands;
@@ -214,22 +229,12 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   // FP32 products are decided on tensor cores where the device has them (tc_degree.cu, edge
   // mode: the same edges and values, bit for bit), when the operands, the lists and the bits fit
   // (the tile keeps the passing pairs' r) and the arena holds a band's pairs.
-  std::vector<TriuBand> bands;
   TcOperands own;
   TcOperands& tco = job.tc != nullptr ? *job.tc : own;
-  int64_t bits_words = 0;
-  if (tc_edges_requested() && !job.f64 && job.z.kmajor != nullptr) {
-    bands = tc_edge_bands(job);
-    int64_t most = 0;
-    for (const TriuBand& b : bands) {
-      most = std::max(most, b.count);
-      bits_words = std::max(bits_words, (b.q1 - b.q0) * tc_edge_words(b));
-    }
-    // The list: a 16th of a band's pairs (the edges and the band pairs near t; a tile with more
-    // than its list holds recomputes them itself).
-    const int64_t list = std::min<int64_t>(std::max<int64_t>(most / 16, 4096), 1 << 24);
-    if (bands.empty() || most > arena_edges || !tco.reserve(job, list, bits_words)) bands.clear();
-  }
+  TcEdgePlan plan = tc_edge_plan(job);
+  std::vector<TriuBand>& bands = plan.bands;
+  const int64_t bits_words = plan.bit_words;
+  if (!bands.empty() && (plan.most > arena_edges || !tco.reserve(job, plan.list, bits_words))) bands.clear();
   const bool tc = !bands.empty();
   if (!tc) bands = job_bands(job);
   // A dense graph gains nothing on tensor cores: every pass needs its FP32 r anyway, and the

@@ -132,6 +132,14 @@ constexpr bool kTcEdgesDefault = true;
 bool fused_degree_enabled(bool f64, bool tf32);
 bool tc_degree_requested();
 bool tc_edges_requested();
+// The tensor-core edges' geometry for a job (empty bands: no such path for it): row-order bands
+// of whole 128-row tiles, the largest band's pairs, the list's pairs, the bit words and the device
+// bytes TcOperands needs for them (plan_edges keeps them free under a memory limit).
+struct TcEdgePlan {
+  std::vector<TriuBand> bands;
+  int64_t most = 0, list = 0, bit_words = 0, bytes = 0;
+};
+TcEdgePlan tc_edge_plan(const GraphJob& job);
 int64_t fused_degree_bytes(int64_t n, int64_t t);
 // fused_degree_rows: the job's rows (row_begin a multiple of kernels::kFusedTile, row_end one
 // too or n: the kernel rounds the strength per 128 x 128 tile anchored at row 0), degrees and
@@ -143,6 +151,9 @@ bool fused_degree_rows(const GraphJob& job, const EdgeTest& test, int64_t* degre
 bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* degree, double* strength);
 // The job's rows' counts ADDED into counts (kAbsHistogramBins entries).
 void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts);
+// The density rule's guess (graph_backend.hpp, density_guess.hpp) from a sample of pairs drawn
+// and counted on the device (cuda_density.cpp); float rows only.
+bool density_guess(const GraphJob& job, int64_t target, int64_t eligible, float& guess);
 // The job's rows, row i's k at (i - job.row_begin) * k. job.tile_values >= n (full rows);
 // progress in rows.
 void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values);

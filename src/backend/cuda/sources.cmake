@@ -10,6 +10,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_graph.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tc_operands.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_csr.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_density.cpp
   ${CMAKE_CURRENT_LIST_DIR}/graph_profile.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_eigen_space.cpp
@@ -27,6 +28,7 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/tc_edges.cu
   ${PROJECT_SOURCE_DIR}/kernels/pair_products.cu
   ${PROJECT_SOURCE_DIR}/kernels/abs_histogram.cu
+  ${PROJECT_SOURCE_DIR}/kernels/pair_sample.cu
   ${PROJECT_SOURCE_DIR}/kernels/row_topk.cu
   ${PROJECT_SOURCE_DIR}/kernels/window_normalize.cu
   ${PROJECT_SOURCE_DIR}/kernels/group_product.cu
