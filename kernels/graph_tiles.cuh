@@ -170,11 +170,14 @@ cudaError_t tc_edge_compact(unsigned* bits, const float* values, const GraphBand
 
 // --- a sample of |r| (pair_sample.cu) ------------------------------------------------------------
 // sample_abs_histogram: `samples` draws of kernels/pair_sample.hpp's pairs (q, p) of `seed`,
-// those with q == p or a constant series skipped; the others' |r| (the fmaf chain of the FP32
-// kernels over rows, n x t row-major floats, n < 2^32) counted as abs_histogram_band counts
+// those with q == p or a constant series skipped; the others' |r| (over rows, n x t row-major,
+// n < 2^32: floats by the fmaf chain of the FP32 kernels, doubles by an fma chain) counted as abs_histogram_band counts
 // (counts[bits(|r|) >> shift], `bins` 64-bit counts) and their number added to *valid. An
 // estimate for the density rule's guess (src/backend/density_guess.hpp), not a result.
 cudaError_t sample_abs_histogram(const float* rows, int64_t t, int64_t n, const uint8_t* constant, uint64_t seed,
+                                 int64_t samples, int shift, int64_t bins, unsigned long long* counts,
+                                 unsigned long long* valid, cudaStream_t stream);
+cudaError_t sample_abs_histogram(const double* rows, int64_t t, int64_t n, const uint8_t* constant, uint64_t seed,
                                  int64_t samples, int shift, int64_t bins, unsigned long long* counts,
                                  unsigned long long* valid, cudaStream_t stream);
 

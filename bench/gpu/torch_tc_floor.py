@@ -133,8 +133,13 @@ def main():
         bh, bl = split_bf16(z32)
         split_runs.append(("split BF16", timed(lambda: split_gemms(bh, bl, rows), a.reps)[0]))
         errors["BF16"] = first_block_error(z32, lambda r1: (z16[:r1] @ z16.T).float(), rows)
-        errors["3xBF16"] = first_block_error(
-            z32, lambda r1: (bh[:r1] @ bh.T).float() + (bh[:r1] @ bl.T).float() + (bl[:r1] @ bh.T).float(), rows)
+        # Each product's FP32 result (torch.mm's out_dtype; without it a BF16 product is rounded
+        # to BF16 and the split gains nothing, so the error is not reported).
+        try:
+            mm = lambda x, y: torch.mm(x, y.T, out_dtype=torch.float32)  # noqa: E731
+            errors["3xBF16"] = first_block_error(z32, lambda r1: mm(bh[:r1], bh) + mm(bh[:r1], bl) + mm(bl[:r1], bh), rows)
+        except (TypeError, RuntimeError):
+            pass
         del bh, bl
     exact = results[0][3]
     lines = [

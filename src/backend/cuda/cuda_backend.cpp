@@ -248,7 +248,7 @@ bool CudaBackend::density_guess(const SeriesView& s, int64_t target, int64_t eli
                                 const RunSettings& run) {
   DeviceScope scope(device_);
   check_int_range(s);
-  if (s.n < 2 || storage_of(s).f64) return false;
+  if (s.n < 2) return false;
   return cuda::density_guess(graph_job(s, run, 1, RowBand{0, s.n}), target, eligible, guess);
 }
 

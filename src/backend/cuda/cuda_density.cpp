@@ -13,7 +13,7 @@ namespace cuda {
 bool density_guess(const GraphJob& job, int64_t target, int64_t eligible, float& guess) {
   constexpr int64_t kSampleBytes = int64_t(1) << 33;
   const int64_t samples = density_sample_pairs(job.t, eligible, kSampleBytes);
-  if (job.f64 || job.n < 2 || job.n > 0xFFFFFFFFll || samples == 0) return false;
+  if (job.n < 2 || job.n > 0xFFFFFFFFll || samples == 0) return false;
   PipelineResources& res = *job.res;
   const cudaStream_t stream = res.copy_stream();
   DeviceBuffer counts, valid;
@@ -24,9 +24,13 @@ bool density_guess(const GraphJob& job, int64_t target, int64_t eligible, float&
   FC_CUDA(cudaStreamWaitEvent(stream, res.start_event(), 0));
   zero_async(counts, stream);
   zero_async(valid, stream);
-  check_cuda(kernels::sample_abs_histogram(static_cast<const float*>(job.rows), job.t, job.n, job.constant,
-                                           kernels::kDensitySampleSeed, samples, kAbsHistogramShift, kAbsHistogramBins,
-                                           counts.get<unsigned long long>(), valid.get<unsigned long long>(), stream),
+  unsigned long long* const c_dev = counts.get<unsigned long long>();
+  unsigned long long* const v_dev = valid.get<unsigned long long>();
+  constexpr uint64_t seed = kernels::kDensitySampleSeed;
+  check_cuda(job.f64 ? kernels::sample_abs_histogram(static_cast<const double*>(job.rows), job.t, job.n, job.constant, seed,
+                                                     samples, kAbsHistogramShift, kAbsHistogramBins, c_dev, v_dev, stream)
+                     : kernels::sample_abs_histogram(static_cast<const float*>(job.rows), job.t, job.n, job.constant, seed,
+                                                     samples, kAbsHistogramShift, kAbsHistogramBins, c_dev, v_dev, stream),
              "sample_abs_histogram kernel launch");
   std::vector<unsigned long long> c(static_cast<size_t>(kAbsHistogramBins));
   unsigned long long v = 0;

@@ -152,7 +152,7 @@ bool fused_threshold_degree(const GraphJob& job, const EdgeTest& test, int64_t* 
 // The job's rows' counts ADDED into counts (kAbsHistogramBins entries).
 void abs_histogram(const GraphJob& job, std::vector<int64_t>& counts);
 // The density rule's guess (graph_backend.hpp, density_guess.hpp) from a sample of pairs drawn
-// and counted on the device (cuda_density.cpp); float rows only.
+// and counted on the device (cuda_density.cpp).
 bool density_guess(const GraphJob& job, int64_t target, int64_t eligible, float& guess);
 // The job's rows, row i's k at (i - job.row_begin) * k. job.tile_values >= n (full rows);
 // progress in rows.
