@@ -153,6 +153,12 @@ struct TcDegreeArgs {
   unsigned long long* degree;
   unsigned long long* recomputed;
   TcEdgeOut edges;  // values null: the degree
+  // Edge mode only: per-row thresholds L (tc_rows_pad(n) values of |r|, padding rows 2; null: the
+  // rule's threshold). Pair (q, p) then passes at |r| >= min(L_q, L_p) (the rule is |r| >= that),
+  // and each tile's fail cut is its rows' and columns' smallest L less max_delta_scaled (the
+  // largest d_qp, scaled).
+  const float* row_threshold;
+  float max_delta_scaled;
 };
 inline int64_t tc_rows_pad(int64_t n) { return (n + kFusedTile - 1) / kFusedTile * kFusedTile; }
 bool tc_degree_available(int device);
@@ -162,7 +168,7 @@ cudaError_t tc_degree_band(const TcDegreeArgs& args, cudaStream_t stream);
 cudaError_t tc_degree_recompute(const float* rows, int64_t t, EdgeRule rule, TcBandList list,
                                 unsigned long long* degree, int blocks, cudaStream_t stream);
 cudaError_t tc_edge_recompute(const float* rows, int64_t t, EdgeRule rule, TcBandList list, TcEdgeOut out, int blocks,
-                              cudaStream_t stream);
+                              cudaStream_t stream, const float* row_threshold = nullptr);
 // The band's chunks (edge_compact's layout) from the bits and values of edge mode; the bits read
 // are set to 0 again.
 cudaError_t tc_edge_compact(unsigned* bits, const float* values, const GraphBand& band, int64_t words,
@@ -203,6 +209,22 @@ cudaError_t row_topk(const float* tile, int64_t n, int64_t a0, int64_t rows, con
                      int64_t out_row0, int64_t* columns, float* values, cudaStream_t stream);
 cudaError_t row_topk(const double* tile, int64_t n, int64_t a0, int64_t rows, const uint8_t* constant, int64_t k,
                      int64_t out_row0, int64_t* columns, float* values, cudaStream_t stream);
+// The same choice over other rows (the same order and padding):
+//   csr_topk: rows i in [a0, a0 + rows) of a symmetric CSR whose weights are r (columns ascending
+//             within a row, no constant series and no self-pair in it): the k best of row i's
+//             entries;
+//   sample_topk: rows i of tile[(i - a0) * m + s] = <z_i, z_sample[s]> for m sample columns
+//             (ascending): the k best of the sample (j == i and constant columns never chosen).
+// topk_row_bounds: bound[i] = |values[(i - a0) * k + k - 1]| (the k-th best's |r|, 0 when the
+// row had fewer than k) for the rows, 2 for a constant series.
+cudaError_t csr_topk(const int64_t* offsets, const int64_t* csr_columns, const float* weights, int64_t a0, int64_t rows,
+                     const uint8_t* constant, int64_t k, int64_t out_row0, int64_t* columns, float* values,
+                     cudaStream_t stream);
+cudaError_t sample_topk(const float* tile, int64_t m, const int64_t* sample, int64_t a0, int64_t rows,
+                        const uint8_t* constant, int64_t k, int64_t out_row0, int64_t* columns, float* values,
+                        cudaStream_t stream);
+cudaError_t topk_row_bounds(const float* values, int64_t k, int64_t a0, int64_t rows, const uint8_t* constant,
+                            float* bound, cudaStream_t stream);
 
 }  // namespace kernels
 }  // namespace fc

@@ -55,6 +55,19 @@ __device__ __forceinline__ void record_edge(const TcEdgeOut& e, int64_t q, int64
   atomicOr(e.bits + ql * e.words + (x >> 5), 1u << (x & 31));
 }
 
+// Per-row thresholds (TcDegreeArgs::row_threshold, edge mode): pair (q, p) passes at
+// |r| >= min(L_q, L_p); else the rule's test.
+__device__ __forceinline__ bool pair_passes(const float* row_threshold, EdgeRule rule, int64_t q, int64_t p, float r) {
+  if (row_threshold == nullptr) return passes(r, rule);
+  return fabsf(r) >= fminf(__ldg(row_threshold + q), __ldg(row_threshold + p));
+}
+
+// The pair's threshold t' scaled by 2^16, as TcDegreeArgs::threshold_scaled.
+__device__ __forceinline__ float pair_threshold_scaled(const TcDegreeArgs& a, int64_t q, int64_t p) {
+  if (a.row_threshold == nullptr) return a.threshold_scaled;
+  return fminf(__ldg(a.row_threshold + q), __ldg(a.row_threshold + p)) * 65536.0f;  // exact: a power of 2
+}
+
 // --- operands ----------------------------------------------------------------------------------
 
 // One warp a row q of [0, n_pad): its halves (zero for q >= n, a constant series, k >= t) and
@@ -101,6 +114,7 @@ struct TcShared {
   int row_count[kTile], col_count[kTile];
   int listed;  // pairs appended to band_list (past kBandList: the list overflowed)
   int chains;  // pairs the general path recomputed here
+  int min_threshold;  // per-row thresholds: the bits of the tile's smallest
   unsigned long long list_at;
   unsigned short band_list[kBandList];  // tile row * 128 + tile column
 };
@@ -158,8 +172,9 @@ template <bool kEdges>
 __device__ __forceinline__ bool decide_between(const TcDegreeArgs& a, TcShared& sh, float x, float d_q, float d_p,
                                                int tr, int tc, int64_t rs, int64_t cs, bool list) {
   const float d = __fadd_ru(__fadd_ru(d_q, d_p), a.pair_constant);
-  if (x < __fsub_rd(a.threshold_scaled, d)) return false;
-  if (!kEdges && x >= __fadd_ru(a.threshold_scaled, d)) return true;
+  const float threshold = pair_threshold_scaled(a, rs + tr, cs + tc);
+  if (x < __fsub_rd(threshold, d)) return false;
+  if (!kEdges && x >= __fadd_ru(threshold, d)) return true;
   if (list) {
     const int at = atomicAdd(&sh.listed, 1);
     if (at < kBandList) sh.band_list[at] = static_cast<unsigned short>(tr * kTile + tc);
@@ -167,7 +182,7 @@ __device__ __forceinline__ bool decide_between(const TcDegreeArgs& a, TcShared& 
   }
   atomicAdd(&sh.chains, 1);
   const float r = pair_r(chain_product(a.rows, a.t, rs + tr, cs + tc));
-  if (!passes(r, a.rule)) return false;
+  if (!pair_passes(a.row_threshold, a.rule, rs + tr, cs + tc, r)) return false;
   if (kEdges) record_edge(a.edges, rs + tr, cs + tc, r);
   return !kEdges;
 }
@@ -177,8 +192,9 @@ __device__ __forceinline__ bool decide_between(const TcDegreeArgs& a, TcShared& 
 // per thread packed 4 bits a row (column) of its 8, then lanes, then shared per-tile counts.
 template <bool kAbs, bool kEdges>
 __device__ __forceinline__ void decide_registers(const TcDegreeArgs& a, TcShared& sh, const float (&acc)[4][4][4],
-                                                 int64_t rs, int64_t cs, int wr, int wc, int g, int c) {
-  const float x_fail = a.cut.fail_below, x_pass = a.cut.pass_from;
+                                                 const TcCutoffs& cut, int64_t rs, int64_t cs, int wr, int wc, int g,
+                                                 int c) {
+  const float x_fail = cut.fail_below, x_pass = cut.pass_from;
   unsigned rows = 0, cols = 0;  // this thread's passes: row i at bits 4 i, column j at 4 j (at most 8 each)
 #pragma unroll
   for (int mi = 0; mi < 4; ++mi)
@@ -216,8 +232,8 @@ __device__ __forceinline__ void decide_registers(const TcDegreeArgs& a, TcShared
 // product may pass, and a tile whose band list overflowed: the products through shared memory,
 // one pair a thread at a time, every test spelled out, band pairs recomputed here.
 template <bool kAbs, bool kEdges>
-__device__ void decide_shared(const TcDegreeArgs& a, TcShared& sh, const float (&acc)[4][4][4], int64_t rs, int64_t cs,
-                              int wr, int wc, int g, int c) {
+__device__ void decide_shared(const TcDegreeArgs& a, TcShared& sh, const float (&acc)[4][4][4], const TcCutoffs& cut,
+                              int64_t rs, int64_t cs, int wr, int wc, int g, int c) {
   const int tid = threadIdx.x;
   __syncthreads();  // the stages (and any fast-path counts) are done with
   if (tid < kTile) sh.row_count[tid] = 0, sh.col_count[tid] = 0;
@@ -235,8 +251,8 @@ __device__ void decide_shared(const TcDegreeArgs& a, TcShared& sh, const float (
     const int64_t q = rs + tr, p = cs + tc;
     if (p <= q || q >= a.q1 || p >= a.n || is_constant(a.constant, q) || is_constant(a.constant, p)) continue;
     const float x = decision_value<kAbs>(sh.tile.products[at]);
-    if (x < a.cut.fail_below) continue;
-    if ((!kEdges && x >= a.cut.pass_from) ||
+    if (x < cut.fail_below) continue;
+    if ((!kEdges && x >= cut.pass_from) ||
         decide_between<kEdges>(a, sh, x, __ldg(a.row_delta + q), __ldg(a.row_delta + p), tr, tc, rs, cs, false)) {
       atomicAdd(&sh.row_count[tr], 1);
       atomicAdd(&sh.col_count[tc], 1);
@@ -268,7 +284,7 @@ __device__ __forceinline__ void flush_tile(const TcDegreeArgs& a, TcShared& sh, 
       a.list.pairs[at + k] = make_uint2(static_cast<unsigned>(rs + tr), static_cast<unsigned>(cs + tc));
     } else {
       const float r = pair_r(chain_product(a.rows, a.t, rs + tr, cs + tc));
-      if (!passes(r, a.rule)) continue;
+      if (!pair_passes(a.row_threshold, a.rule, rs + tr, cs + tc, r)) continue;
       if (kEdges) {
         record_edge(a.edges, rs + tr, cs + tc, r);
       } else {
@@ -297,10 +313,20 @@ __global__ void __launch_bounds__(kThreads, 2) tc_degree_kernel(TcDegreeArgs a) 
   const int wr = (warp >> 2) * 64, wc = (warp & 3) * 32;  // the warp's corner in the tile
   if (tid < kTile) sh.row_count[tid] = 0, sh.col_count[tid] = 0;
   if (tid == 0) sh.listed = 0, sh.chains = 0;
+  // Per-row thresholds: the tile's fail cut from the smallest threshold of its rows and columns
+  // (padding rows hold 2; the max delta bounds every d_qp), rounded down.
+  TcCutoffs cut = a.cut;
+  if (a.row_threshold != nullptr) {
+    if (tid == 0) sh.min_threshold = 0x7f800000;  // +infinity's bits: non-negative floats order as ints
+    __syncthreads();
+    atomicMin(&sh.min_threshold, __float_as_int(__ldg(a.row_threshold + (tid < kTile ? rs + tid : cs + tid - kTile))));
+    __syncthreads();
+    cut.fail_below = __fsub_rd(__fsub_rd(__int_as_float(sh.min_threshold) * 65536.0f, a.max_delta_scaled), 1e-30f);
+  }
   // The general path for the diagonal tile, and for padding rows or constant series (their
   // products are exactly 0) where a zero product does not fail at once.
   bool general = cs == rs;
-  if (!(a.cut.fail_below > 0.0f)) {
+  if (!(cut.fail_below > 0.0f)) {
     const int64_t s = tid < kTile ? rs + tid : cs + tid - kTile;
     general = __syncthreads_or(general || (tid < kTile ? s >= a.q1 : s >= a.n) ||
                                (s < a.n && is_constant(a.constant, s))) != 0;
@@ -367,11 +393,11 @@ __global__ void __launch_bounds__(kThreads, 2) tc_degree_kernel(TcDegreeArgs a) 
   });
   __syncthreads();  // the counts were zeroed before any warp adds to them (k steps may be few)
   if (!general) {
-    decide_registers<kAbs, kEdges>(a, sh, acc, rs, cs, wr, wc, g, c);
+    decide_registers<kAbs, kEdges>(a, sh, acc, cut, rs, cs, wr, wc, g, c);
     __syncthreads();
     general = sh.listed > kBandList;  // the list overflowed: decide the whole tile again
   }
-  if (general) decide_shared<kAbs, kEdges>(a, sh, acc, rs, cs, wr, wc, g, c);
+  if (general) decide_shared<kAbs, kEdges>(a, sh, acc, cut, rs, cs, wr, wc, g, c);
   flush_tile<kEdges>(a, sh, rs, cs);
 #endif
 }
@@ -389,7 +415,8 @@ template <bool kEdges>
 __global__ void __launch_bounds__(32 * kRecomputeWarps) tc_recompute_kernel(const float* __restrict__ rows, int t,
                                                                             EdgeRule rule, TcBandList list,
                                                                             unsigned long long* __restrict__ degree,
-                                                                            TcEdgeOut edges) {
+                                                                            TcEdgeOut edges,
+                                                                            const float* __restrict__ row_threshold) {
   __shared__ float chunk[kRecomputeWarps][64 * kChunkLd];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   float* sm = chunk[warp];
@@ -417,7 +444,7 @@ __global__ void __launch_bounds__(32 * kRecomputeWarps) tc_recompute_kernel(cons
       for (int i = 0; i < stop; ++i) acc = fmaf(a[i], b[i], acc);
       __syncwarp();
     }
-    if (mine && passes(pair_r(acc), rule)) {
+    if (mine && pair_passes(row_threshold, rule, qp.x, qp.y, pair_r(acc))) {
       if (kEdges) {
         record_edge(edges, qp.x, qp.y, pair_r(acc));
       } else {
@@ -480,15 +507,15 @@ cudaError_t tc_degree_recompute(const float* rows, int64_t t, EdgeRule rule, TcB
                                 unsigned long long* degree, int blocks, cudaStream_t stream) {
   if (list.pairs == nullptr) return cudaSuccess;
   tc_recompute_kernel<false>
-      <<<blocks, 32 * kRecomputeWarps, 0, stream>>>(rows, static_cast<int>(t), rule, list, degree, TcEdgeOut{});
+      <<<blocks, 32 * kRecomputeWarps, 0, stream>>>(rows, static_cast<int>(t), rule, list, degree, TcEdgeOut{}, nullptr);
   return cudaGetLastError();
 }
 
 cudaError_t tc_edge_recompute(const float* rows, int64_t t, EdgeRule rule, TcBandList list, TcEdgeOut out, int blocks,
-                              cudaStream_t stream) {
+                              cudaStream_t stream, const float* row_threshold) {
   if (list.pairs == nullptr) return cudaSuccess;
   tc_recompute_kernel<true>
-      <<<blocks, 32 * kRecomputeWarps, 0, stream>>>(rows, static_cast<int>(t), rule, list, nullptr, out);
+      <<<blocks, 32 * kRecomputeWarps, 0, stream>>>(rows, static_cast<int>(t), rule, list, nullptr, out, row_threshold);
   return cudaGetLastError();
 }
 

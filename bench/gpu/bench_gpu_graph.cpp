@@ -139,6 +139,27 @@ int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::st
   }
   unsetenv("FASTCONN_DENSITY_GUESS");
   const double density_exact = median(exact_runs), density_guess = median(guess_runs);
+  // The top-k rule (each series' 10 strongest, symmetrized): the FP32 rows (FASTCONN_TC_TOPK=0)
+  // against the candidates decided on tensor cores (the default); the same graph.
+  constexpr int kTopK = 10;
+  auto topk_graph = [&](const char* tc, Edges* keep) {
+    setenv("FASTCONN_TC_TOPK", tc, 1);
+    rule_graph(FC_EDGE_TOP_K, kTopK, keep);
+  };
+  Edges rows_edges, cand_edges;
+  topk_graph("0", &rows_edges);
+  topk_graph("1", &cand_edges);
+  const bool topk_identical = same(rows_edges, cand_edges);
+  const int64_t topk_edges = edges;
+  rows_edges = Edges{};
+  cand_edges = Edges{};
+  std::vector<double> rows_runs, cand_runs;
+  for (int k = 0; k < reps; ++k) {
+    rows_runs.push_back(timed(1, [&] { topk_graph("0", nullptr); }));
+    cand_runs.push_back(timed(1, [&] { topk_graph("1", nullptr); }));
+  }
+  unsetenv("FASTCONN_TC_TOPK");
+  const double topk_rows = median(rows_runs), topk_tc = median(cand_runs);
   edges = threshold_edges_count;
   double gemm_s = 0;
   {
@@ -172,9 +193,17 @@ int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::st
                 density, density_guess, density_guess / gemm_s, density_exact / density_guess,
                 density_identical ? "identical to" : "DIFFER from");
   tab << line;
+  std::snprintf(line, sizeof line, "| fc_pcc_graph, top-%d (%lld edges), FP32 rows (FASTCONN_TC_TOPK=0) | %.4f | %.2f x GEMMs | |\n",
+                kTopK, static_cast<long long>(topk_edges), topk_rows, topk_rows / gemm_s);
+  tab << line;
+  std::snprintf(line, sizeof line, "| fc_pcc_graph, top-%d, candidates on tensor cores (the default) | %.4f | %.2f x GEMMs, %.2f x FP32 rows | edges %s the FP32 rows' |\n",
+                kTopK, topk_tc, topk_tc / gemm_s, topk_rows / topk_tc, topk_identical ? "identical to" : "DIFFER from");
+  tab << line;
   std::cout << "device: " << prop.name << "\n" << tab.str();
   std::cout << "tc_graph n " << n << " t " << t << " edges " << edges << " fp32_s " << api_fp32 << " tc_s " << api
             << " identical " << (identical ? 1 : 0) << "\n";
+  std::cout << "topk_graph n " << n << " t " << t << " k " << kTopK << " rows_s " << topk_rows << " tc_s " << topk_tc
+            << " identical " << (topk_identical ? 1 : 0) << "\n";
   std::cout << "density_graph n " << n << " t " << t << " density " << density << " exact_s " << density_exact
             << " guess_s " << density_guess << " identical " << (density_identical ? 1 : 0) << "\n";
   if (!markdown.empty()) {

@@ -4,6 +4,9 @@
 // output while the next ones compute. Agrees with the CPU backend (the reference) to rounding.
 #include "backend/cuda/cuda_backend_class.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/split_backend.hpp"
 
@@ -272,12 +275,47 @@ void CudaBackend::top_k_of_rows(const SeriesView& s, int64_t k, RowBand rows, in
   DeviceScope scope(device_);
   check_int_range(s);
   if (rows.begin >= rows.end || k <= 0) return;
+  if (rows.begin == 0 && rows.end == s.n && tc_top_k(s, k, columns, values, run)) return;
   const CudaSeries& st = storage_of(s);
   // Full rows (n products each); the rows' n x k result stays on the device until the end.
   const int64_t tile = plan_tiles(run, s.n, st.f64 ? 8 : 4, 0, "the top-" + std::to_string(k) + " of " + std::to_string(s.n) + " series",
                                   0, (rows.end - rows.begin) * k * 12);
   set_math_mode(run, st.f64);
   cuda::top_k(graph_job(s, run, tile, rows), k, columns, values);
+}
+
+bool CudaBackend::tc_top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) {
+  // Sparse candidates only (k a small share of n; the sample has more than k columns), without a
+  // memory limit, on float products with tensor cores (threshold_edges' plan and operands).
+  const CudaSeries& st = storage_of(s);
+  if (!cuda::tc_topk_requested() || !cuda::tc_edges_requested() || run.memory_limit > 0 || st.f64 ||
+      run.precision == FC_PRECISION_TF32 || s.n < 512 || k > kernels::kTopKMax || 8 * k > s.n)
+    return false;
+  set_math_mode(run, st.f64);
+  const EdgePlan p = plan_edges(s, st, run);
+  cuda::GraphJob job = edge_job(s, run, p, RowBand{0, s.n});
+  // The pass's progress is in pairs, the call's in rows: the pass reports to a quiet counter and
+  // the rows are reported at the end (the pass takes a fraction of a second where it applies).
+  Progress quiet(nullptr, nullptr, fc_triu_size(s.n));
+  Progress* rows_progress = job.progress;
+  job.progress = &quiet;
+  const cuda::TcEdgePlan plan = cuda::tc_edge_plan(job);
+  if (plan.bands.empty() || plan.most > p.arena_edges || job.tc == nullptr ||
+      !job.tc->reserve(job, plan.list, plan.bit_words))
+    return false;
+  DeviceBuffer bound;
+  if (!cuda::sample_row_bounds(job, k, bound)) return false;
+  UpperEdges spilled;  // the candidates, were the arena to fill up (then the FP32 rows run)
+  cuda::DeviceEdges kept;
+  cuda::threshold_edges(job, EdgeTest{true, 0.0f}, arena_, p.arena_edges, spilled, &kept, bound.get<float>());
+  if (!kept.on_device || !cuda::build_csr(job, arena_, kept, FC_GRAPH_WEIGHTED, 0)) return false;
+  if (std::getenv("FASTCONN_TC_STATS") != nullptr)
+    std::fprintf(stderr, "fastconn tc_topk: n %lld k %lld sample every %lld-th series, %lld candidate pairs\n",
+                 static_cast<long long>(s.n), static_cast<long long>(k), static_cast<long long>(cuda::topk_sample_stride(s.n)),
+                 static_cast<long long>(kept.count));
+  cuda::csr_top_k(job, arena_, k, columns, values);
+  if (rows_progress != nullptr) rows_progress->advance(s.n);
+  return true;
 }
 
 // --- row bands (graph_backend.hpp). In FP32 and FP64 a pair's r is one fma chain wherever it is

@@ -221,6 +221,9 @@ class CudaBackend : public Backend {
                     const RunSettings& run);
   void histogram_of_rows(const SeriesView& s, RowBand rows, std::vector<int64_t>& counts, const RunSettings& run);
   void top_k_of_rows(const SeriesView& s, int64_t k, RowBand rows, int64_t* columns, float* values, const RunSettings& run);
+  // The whole call's top-k with the pairs decided on tensor cores (cuda_topk.cpp); false (nothing
+  // written) where that path does not apply: the FP32 rows then run.
+  bool tc_top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run);
   // TF32: the products are cuBLAS's tensor-core ones (no band path: see cuda_backend.cpp).
   bool cublas_products(const SeriesView& s, const RunSettings& run) const;
 

@@ -222,7 +222,7 @@ std::vector<TriuBand> triangle_bands(int64_t n, int64_t tile_values, int64_t q_b
 }
 
 void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& arena, int64_t arena_edges,
-                     UpperEdges& out, DeviceEdges* kept) {
+                     UpperEdges& out, DeviceEdges* kept, const float* row_threshold) {
   PipelineResources& res = *job.res;
   const cudaStream_t copy = res.copy_stream();
   constexpr int kWindow = PipelineResources::kBandsInFlight;
@@ -236,6 +236,9 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   const int64_t bits_words = plan.bit_words;
   if (!bands.empty() && (plan.most > arena_edges || !tco.reserve(job, plan.list, bits_words))) bands.clear();
   const bool tc = !bands.empty();
+  // Per-row thresholds (the top-k candidates, cuda_topk.cpp) exist on tensor cores only: the
+  // caller checks the plan and the operands first.
+  if (row_threshold != nullptr && !tc) fail(FC_ERR_INTERNAL, "per-row thresholds without the tensor-core edges");
   if (!tc) bands = job_bands(job);
   // A dense graph gains nothing on tensor cores: every pass needs its FP32 r anyway, and the
   // recomputation of a listed pair costs more than its share of a GEMM. Once a completed band's
@@ -244,6 +247,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   constexpr double kTcDenseFraction = 0.02;
   std::vector<char> band_tc(bands.size(), 0);
   size_t fp32_from = tc ? bands.size() : 0;
+  const bool may_switch = row_threshold == nullptr;
   int64_t max_chunks = 1;
   for (const TriuBand& b : bands) max_chunks = std::max(max_chunks, (b.q1 - b.q0) * kernels::edge_chunks_per_row(graph_band(job, b)));
 
@@ -306,7 +310,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   if (tc) {
     // (zero after every complete call: tc_edge_compact clears what it reads)
     for (DeviceBuffer& b : tco.bits) FC_CUDA(cudaMemsetAsync(b.get(), 0, static_cast<size_t>(bits_words) * 4, copy));
-    tco.prepare(job, rule, true, nullptr, copy);
+    tco.prepare(job, rule, true, nullptr, copy, row_threshold);
   }
   if (arena.assembled) FC_CUDA(cudaStreamWaitEvent(copy, arena.assembled->get(), 0));  // its reads of row_count and the arena
   FC_CUDA(cudaMemsetAsync(row_count.get(), 0, static_cast<size_t>(job.n) * sizeof(int64_t), copy));
@@ -326,7 +330,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
     if (band_tc[k]) {
       const kernels::TcEdgeOut e = tc_out(k, s, tile);
       launched(kernels::tc_edge_recompute(static_cast<const float*>(job.rows), job.t, rule, tco.list(s), e,
-                                          tco.recompute_blocks, stream),
+                                          tco.recompute_blocks, stream, row_threshold),
                "tc_edge_recompute kernel launch");
       launched(kernels::tc_edge_compact(e.bits, e.values, kb, e.words, scratch_cols, scratch_vals,
                                         counts[s].get<int32_t>(), stream),
@@ -360,7 +364,7 @@ void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& aren
   // edges stay in row order; they are copied there while later bands compute.
   const Complete complete = [&](size_t k) {
     const int64_t edges = placed[2 * (k % kWindow)];
-    if (band_tc[k] && static_cast<double>(edges) > kTcDenseFraction * static_cast<double>(bands[k].count))
+    if (may_switch && band_tc[k] && static_cast<double>(edges) > kTcDenseFraction * static_cast<double>(bands[k].count))
       fp32_from = std::min(fp32_from, k + 1);
     const int64_t at = placed[2 * (k % kWindow) + 1];
     if (at < 0) return false;
@@ -544,6 +548,11 @@ int64_t fused_degree_bytes(int64_t n, int64_t t) {
 bool tc_degree_requested() {
   const char* env = std::getenv("FASTCONN_TC_DEGREE");
   return env == nullptr ? kTcDegreeDefault : std::strcmp(env, "0") != 0;
+}
+
+bool tc_topk_requested() {
+  const char* env = std::getenv("FASTCONN_TC_TOPK");
+  return env == nullptr ? kTcEdgesDefault : std::strcmp(env, "0") != 0;
 }
 
 bool tc_edges_requested() {

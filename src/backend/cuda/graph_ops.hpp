@@ -94,7 +94,7 @@ struct DeviceEdges {
 // the edges stay on the device while the arena holds them all (kept->on_device; `out` is then
 // left empty); once it fills up, they go to `out` as without it.
 void threshold_edges(const GraphJob& job, const EdgeTest& test, GraphArena& arena, int64_t arena_edges,
-                     UpperEdges& out, DeviceEdges* kept = nullptr);
+                     UpperEdges& out, DeviceEdges* kept = nullptr, const float* row_threshold = nullptr);
 
 // The symmetric CSR (backend.hpp) of edges kept on the device, with fc_graph_weights `weights`,
 // assembled there and copied to the host once. Returns false, having written nothing, when its
@@ -132,6 +132,7 @@ constexpr bool kTcEdgesDefault = true;
 bool fused_degree_enabled(bool f64, bool tf32);
 bool tc_degree_requested();
 bool tc_edges_requested();
+bool tc_topk_requested();  // FASTCONN_TC_TOPK=0: top-k on the FP32 rows
 // The tensor-core edges' geometry for a job (empty bands: no such path for it): row-order bands
 // of whole 128-row tiles, the largest band's pairs, the list's pairs, the bit words and the device
 // bytes TcOperands needs for them (plan_edges keeps them free under a memory limit).
@@ -157,6 +158,14 @@ bool density_guess(const GraphJob& job, int64_t target, int64_t eligible, float&
 // The job's rows, row i's k at (i - job.row_begin) * k. job.tile_values >= n (full rows);
 // progress in rows.
 void top_k(const GraphJob& job, int64_t k, int64_t* columns, float* values);
+// Top-k with the pairs decided on tensor cores (cuda_topk.cpp says how; CudaBackend::tc_top_k
+// drives it). sample_row_bounds: bound (tc_rows_pad(n) floats) = each row's lower bound on its
+// k-th largest |r| from a sample of columns (2 for constant series and padding); false when the
+// job has no float k-major rows or the sample has no more than k columns.
+// csr_top_k: every row's k best of the arena's assembled CSR (weights r) into the host arrays.
+int64_t topk_sample_stride(int64_t n);  // sample columns 0, d, 2d, ...: n / 16 of them or 4,096
+bool sample_row_bounds(const GraphJob& job, int64_t k, DeviceBuffer& bound);
+void csr_top_k(const GraphJob& job, GraphArena& arena, int64_t k, int64_t* columns, float* values);
 
 }  // namespace cuda
 }  // namespace fc

@@ -11,6 +11,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tc_operands.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_csr.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_density.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_topk.cpp
   ${CMAKE_CURRENT_LIST_DIR}/graph_profile.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_eigen_space.cpp

@@ -50,7 +50,7 @@ bool TcOperands::reserve(const GraphJob& job, int64_t list_pairs, int64_t bit_wo
 }
 
 void TcOperands::prepare(const GraphJob& job, const kernels::EdgeRule& rule, bool edges, unsigned long long* degree,
-                         cudaStream_t stream) {
+                         cudaStream_t stream, const float* row_threshold) {
   const int64_t t_pad = job.z.t_pad;
   // FASTCONN_TC_DELTA replaces the bound by one delta for every pair, for the test that shows a
   // too-narrow band is caught.
@@ -81,6 +81,8 @@ void TcOperands::prepare(const GraphJob& job, const kernels::EdgeRule& rule, boo
   args.rule = rule;
   args.degree = degree;
   args.recomputed = recomputed.get<unsigned long long>();
+  args.row_threshold = edges ? row_threshold : nullptr;
+  args.max_delta_scaled = max_delta * kScale;
   FC_CUDA(cudaDeviceGetAttribute(&recompute_blocks, cudaDevAttrMultiProcessorCount, job.res->device()));
   recompute_blocks *= 16;  // 4 warps each: up to 6 blocks an SM fill it with loads in flight
   FC_CUDA(cudaStreamSynchronize(stream));

@@ -32,9 +32,10 @@ struct TcOperands {
   // with tensor cores.
   bool reserve(const GraphJob& job, int64_t list_pairs, int64_t bit_words = 0);
   // Makes the operands on `stream` and fills args for `rule` (edges: every pair that may pass is
-  // listed, none counted; degree: counts into `degree`). Waits for the stream.
+  // listed, none counted; degree: counts into `degree`; row_threshold: edges only, per-row
+  // thresholds as TcDegreeArgs says). Waits for the stream.
   void prepare(const GraphJob& job, const kernels::EdgeRule& rule, bool edges, unsigned long long* degree,
-               cudaStream_t stream);
+               cudaStream_t stream, const float* row_threshold = nullptr);
   kernels::TcBandList list(int s);
   // args for the rows [q0, q1) of the triangle, with stream s's list.
   kernels::TcDegreeArgs band(int64_t q0, int64_t q1, int s);
