@@ -16,26 +16,29 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 
-// A full row of n products, tile[(i - a0) * n + j], entry j = column j.
+// Row i of a tile of products, tile[(i - a0) * width + s]: entry s is column s (a full row, width
+// n, sample null) or column sample[s] (products with sample columns, ascending).
 template <class In>
-struct DenseRow {
+struct TileRow {
   const In* tile;
-  int64_t n, a0;
+  int64_t width, a0;
+  const int64_t* sample;
   const uint8_t* constant;
   const In* row;
   int64_t i;
   __device__ void at(int64_t ql) {
     i = a0 + ql;
-    row = tile + ql * n;
+    row = tile + ql * width;
   }
   __device__ int64_t row_index() const { return i; }
-  __device__ int64_t count() const { return n; }
-  __device__ uint32_t key(int64_t j) const {
+  __device__ int64_t count() const { return width; }
+  __device__ int64_t column(int64_t s) const { return sample != nullptr ? sample[s] : s; }
+  __device__ uint32_t key(int64_t s) const {
+    const int64_t j = column(s);
     if (j == i || is_constant(constant, j)) return 0u;
-    return __float_as_uint(fabsf(pair_r(row[j]))) + 1u;
+    return __float_as_uint(fabsf(pair_r(row[s]))) + 1u;
   }
-  __device__ int64_t column(int64_t j) const { return j; }
-  __device__ float value(int64_t j) const { return pair_r(row[j]); }
+  __device__ float value(int64_t s) const { return pair_r(row[s]); }
 };
 
 // Row i's CSR entries (columns ascending, weights r), every one a candidate.
@@ -55,29 +58,6 @@ struct CsrRow {
   __device__ uint32_t key(int64_t e) const { return __float_as_uint(fabsf(weights[begin + e])) + 1u; }
   __device__ int64_t column(int64_t e) const { return columns[begin + e]; }
   __device__ float value(int64_t e) const { return weights[begin + e]; }
-};
-
-// Row i's products with m sample columns, tile[(i - a0) * m + s] with column sample[s] (ascending).
-struct SampleRow {
-  const float* tile;
-  int64_t m, a0;
-  const int64_t* sample;
-  const uint8_t* constant;
-  const float* row;
-  int64_t i;
-  __device__ void at(int64_t ql) {
-    i = a0 + ql;
-    row = tile + ql * m;
-  }
-  __device__ int64_t row_index() const { return i; }
-  __device__ int64_t count() const { return m; }
-  __device__ uint32_t key(int64_t s) const {
-    const int64_t j = sample[s];
-    if (j == i || is_constant(constant, j)) return 0u;
-    return __float_as_uint(fabsf(pair_r(row[s]))) + 1u;
-  }
-  __device__ int64_t column(int64_t s) const { return sample[s]; }
-  __device__ float value(int64_t s) const { return pair_r(row[s]); }
 };
 
 template <class Source>
@@ -205,9 +185,9 @@ cudaError_t launch_rows(const Source& src, int64_t rows, const uint8_t* constant
 template <class In>
 cudaError_t launch(const In* tile, int64_t n, int64_t a0, int64_t rows, const uint8_t* constant, int64_t k,
                    int64_t out_row0, int64_t* columns, float* values, cudaStream_t stream) {
-  DenseRow<In> src{};
+  TileRow<In> src{};
   src.tile = tile;
-  src.n = n;
+  src.width = n;
   src.a0 = a0;
   src.constant = constant;
   return launch_rows(src, rows, constant, k, out_row0, columns, values, stream);
@@ -238,9 +218,9 @@ cudaError_t csr_topk(const int64_t* offsets, const int64_t* csr_columns, const f
 cudaError_t sample_topk(const float* tile, int64_t m, const int64_t* sample, int64_t a0, int64_t rows,
                         const uint8_t* constant, int64_t k, int64_t out_row0, int64_t* columns, float* values,
                         cudaStream_t stream) {
-  SampleRow src{};
+  TileRow<float> src{};
   src.tile = tile;
-  src.m = m;
+  src.width = m;
   src.a0 = a0;
   src.sample = sample;
   src.constant = constant;

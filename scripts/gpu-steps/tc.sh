@@ -57,24 +57,28 @@ done
 glog="$out/bench-tc-graph.log"
 timeout 200 "$build/bench/gpu/bench_gpu_graph" --large 200000 200 10000000 --reps 3 --markdown "$md" >"$glog" 2>&1 || status=1
 cat "$glog"
-gline=$(grep '^tc_graph ' "$glog" | tail -1)
-if [ -n "$gline" ]; then
-  gget() { sed -nE "s/.* $1 ([^ ]+).*/\1/p" <<<"$gline"; }
-  verdict_bench+="; graph 200000 x 200: fp32 $(gget fp32_s) s, tc $(gget tc_s) s, $(gget edges) edges, $([ "$(gget identical)" = 1 ] && echo identical || echo DIFFER)"
-  [ "$(gget identical)" = 1 ] || status=1
-else
-  verdict_bench+="; graph: no result"
-  status=1
-fi
-dline=$(grep '^density_graph ' "$glog" | tail -1)
-if [ -n "$dline" ]; then
-  dget() { sed -nE "s/.* $1 ([^ ]+).*/\1/p" <<<"$dline"; }
-  verdict_bench+="; density graph: two passes $(dget exact_s) s, guessed $(dget guess_s) s, $([ "$(dget identical)" = 1 ] && echo identical || echo DIFFER)"
-  [ "$(dget identical)" = 1 ] || status=1
-else
-  verdict_bench+="; density graph: no result"
-  status=1
-fi
+# Each of the log's result lines (tag, then "key value" pairs): a verdict, from a template of
+# {key} fields, and a failure unless the two paths were identical.
+graph_verdict() {  # TAG TEMPLATE
+  local line text key
+  line=$(grep "^$1 " "$glog" | tail -1)
+  if [ -z "$line" ]; then
+    verdict_bench+="; $1: no result"
+    status=1
+    return
+  fi
+  text=$2
+  for key in $(grep -oE '\{[a-z0-9_]+\}' <<<"$2" | tr -d '{}' | sort -u); do
+    text=${text//\{$key\}/$(sed -nE "s/.* $key ([^ ]+).*/\1/p" <<<"$line")}
+  done
+  local same
+  same=$(sed -nE 's/.* identical ([^ ]+).*/\1/p' <<<"$line")
+  verdict_bench+="; $text, $([ "$same" = 1 ] && echo identical || echo DIFFER)"
+  [ "$same" = 1 ] || status=1
+}
+graph_verdict tc_graph "graph 200000 x 200: fp32 {fp32_s} s, tc {tc_s} s, {edges} edges"
+graph_verdict density_graph "density graph: two passes {exact_s} s, guessed {guess_s} s"
+graph_verdict topk_graph "top-{k} graph: fp32 rows {rows_s} s, tc {tc_s} s"
 # The floors through PyTorch (cuBLAS FP32/TF32/BF16 GEMMs of the triangle's tiles, and the
 # matmul-and-threshold degree at 90k), same GPU, same run (TC_TORCH=0 skips them).
 if [ "${TC_TORCH:-1}" != 0 ] && python3 -c 'import torch' 2>/dev/null; then

@@ -4,11 +4,14 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
+#include "api_calls.hpp"
 #include "reference.hpp"
 
 namespace fctest {
@@ -82,5 +85,34 @@ struct NearThresholdCase {
 inline constexpr NearThresholdCase kNearThresholdCases[] = {
     {389, 3, 0.3, false},   {601, 165, 0.3, false}, {601, 165, 0.5, true},
     {257, 1200, 0.7, true}, {300, 4000, 0.3, true}, {131, 4000, 0.9, false}};
+
+// fc_pcc_graph's symmetric CSR, copied out (the tests compare the paths' graphs with it).
+struct GraphCsr {
+  std::vector<int64_t> offsets, columns;
+  std::vector<float> weights;
+};
+inline GraphCsr pcc_graph_csr(const Context& ctx, const Series& s, fc_edge_rule rule, double param, int weights) {
+  GraphCsr c;
+  fc_graph* g = nullptr;
+  EXPECT_EQ(fc_pcc_graph(ctx.get(), s.get(), rule, param, weights, &g), FC_OK);
+  if (g == nullptr) return c;
+  int64_t nodes = 0, edges = 0;
+  EXPECT_EQ(fc_graph_info(g, &nodes, &edges), FC_OK);
+  c.offsets.resize(static_cast<size_t>(nodes + 1));
+  c.columns.resize(static_cast<size_t>(2 * edges));
+  c.weights.resize(static_cast<size_t>(2 * edges));
+  EXPECT_EQ(fc_graph_csr(g, c.offsets.data(), c.columns.data(), c.weights.data(), 2 * edges), FC_OK);
+  fc_graph_destroy(g);
+  return c;
+}
+
+// Two paths' graphs: the same offsets, columns and weight bits, and not empty.
+inline void expect_same_graph(const GraphCsr& a, const GraphCsr& b) {
+  EXPECT_GT(a.columns.size(), 0u);
+  EXPECT_EQ(b.offsets, a.offsets);
+  EXPECT_EQ(b.columns, a.columns);
+  ASSERT_EQ(b.weights.size(), a.weights.size());
+  EXPECT_EQ(std::memcmp(b.weights.data(), a.weights.data(), a.weights.size() * sizeof(float)), 0);
+}
 
 }  // namespace fctest

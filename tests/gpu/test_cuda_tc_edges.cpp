@@ -154,25 +154,12 @@ TEST(CudaTcEdges, SameGraphsThroughThePublicCalls) {
   for (const Call c : {Call{FC_EDGE_ABS_THRESHOLD, 0.3}, Call{FC_EDGE_THRESHOLD, 0.25}, Call{FC_EDGE_DENSITY, 0.05}})
     for (int weights : {FC_GRAPH_BINARY, FC_GRAPH_WEIGHTED, FC_GRAPH_WEIGHTED_ABS}) {
       SCOPED_TRACE("rule " + std::to_string(c.rule) + " weights " + std::to_string(weights));
-      std::vector<int64_t> offsets[2], columns[2];
-      std::vector<float> values[2];
+      GraphCsr graphs[2];
       for (int tc = 0; tc < 2; ++tc) {
         const ScopedEnv path("FASTCONN_TC_EDGES", tc ? "1" : "0");
-        fc_graph* g = nullptr;
-        ASSERT_EQ(fc_pcc_graph(ctx.get(), s.get(), c.rule, c.param, weights, &g), FC_OK);
-        int64_t nodes = 0, edges = 0;
-        ASSERT_EQ(fc_graph_info(g, &nodes, &edges), FC_OK);
-        offsets[tc].resize(static_cast<size_t>(nodes + 1));
-        columns[tc].resize(static_cast<size_t>(2 * edges));
-        values[tc].resize(static_cast<size_t>(2 * edges));
-        EXPECT_EQ(fc_graph_csr(g, offsets[tc].data(), columns[tc].data(), values[tc].data(), 2 * edges), FC_OK);
-        fc_graph_destroy(g);
+        graphs[tc] = pcc_graph_csr(ctx, s, c.rule, c.param, weights);
       }
-      EXPECT_GT(columns[0].size(), 0u);
-      EXPECT_EQ(offsets[1], offsets[0]);
-      EXPECT_EQ(columns[1], columns[0]);
-      EXPECT_EQ(values[1].size(), values[0].size());
-      EXPECT_EQ(std::memcmp(values[1].data(), values[0].data(), values[0].size() * sizeof(float)), 0);
+      expect_same_graph(graphs[0], graphs[1]);
     }
 }
 

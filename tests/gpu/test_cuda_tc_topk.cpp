@@ -127,25 +127,12 @@ TEST(CudaTcTopK, SameGraphThroughThePublicCall) {
   add_constants_and_a_duplicate(d);
   Context ctx(FC_BACKEND_CUDA);
   const Series s = make_series(ctx, d);
-  std::vector<int64_t> offsets[2], columns[2];
-  std::vector<float> values[2];
+  GraphCsr graphs[2];
   for (int tc = 0; tc < 2; ++tc) {
     const ScopedEnv path("FASTCONN_TC_TOPK", tc ? "1" : "0");
-    fc_graph* g = nullptr;
-    ASSERT_EQ(fc_pcc_graph(ctx.get(), s.get(), FC_EDGE_TOP_K, 12, FC_GRAPH_WEIGHTED, &g), FC_OK);
-    int64_t nodes = 0, edges = 0;
-    ASSERT_EQ(fc_graph_info(g, &nodes, &edges), FC_OK);
-    offsets[tc].resize(static_cast<size_t>(nodes + 1));
-    columns[tc].resize(static_cast<size_t>(2 * edges));
-    values[tc].resize(static_cast<size_t>(2 * edges));
-    EXPECT_EQ(fc_graph_csr(g, offsets[tc].data(), columns[tc].data(), values[tc].data(), 2 * edges), FC_OK);
-    fc_graph_destroy(g);
+    graphs[tc] = pcc_graph_csr(ctx, s, FC_EDGE_TOP_K, 12, FC_GRAPH_WEIGHTED);
   }
-  EXPECT_GT(columns[0].size(), 0u);
-  EXPECT_EQ(offsets[1], offsets[0]);
-  EXPECT_EQ(columns[1], columns[0]);
-  ASSERT_EQ(values[1].size(), values[0].size());
-  EXPECT_EQ(std::memcmp(values[1].data(), values[0].data(), values[0].size() * sizeof(float)), 0);
+  expect_same_graph(graphs[0], graphs[1]);
 }
 
 }  // namespace
