@@ -324,6 +324,7 @@ bool density_guess_typed(const SeriesView& s, int64_t target, int64_t eligible, 
     const float m = std::fabs(r_of(acc));
     uint32_t bits;
     std::memcpy(&bits, &m, sizeof bits);
+    if ((bits >> kAbsHistogramShift) >= static_cast<uint32_t>(kAbsHistogramBins)) continue;  // not a number: no estimate
     ++counts[bits >> kAbsHistogramShift];
     ++valid;
   }
