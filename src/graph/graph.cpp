@@ -83,16 +83,6 @@ uint32_t bits_of(float f) {
   return b;
 }
 
-// The density rule. Its answer is the `target` pairs first in the order (|r| descending, pair
-// index ascending), and only the pairs at or above the target'th largest |r| are ever needed:
-//  - guessed (density_guess.hpp): the pairs at or above a threshold the backend guesses from a
-//    sample, in one pass over the triangle; used when at least `target` of them pass;
-//  - exact, two passes: the |r| histogram finds the bin b holding the target'th largest |r|, and
-//    the pairs of bins >= b (|r| >= b's lower edge) are extracted.
-// Either way the candidates hold every pair of bin b's and above, and the rest is the same: the
-// pairs above bin b kept, b's own chosen by the order, the rest (a guess's pairs below b)
-// dropped. So a guess changes the time, never the edges. Only the candidates are ever held,
-// never the triangle.
 // The backend's guess (density_guess), unless FASTCONN_DENSITY_GUESS=0 (the two exact passes
 // always: tests and benchmarks compare the two, which give the same edges) or it holds another
 // number: that number is the guess (tests: a guess too high must fall back, one too low must
@@ -108,6 +98,16 @@ bool density_guess_of(const ContextState& ctx, const SeriesData& s, int64_t targ
   return ctx.backend->density_guess(s.view(), target, eligible, guess, run);
 }
 
+// The density rule. Its answer is the `target` pairs first in the order (|r| descending, pair
+// index ascending), and only the pairs at or above the target'th largest |r| are ever needed:
+//  - guessed (density_guess.hpp): the pairs at or above a threshold the backend guesses from a
+//    sample, in one pass over the triangle; used when at least `target` of them pass;
+//  - exact, two passes: the |r| histogram finds the bin b holding the target'th largest |r|, and
+//    the pairs of bins >= b (|r| >= b's lower edge) are extracted.
+// Either way the candidates hold every pair of bin b's and above, and the rest is the same: the
+// pairs above bin b kept, b's own chosen by the order, the rest (a guess's pairs below b)
+// dropped. So a guess changes the time, never the edges. Only the candidates are ever held,
+// never the triangle.
 UpperEdges density_edges(const ContextState& ctx, const SeriesData& s, double density) {
   const int64_t n = s.n;
   const int64_t target = density_edge_count(density, triu_count(n));

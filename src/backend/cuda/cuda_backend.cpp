@@ -85,10 +85,7 @@ CudaBackend::EdgePlan CudaBackend::plan_edges(const SeriesView& s, const CudaSer
     // The tensor-core edges' operands first, when the arena left after them still holds their
     // largest band (threshold_edges needs that); else the arena takes it all (the FP32 tiles).
     const cuda::TcEdgePlan tc = cuda::tc_edge_plan(graph_job(s, run, p.tile, RowBand{0, s.n}));
-    if (tc.bytes > 0 && (left - tc.bytes) / kArenaEdgeBytes >= std::max(tc.most, largest_band)) {
-      p.tc_bytes = tc.bytes;
-      left -= tc.bytes;
-    }
+    if (tc.bytes > 0 && (left - tc.bytes) / kArenaEdgeBytes >= std::max(tc.most, largest_band)) left -= tc.bytes;
     want = std::max(want, left / kArenaEdgeBytes);
   } else {
     size_t free_bytes = 0, total_bytes = 0;

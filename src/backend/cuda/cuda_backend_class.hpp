@@ -108,10 +108,10 @@ class CudaBackend : public Backend {
   // --- networks (cuda_graph.cpp does the work; here: validation, tile planning, buffers) --------
 
   // Tiles and edge arena of threshold_edges / threshold_graph: the tile's values, and the arena's
-  // capacity in edges (12 bytes each); under a memory limit, the bytes kept from the arena for the
-  // tensor-core edges' operands (cuda::tc_edge_plan).
+  // capacity in edges (12 bytes each; under a memory limit, what the tiles and the tensor-core
+  // edges' operands leave: edge_job gives the operands the rest).
   struct EdgePlan {
-    int64_t tile = 0, arena_edges = 0, tile_bytes = 0, tc_bytes = 0;
+    int64_t tile = 0, arena_edges = 0, tile_bytes = 0;
   };
   static constexpr int64_t kArenaEdgeBytes = sizeof(int64_t) + sizeof(float);
 
