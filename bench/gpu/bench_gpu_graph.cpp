@@ -95,71 +95,59 @@ int large_case(int64_t n, int64_t t, int64_t want_edges, int reps, const std::st
     }
     fc_graph_destroy(g);
   };
-  auto graph = [&](const char* tc, Edges* keep) {
-    setenv("FASTCONN_TC_EDGES", tc, 1);
-    rule_graph(FC_EDGE_ABS_THRESHOLD, threshold, keep);
-  };
   auto same = [](const Edges& a, const Edges& b) {
     return a.i == b.i && a.j == b.j && a.w.size() == b.w.size() &&
            std::memcmp(a.w.data(), b.w.data(), a.w.size() * sizeof(float)) == 0;
   };
-  Edges fp32_edges, tc_edges;
-  const double t0 = now();
-  graph("1", &tc_edges);
-  const double first = now() - t0;
-  graph("0", &fp32_edges);
-  const bool identical = same(fp32_edges, tc_edges);
-  fp32_edges = Edges{};
-  tc_edges = Edges{};
-  std::vector<double> fp32_runs, tc_runs;
-  for (int k = 0; k < reps; ++k) {  // alternating
-    fp32_runs.push_back(timed(1, [&] { graph("0", nullptr); }));
-    tc_runs.push_back(timed(1, [&] { graph("1", nullptr); }));
-  }
-  unsetenv("FASTCONN_TC_EDGES");
-  const double api_fp32 = median(fp32_runs), api = median(tc_runs);
+  // One rule on both paths of a switch (`env` = "0": the plain path, "1": the default): the
+  // default's first call timed, the two graphs compared edge for edge and bit for bit, then medians
+  // of `reps` alternating calls of each.
+  struct TwoPaths {
+    double plain_s, fast_s, first_s;
+    bool identical;
+    int64_t edges;
+  };
+  auto two_paths = [&](const char* env, fc_edge_rule rule, double param) {
+    TwoPaths r{};
+    Edges plain, fast;
+    setenv(env, "1", 1);
+    const double t0 = now();
+    rule_graph(rule, param, &fast);
+    r.first_s = now() - t0;
+    setenv(env, "0", 1);
+    rule_graph(rule, param, &plain);
+    r.identical = same(plain, fast);
+    r.edges = edges;
+    std::vector<double> plain_runs, fast_runs;
+    for (int k = 0; k < reps; ++k) {  // alternating
+      setenv(env, "0", 1);
+      plain_runs.push_back(timed(1, [&] { rule_graph(rule, param, nullptr); }));
+      setenv(env, "1", 1);
+      fast_runs.push_back(timed(1, [&] { rule_graph(rule, param, nullptr); }));
+    }
+    unsetenv(env);
+    r.plain_s = median(plain_runs);
+    r.fast_s = median(fast_runs);
+    return r;
+  };
+  // The threshold rule: the FP32 tiles (FASTCONN_TC_EDGES=0) against the tensor cores.
+  const TwoPaths tc_run = two_paths("FASTCONN_TC_EDGES", FC_EDGE_ABS_THRESHOLD, threshold);
+  const bool identical = tc_run.identical;
+  const double first = tc_run.first_s, api_fp32 = tc_run.plain_s, api = tc_run.fast_s;
   // The density rule for the same count of edges: one pass at a guessed threshold (the default)
   // against the exact histogram's two passes (FASTCONN_DENSITY_GUESS=0); the same edges.
-  const int64_t threshold_edges_count = edges;
+  const int64_t threshold_edges_count = tc_run.edges;
   const double density = (double(threshold_edges_count) - 0.5) / double(pairs);
-  auto density_graph = [&](const char* guess, Edges* keep) {
-    setenv("FASTCONN_DENSITY_GUESS", guess, 1);
-    rule_graph(FC_EDGE_DENSITY, density, keep);
-  };
-  Edges exact_edges, guess_edges;
-  density_graph("0", &exact_edges);
-  density_graph("1", &guess_edges);
-  const bool density_identical = same(exact_edges, guess_edges) && edges == threshold_edges_count;
-  exact_edges = Edges{};
-  guess_edges = Edges{};
-  std::vector<double> exact_runs, guess_runs;
-  for (int k = 0; k < reps; ++k) {
-    exact_runs.push_back(timed(1, [&] { density_graph("0", nullptr); }));
-    guess_runs.push_back(timed(1, [&] { density_graph("1", nullptr); }));
-  }
-  unsetenv("FASTCONN_DENSITY_GUESS");
-  const double density_exact = median(exact_runs), density_guess = median(guess_runs);
+  const TwoPaths density_run = two_paths("FASTCONN_DENSITY_GUESS", FC_EDGE_DENSITY, density);
+  const bool density_identical = density_run.identical && density_run.edges == threshold_edges_count;
+  const double density_exact = density_run.plain_s, density_guess = density_run.fast_s;
   // The top-k rule (each series' 10 strongest, symmetrized): the FP32 rows (FASTCONN_TC_TOPK=0)
   // against the candidates decided on tensor cores (the default); the same graph.
   constexpr int kTopK = 10;
-  auto topk_graph = [&](const char* tc, Edges* keep) {
-    setenv("FASTCONN_TC_TOPK", tc, 1);
-    rule_graph(FC_EDGE_TOP_K, kTopK, keep);
-  };
-  Edges rows_edges, cand_edges;
-  topk_graph("0", &rows_edges);
-  topk_graph("1", &cand_edges);
-  const bool topk_identical = same(rows_edges, cand_edges);
-  const int64_t topk_edges = edges;
-  rows_edges = Edges{};
-  cand_edges = Edges{};
-  std::vector<double> rows_runs, cand_runs;
-  for (int k = 0; k < reps; ++k) {
-    rows_runs.push_back(timed(1, [&] { topk_graph("0", nullptr); }));
-    cand_runs.push_back(timed(1, [&] { topk_graph("1", nullptr); }));
-  }
-  unsetenv("FASTCONN_TC_TOPK");
-  const double topk_rows = median(rows_runs), topk_tc = median(cand_runs);
+  const TwoPaths topk_run = two_paths("FASTCONN_TC_TOPK", FC_EDGE_TOP_K, kTopK);
+  const bool topk_identical = topk_run.identical;
+  const int64_t topk_edges = topk_run.edges;
+  const double topk_rows = topk_run.plain_s, topk_tc = topk_run.fast_s;
   edges = threshold_edges_count;
   double gemm_s = 0;
   {
