@@ -977,6 +977,54 @@ FC_API fc_status fc_leiden(fc_context* ctx, const fc_graph* graph, const fc_leid
                            const int64_t* initial_labels, fc_modules** out);
 
 /* ---------------------------------------------------------------------------------------------
+ * Leiden, version 2 of its options: the same method with a choice of how the moves are made.
+ * FC_LEIDEN_QUEUE is fc_leiden's, host code on every backend. FC_LEIDEN_SYNCHRONOUS judges many
+ * nodes at once against the same state, which a GPU can do: on a CUDA context it runs on the
+ * context's device, elsewhere (or when the device lacks the memory) on the host's threads, and
+ * both give the same labels (fixed-point weights, exact in any order: src/backend/leiden_engine.hpp).
+ *
+ * FC_LEIDEN_SYNCHRONOUS, each level of a pass:
+ *   - moves in rounds: in each, a seeded half of the nodes still active (alternating halves) move
+ *     at once, each to its neighbouring community of the largest gain (ties to the smaller id)
+ *     (or alone into an empty community) when it gains, judged against the state before the
+ *     round; the neighbours of a moved node become active again;
+ *   - refinement in rounds: inside each community, nodes still alone and well connected join the
+ *     well-connected neighbouring subcommunity of the largest non-negative gain (greedy: the
+ *     `randomness` option is not used), half of the nodes at a time;
+ *   - aggregation of the subcommunities, each starting in its community, while it shrinks the
+ *     graph.
+ * Passes repeat until one moves no node (or max_iterations). The weights are rounded to fixed
+ * point (relative error below 2^-60 of the graph's total weight) for the moves' sums; Q is
+ * computed from the graph's own weights. Same labels on every thread count, on CPU and CUDA
+ * contexts, and for any number of devices. Its labels differ from FC_LEIDEN_QUEUE's.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum fc_leiden_algorithm {
+  FC_LEIDEN_QUEUE = 0,      /* fc_leiden's queue of single moves (host code) */
+  FC_LEIDEN_SYNCHRONOUS = 1 /* rounds of simultaneous moves (the device on CUDA contexts) */
+} fc_leiden_algorithm;
+
+typedef struct fc_leiden_options_v2 {
+  uint32_t size;          /* sizeof(fc_leiden_options_v2): later versions append fields after `base` */
+  int32_t algorithm;      /* fc_leiden_algorithm (default FC_LEIDEN_QUEUE) */
+  fc_leiden_options base; /* everything fc_leiden takes (defaults: fc_leiden_options_default's) */
+} fc_leiden_options_v2;
+
+/* Fill *options with the defaults (size set, FC_LEIDEN_QUEUE, fc_leiden_options_default's base). */
+FC_API fc_status fc_leiden_options_v2_default(fc_leiden_options_v2* options);
+
+/* fc_leiden with version-2 options (NULL: defaults). options->size must be at least the size of
+ * this version's struct (FC_ERR_INVALID_ARG names it otherwise); with FC_LEIDEN_QUEUE the result
+ * is fc_leiden's with options->base, bit for bit. Example:
+ *   fc_leiden_options_v2 o;
+ *   fc_leiden_options_v2_default(&o);
+ *   o.algorithm = FC_LEIDEN_SYNCHRONOUS;
+ *   fc_modules* m = NULL;
+ *   if (fc_leiden_v2(ctx, graph, &o, NULL, &m) == FC_OK) { ... fc_modules_destroy(m); } */
+FC_API fc_status fc_leiden_v2(fc_context* ctx, const fc_graph* graph, const fc_leiden_options_v2* options,
+                              const int64_t* initial_labels, fc_modules** out);
+
+/* ---------------------------------------------------------------------------------------------
  * Modules over time: multilayer modularity (Mucha, Richardson, Macon, Porter and Onnela 2010,
  * Science 328:876) of a sequence of graphs on the same n nodes (for example the windows' graphs
  * of an fc_dfc), each node coupled to itself across layers with weight omega:

@@ -9,6 +9,7 @@
 
 #include "backend/eigen_space.hpp"
 #include "backend/graph_backend.hpp"
+#include "backend/leiden_engine.hpp"
 #include "base/run_settings.hpp"
 
 namespace fc {
@@ -66,6 +67,13 @@ class ModulesBackend {
     (void)engines;
     (void)run;
     return nullptr;
+  }
+
+  // The engine of the synchronous Leiden (leiden_engine.hpp) for level-0 graph g: the host's
+  // unless the backend runs it on a device (every engine gives the same labels).
+  virtual std::unique_ptr<LeidenEngine> leiden_engine(const LeidenLevelZero& g, const kernels::SyncTerms& terms,
+                                                      const RunSettings& run) {
+    return make_cpu_leiden_engine(g, terms, run.threads);
   }
 };
 

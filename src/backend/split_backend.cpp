@@ -201,6 +201,11 @@ std::unique_ptr<GroupProducts> SplitBackend::group_products(const SymmetricCsr& 
   return parts_[0]->group_products(g, n, c_pos, c_neg, engines, run);
 }
 
+std::unique_ptr<LeidenEngine> SplitBackend::leiden_engine(const LeidenLevelZero& g, const kernels::SyncTerms& terms,
+                                                          const RunSettings& run) {
+  return parts_[0]->leiden_engine(g, terms, run);
+}
+
 void SplitBackend::gram_product(const SeriesView& s, const double* x, double* y, const RunSettings& run) {
   parts_[0]->gram_product(view_on(0, s), x, y, run);
 }

@@ -100,6 +100,8 @@ class SplitBackend : public Backend {
   // --- modules, centrality, partial correlation, lFCD: on the primary
   std::unique_ptr<GroupProducts> group_products(const SymmetricCsr& g, int64_t n, double c_pos, double c_neg,
                                                 int engines, const RunSettings& run) override;
+  std::unique_ptr<LeidenEngine> leiden_engine(const LeidenLevelZero& g, const kernels::SyncTerms& terms,
+                                              const RunSettings& run) override;
   void gram_product(const SeriesView& s, const double* x, double* y, const RunSettings& run) override;
   std::unique_ptr<EigenSpace> gram_space(const SeriesView& s, const double* member, int64_t slots,
                                          const RunSettings& run) override;

@@ -1,0 +1,142 @@
+// The synchronous Leiden's driver (leiden_sync.hpp): the level-0 fixed point, the passes and
+// levels, the final connectivity check and Q (host code for every engine).
+#include "modules/leiden_sync.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+
+#include "base/error.hpp"
+#include "base/profile.hpp"
+#include "modules/phases.hpp"
+
+namespace fc {
+
+namespace {
+
+constexpr int64_t kMaxPasses = 1000;
+
+bool has_edge(const GraphData& g, int64_t v) {
+  for (int64_t e = g.offsets[static_cast<size_t>(v)]; e < g.offsets[static_cast<size_t>(v + 1)]; ++e)
+    if (g.weights[static_cast<size_t>(e)] != 0 && g.columns[static_cast<size_t>(e)] != v) return true;
+  return false;
+}
+
+}  // namespace
+
+Modules find_leiden_sync(const GraphData& g, const fc_leiden_options& o, const int64_t* initial,
+                         ModulesBackend& backend, const RunSettings& run, Progress& progress, SyncLeidenStats* stats) {
+  const Phases::Clock::time_point start = Phases::Clock::now();
+  const bool profile = profile_asks("leiden");
+  const bool cpm = o.quality == FC_LEIDEN_CPM;
+  const double gamma = o.resolution;
+  const int threads = run.threads;
+  const ModularityTerms mt = modularity_terms(g, cpm ? FC_SIGNED_GOMEZ : static_cast<fc_signed_modularity>(o.signed_mode),
+                                              cpm ? 1.0 : gamma, threads);
+  if (cpm && !std::isfinite(gamma * double(g.n) * double(g.n) * 16))
+    fail(FC_ERR_INVALID_ARG, "options->resolution " + exact_text(gamma) + " times the square of the " +
+                                 std::to_string(g.n) + " nodes overflows a double; use a smaller resolution");
+
+  // Fixed point: the total weight (every |w|, self-loops included) times scale stays below 2^61,
+  // so every sum of entries or node weights fits an int64 with room for the rounding.
+  const double bound = mt.total_pos + mt.total_neg;
+  int exponent = 0;
+  if (bound > 0) std::frexp(bound, &exponent);  // bound < 2^exponent
+  LeidenLevelZero z;
+  z.n = g.n;
+  z.offsets = g.offsets.data();
+  z.columns = g.columns.data();
+  z.weights = g.weights.data();
+  z.c_pos = mt.c_pos;
+  z.c_neg = mt.c_neg;
+  z.scale = std::ldexp(1.0, 61 - exponent);
+  z.cpm = cpm;
+  kernels::SyncTerms t;
+  t.gp = cpm ? gamma * z.scale : gamma * mt.d_pos / z.scale;
+  t.gn = cpm ? 0.0 : gamma * mt.d_neg / z.scale;
+  t.epsilon = kMinGain * bound / 2 * z.scale;
+
+  // Starting partition: as fc_leiden's (a node without edges is a community of its own).
+  std::vector<int64_t> labels(static_cast<size_t>(g.n));
+  if (initial != nullptr) {
+    std::unordered_map<int64_t, int64_t> id;
+    std::vector<char> lone(static_cast<size_t>(g.n));
+    int64_t k = 0;
+    for (int64_t v = 0; v < g.n; ++v) {
+      lone[static_cast<size_t>(v)] = !has_edge(g, v);
+      if (lone[static_cast<size_t>(v)]) continue;
+      labels[static_cast<size_t>(v)] = id.emplace(initial[v], k).first->second;
+      k = int64_t(id.size());
+    }
+    for (int64_t v = 0; v < g.n; ++v)
+      if (lone[static_cast<size_t>(v)]) labels[static_cast<size_t>(v)] = k++;
+  } else {
+    std::iota(labels.begin(), labels.end(), int64_t(0));
+  }
+
+  std::unique_ptr<LeidenEngine> engine = backend.leiden_engine(z, t, run);
+  const double setup = Phases::since(start);
+  SyncLeidenStats st;
+  SplitMix64 rng(o.seed);
+  for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass) {
+    ++st.passes;
+    engine->start_pass(labels);
+    int64_t moves = 0;
+    for (;;) {
+      ++st.levels;
+      engine->begin_moves();
+      const uint64_t move_salt = rng.next();
+      for (int64_t r = 0; r < kSyncMaxRounds; ++r) {
+        const LeidenRound x = engine->move_round(move_salt, r);
+        ++st.move_rounds;
+        moves += x.changed;
+        if (x.active == 0) break;
+      }
+      const int64_t n = engine->level_nodes();
+      if (engine->communities() == n) break;
+      engine->begin_refine();
+      const uint64_t refine_salt = rng.next();
+      // Every node is judged every other round: two rounds without a join leave none to make.
+      for (int64_t r = 0, quiet = 0; r < kSyncMaxRounds && quiet < 2; ++r) {
+        quiet = engine->refine_round(refine_salt, r).changed == 0 ? quiet + 1 : 0;
+        ++st.refine_rounds;
+      }
+      if (engine->subcommunities() == n) break;
+      engine->aggregate();
+      progress.advance(0);
+    }
+    engine->labels(labels);
+    renumber_by_first_appearance(labels);  // ids < n for the next pass (moves may name ids up to 2n)
+    st.moves += moves;
+    if (profile)
+      std::fprintf(stderr, "leiden (synchronous) pass %lld: %lld moves, %.4f s so far\n", static_cast<long long>(pass + 1),
+                   static_cast<long long>(moves), Phases::since(start));
+    if (moves == 0) break;
+  }
+  if (profile) engine->report_phases();
+  engine.reset();
+
+  const Phases::Clock::time_point finish = Phases::Clock::now();
+  Modules m;
+  m.n = g.n;
+  if (g.n > 0) {
+    renumber_by_first_appearance(labels);
+    st.split_pieces = split_disconnected(g, labels, threads);
+    m.k = renumber_by_first_appearance(labels);
+  }
+  m.q = modularity_of(g, mt, labels.data(), m.k, threads);
+  m.labels = std::move(labels);
+  progress.advance(g.n);
+  if (profile)
+    std::fprintf(stderr,
+                 "leiden (synchronous) total %.4f s: setup %.4f s, %lld passes, %lld levels, %lld move rounds, %lld "
+                 "refinement rounds; connectivity and Q %.4f s\n",
+                 Phases::since(start), setup, static_cast<long long>(st.passes), static_cast<long long>(st.levels),
+                 static_cast<long long>(st.move_rounds), static_cast<long long>(st.refine_rounds), Phases::since(finish));
+  if (stats != nullptr) *stats = st;
+  return m;
+}
+
+}  // namespace fc
