@@ -3,6 +3,7 @@
 // same labels come from the host and the device.
 #pragma once
 
+#include "backend/leiden_engine.hpp"
 #include "backend/modules_backend.hpp"
 #include "modules/leiden.hpp"
 
