@@ -8,6 +8,7 @@
 // writes it in fastconn's graph file format, --labels writes fastconn's labels, one per line).
 // --method leiden times fc_leiden (default options: modularity, gamma 1, seed 1) instead of
 // fc_modularity; bench/modularity/leiden_peers.py times leidenalg and igraph's Leiden and Louvain.
+// --method leiden-sync times fc_leiden_v2 with FC_LEIDEN_SYNCHRONOUS (the device's Leiden on CUDA).
 // --method multilayer times fc_multilayer_modularity on the windows' networks of voxel-like series
 // (issue 31's 20,000 nodes x 50 windows: --nodes 20000 --windows 50).
 #include <omp.h>
@@ -241,7 +242,8 @@ struct Run {
 };
 
 // reps runs of fc_modularity on a context of `kind`; every run must give the labels of the first.
-Run run(const fc_graph* g, fc_backend kind, int threads, int reps, const fc_modularity_options& o, bool leiden) {
+Run run(const fc_graph* g, fc_backend kind, int threads, int reps, const fc_modularity_options& o, bool leiden,
+        bool sync) {
   Run r;
   int64_t n = 0;
   check(fc_graph_info(g, &n, nullptr), "fc_graph_info");
@@ -254,7 +256,12 @@ Run run(const fc_graph* g, fc_backend kind, int threads, int reps, const fc_modu
     fc_modules* m = nullptr;
     const auto a = std::chrono::steady_clock::now();
     const double c = cpu_seconds();
-    if (leiden) check(fc_leiden(ctx, g, nullptr, nullptr, &m), "fc_leiden");
+    if (sync) {
+      fc_leiden_options_v2 lo;
+      check(fc_leiden_options_v2_default(&lo), "fc_leiden_options_v2_default");
+      lo.algorithm = FC_LEIDEN_SYNCHRONOUS;
+      check(fc_leiden_v2(ctx, g, &lo, nullptr, &m), "fc_leiden_v2");
+    } else if (leiden) check(fc_leiden(ctx, g, nullptr, nullptr, &m), "fc_leiden");
     else check(fc_modularity(ctx, g, &o, &m), "fc_modularity");
     r.times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
     r.cpu.push_back(cpu_seconds() - c);
@@ -313,7 +320,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: bench_modularity [--graph FILE] [--save FILE] [--labels FILE] [--truth FILE] [--reps R] "
                    "[--threads P] [--max-communities K] [--backend cpu|cuda|both] [--nodes N] [--communities C] "
-                   "[--degree-in D] [--degree-out D] [--voxel-samples T --density F] [--method eigen|leiden|multilayer]\n"
+                   "[--degree-in D] [--degree-out D] [--voxel-samples T --density F] [--method eigen|leiden|leiden-sync|multilayer]\n"
                    "       multilayer: [--nodes N] [--communities C] [--windows W] [--window-length L] [--step S] "
                    "[--top-k K] [--omega W]\n");
       return 2;
@@ -323,11 +330,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_modularity: --backend %s is not cpu, cuda or both\n", backend.c_str());
     return 2;
   }
-  if (method != "eigen" && method != "leiden" && method != "multilayer") {
-    std::fprintf(stderr, "bench_modularity: --method %s is not eigen, leiden or multilayer\n", method.c_str());
+  if (method != "eigen" && method != "leiden" && method != "leiden-sync" && method != "multilayer") {
+    std::fprintf(stderr, "bench_modularity: --method %s is not eigen, leiden, leiden-sync or multilayer\n", method.c_str());
     return 2;
   }
-  const bool leiden = method == "leiden";
+  const bool sync = method == "leiden-sync";
+  const bool leiden = method == "leiden" || sync;
   if (threads <= 0) threads = omp_get_max_threads();
   if (method == "multilayer")
     return multilayer_bench(nodes, communities, windows, window_length, window_step, top_k, omega, threads, reps);
@@ -361,11 +369,11 @@ int main(int argc, char** argv) {
   std::vector<int64_t> labels, cpu_labels;
   for (const fc_backend kind : {FC_BACKEND_CPU, FC_BACKEND_CUDA}) {
     if ((kind == FC_BACKEND_CPU && backend == "cuda") || (kind == FC_BACKEND_CUDA && backend == "cpu")) continue;
-    const Run r = run(g, kind, threads, reps, o, leiden);
+    const Run r = run(g, kind, threads, reps, o, leiden, sync);
     if (r.failed) return 3;
     labels = r.labels;
     std::printf("fastconn %s (%s): median %.3f s of %d (min %.3f, max %.3f); CPU time (all threads) median %.3f s\n",
-                leiden ? "fc_leiden" : "fc_modularity", r.backend.c_str(), r.times[r.times.size() / 2], reps,
+                sync ? "fc_leiden_v2 (synchronous)" : leiden ? "fc_leiden" : "fc_modularity", r.backend.c_str(), r.times[r.times.size() / 2], reps,
                 r.times.front(), r.times.back(), r.cpu[r.cpu.size() / 2]);
     double q_check = 0;
     check(fc_modularity_score(g, labels.data(), 1.0, &q_check), "fc_modularity_score");

@@ -178,6 +178,11 @@ class CudaBackend : public Backend {
     return cuda::make_group_products(device_, g, n, c_pos, c_neg, run.memory_limit, engines);
   }
 
+  // The synchronous Leiden on the device, or the host's engine where the device cannot take the
+  // graph (cuda_leiden.hpp): the same labels either way.
+  std::unique_ptr<LeidenEngine> leiden_engine(const LeidenLevelZero& g, const kernels::SyncTerms& terms,
+                                              const RunSettings& run) override;
+
   void top_k(const SeriesView& s, int64_t k, int64_t* columns, float* values, const RunSettings& run) override;
 
   // Row bands of the network calls (graph_backend.hpp; cuda_backend.cpp says which paths have

@@ -19,6 +19,7 @@ target_sources(fastconn PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_centrality.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_partial.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cuda_lfcd.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cuda_leiden.cpp
   ${PROJECT_SOURCE_DIR}/kernels/triu_extract.cu
   ${PROJECT_SOURCE_DIR}/kernels/cross_finish.cu
   ${PROJECT_SOURCE_DIR}/kernels/edge_compact.cu
@@ -37,7 +38,8 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/host_store.cu
   ${PROJECT_SOURCE_DIR}/kernels/series_products.cu
   ${PROJECT_SOURCE_DIR}/kernels/partial_matrix.cu
-  ${PROJECT_SOURCE_DIR}/kernels/lfcd_grow.cu)
+  ${PROJECT_SOURCE_DIR}/kernels/lfcd_grow.cu
+  ${PROJECT_SOURCE_DIR}/kernels/leiden_sync.cu)
 find_package(Threads REQUIRED)
 target_link_libraries(fastconn PRIVATE CUDA::cudart CUDA::cublas CUDA::cusolver Threads::Threads)
 # Kernels: optimized device code, no per-thread default stream (the backend passes its streams).

@@ -1,0 +1,300 @@
+// The CUDA engine of the synchronous Leiden (backend/leiden_engine.hpp): the level-0 graph, every
+// level and the per-node state live on the device; each step is a few kernels of
+// kernels/leiden_sync.cu, and only the counts the driver asks for (moves, active nodes,
+// communities) come back, one small copy a step. The results are the host engine's, bit for bit.
+#include "backend/cuda/cuda_leiden.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "backend/cuda/cuda_backend_class.hpp"
+#include "backend/cuda/cuda_resources.hpp"
+#include "backend/leiden_engine.hpp"
+#include "base/error.hpp"
+#include "base/profile.hpp"
+#include "kernels/leiden_sync.cuh"
+
+namespace fc {
+namespace cuda {
+
+namespace {
+
+using kernels::ull;
+
+template <class T>
+T* alloc(DeviceBuffer& b, int device, int64_t count, const char* what) {
+  b.allocate(device, sizeof(T) * static_cast<size_t>(count < 1 ? 1 : count), what);
+  return b.get<T>();
+}
+
+struct DeviceLevel {
+  int64_t n = 0, entries = 0;
+  DeviceBuffer offsets, columns, weights, kp, kn;
+  kernels::SyncLevel view() const {
+    kernels::SyncLevel g;
+    g.n = n;
+    g.offsets = offsets.get<int64_t>();
+    g.columns = columns.get<int32_t>();
+    g.weights = weights.get<ull>();
+    g.kp = kp.get<ull>();
+    g.kn = kn.get<ull>();
+    return g;
+  }
+};
+
+class CudaLeidenEngine final : public LeidenEngine {
+ public:
+  CudaLeidenEngine(int device, const LeidenLevelZero& z, const kernels::SyncTerms& terms)
+      : device_(device), t_(terms), n0_(z.n) {
+    const cudaStream_t st = stream_.get();
+    const int64_t raw = z.offsets[z.n];
+    scratch_bytes_ = std::max(kernels::sync_scan_bytes(2 * n0_), kernels::sync_scan32_bytes(2 * n0_));
+    alloc<char>(scratch_, device_, int64_t(scratch_bytes_), "the scans' scratch");
+    // Level 0 from the caller's CSR: its arrays copied, the kept entries counted, placed and made
+    // fixed point on the device.
+    {
+      DeviceBuffer offsets, columns, weights, kept;
+      int64_t* d_offsets = alloc<int64_t>(offsets, device_, n0_ + 1, "the graph's offsets");
+      int64_t* d_columns = alloc<int64_t>(columns, device_, raw, "the graph's columns");
+      float* d_weights = alloc<float>(weights, device_, raw, "the graph's weights");
+      FC_CUDA(cudaMemcpyAsync(d_offsets, z.offsets, sizeof(int64_t) * size_t(n0_ + 1), cudaMemcpyHostToDevice, st));
+      if (raw > 0) {
+        FC_CUDA(cudaMemcpyAsync(d_columns, z.columns, sizeof(int64_t) * size_t(raw), cudaMemcpyHostToDevice, st));
+        FC_CUDA(cudaMemcpyAsync(d_weights, z.weights, sizeof(float) * size_t(raw), cudaMemcpyHostToDevice, st));
+      }
+      int64_t* d_kept = alloc<int64_t>(kept, device_, n0_ + 1, "the level-0 counts");
+      ull* kp = alloc<ull>(zero_.kp, device_, n0_, "the node weights");
+      ull* kn = alloc<ull>(zero_.kn, device_, n0_, "the node weights");
+      check_cuda(kernels::sync_level0_count(d_offsets, d_columns, d_weights, n0_, z.scale, z.cpm, d_kept, kp, kn, st),
+                 "sync_level0_count");
+      int64_t* level_offsets = alloc<int64_t>(zero_.offsets, device_, n0_ + 1, "the level-0 offsets");
+      check_cuda(kernels::sync_scan(d_kept, level_offsets, n0_, scratch_.get(), scratch_bytes_, st), "sync_scan");
+      zero_.n = n0_;
+      FC_CUDA(cudaMemcpyAsync(&zero_.entries, level_offsets + n0_, sizeof(int64_t), cudaMemcpyDeviceToHost, st));
+      FC_CUDA(cudaStreamSynchronize(st));
+      int32_t* cols = alloc<int32_t>(zero_.columns, device_, zero_.entries, "the level-0 columns");
+      ull* w = alloc<ull>(zero_.weights, device_, zero_.entries, "the level-0 weights");
+      check_cuda(kernels::sync_level0_fill(d_offsets, d_columns, d_weights, n0_, z.c_pos, z.c_neg, z.scale, z.cpm,
+                                           level_offsets, cols, w, st),
+                 "sync_level0_fill");
+      FC_CUDA(cudaStreamSynchronize(st));
+    }
+    const int64_t e0 = zero_.entries, n2 = 2 * n0_;
+    s_.label = alloc<int32_t>(label_, device_, n0_, "the labels");
+    s_.target = alloc<int32_t>(target_, device_, n0_, "the decisions");
+    s_.target_weight = alloc<ull>(target_weight_, device_, n0_, "the decisions' weights");
+    s_.active = alloc<uint8_t>(active_, device_, n0_, "the active flags");
+    s_.touched = alloc<uint8_t>(touched_, device_, n0_, "the touched flags");
+    s_.sum_p = alloc<ull>(sum_p_, device_, n2, "the community sums");
+    s_.sum_n = alloc<ull>(sum_n_, device_, n2, "the community sums");
+    s_.size = alloc<int32_t>(size_, device_, n2, "the community sizes");
+    s_.refined = alloc<int32_t>(refined_, device_, n0_, "the subcommunities");
+    s_.ext = alloc<ull>(ext_, device_, n0_, "the subcommunities' weights");
+    s_.sub_p = alloc<ull>(sub_p_, device_, n0_, "the subcommunities' sums");
+    s_.sub_n = alloc<ull>(sub_n_, device_, n0_, "the subcommunities' sums");
+    s_.sub_size = alloc<int32_t>(sub_size_, device_, n0_, "the subcommunities' sizes");
+    s_.table_keys = alloc<int32_t>(table_keys_, device_, 4 * e0, "the rows' hash tables");
+    s_.table_values = alloc<ull>(table_values_, device_, 4 * e0, "the rows' hash tables");
+    s_.counters = alloc<ull>(counters_, device_, 4, "the counters");
+    FC_CUDA(cudaMemsetAsync(s_.table_keys, 0xFF, sizeof(int32_t) * size_t(4 * e0), st));
+    FC_CUDA(cudaMemsetAsync(s_.table_values, 0, sizeof(ull) * size_t(4 * e0), st));
+    alloc<uint8_t>(used_, device_, (n2 + 3) & ~int64_t(3), "the used flags");
+    alloc<int32_t>(flags_, device_, n2 + 1, "the aggregation's flags");
+    alloc<int32_t>(id_, device_, n2 + 1, "the aggregation's ids");
+    alloc<int32_t>(map_, device_, n0_, "the aggregation's map");
+    alloc<int32_t>(level_of_, device_, n0_, "the level-0 map");
+    alloc<int32_t>(out_, device_, n0_, "the labels out");
+    for (int h = 0; h < 2; ++h) {
+      keys_[h] = alloc<uint64_t>(key_buffer_[h], device_, e0, "the aggregation's keys");
+      values_[h] = alloc<ull>(value_buffer_[h], device_, e0, "the aggregation's values");
+    }
+    const size_t sort_bytes = kernels::sync_sort_bytes(e0, 64);
+    if (sort_bytes > scratch_bytes_) {
+      scratch_bytes_ = sort_bytes;
+      alloc<char>(scratch_, device_, int64_t(scratch_bytes_), "the sort's scratch");
+    }
+    FC_CUDA(cudaStreamSynchronize(st));
+  }
+
+  void start_pass(const std::vector<int64_t>& labels) override {
+    DeviceScope scope(device_);
+    level_ = nullptr;
+    std::vector<int32_t> l(labels.begin(), labels.end()), iota(static_cast<size_t>(n0_));
+    for (int64_t v = 0; v < n0_; ++v) iota[static_cast<size_t>(v)] = int32_t(v);
+    const cudaStream_t st = stream_.get();
+    FC_CUDA(cudaMemcpyAsync(s_.label, l.data(), sizeof(int32_t) * l.size(), cudaMemcpyHostToDevice, st));
+    FC_CUDA(cudaMemcpyAsync(level_of_.get(), iota.data(), sizeof(int32_t) * iota.size(), cudaMemcpyHostToDevice, st));
+    FC_CUDA(cudaStreamSynchronize(st));  // the host vectors go out of scope
+  }
+  int64_t level_nodes() const override { return g().n; }
+
+  void begin_moves() override {
+    DeviceScope scope(device_);
+    check_cuda(kernels::sync_begin_moves(g().view(), s_, stream_.get()), "sync_begin_moves");
+  }
+
+  LeidenRound move_round(uint64_t salt, int64_t round) override {
+    DeviceScope scope(device_);
+    const cudaStream_t st = stream_.get();
+    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
+    check_cuda(kernels::sync_move_round(g().view(), s_, t_, salt, round, st), "sync_move_round");
+    ull c[4];
+    read_counters(c);
+    return LeidenRound{int64_t(c[0]), int64_t(c[1])};
+  }
+
+  int64_t communities() override {
+    DeviceScope scope(device_);
+    const cudaStream_t st = stream_.get();
+    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
+    check_cuda(kernels::sync_count_distinct(s_.label, g().n, used_.get<uint8_t>(), 2 * g().n, s_.counters + 2, st),
+               "sync_count_distinct");
+    ull c[4];
+    read_counters(c);
+    return int64_t(c[2]);
+  }
+
+  void begin_refine() override {
+    DeviceScope scope(device_);
+    check_cuda(kernels::sync_begin_refine(g().view(), s_, stream_.get()), "sync_begin_refine");
+  }
+
+  LeidenRound refine_round(uint64_t salt, int64_t round) override {
+    DeviceScope scope(device_);
+    const cudaStream_t st = stream_.get();
+    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
+    check_cuda(kernels::sync_refine_round(g().view(), s_, t_, salt, round, st), "sync_refine_round");
+    ull c[4];
+    read_counters(c);
+    return LeidenRound{int64_t(c[0]), 0};
+  }
+
+  int64_t subcommunities() override {
+    DeviceScope scope(device_);
+    const cudaStream_t st = stream_.get();
+    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
+    check_cuda(kernels::sync_count_founders(s_.refined, g().n, s_.counters + 2, st), "sync_count_founders");
+    ull c[4];
+    read_counters(c);
+    return int64_t(c[2]);
+  }
+
+  void aggregate() override {
+    DeviceScope scope(device_);
+    const cudaStream_t st = stream_.get();
+    const DeviceLevel& l = g();
+    const kernels::SyncLevel view = l.view();
+    const int64_t n = l.n;
+    int32_t* flags = flags_.get<int32_t>();
+    int32_t* id = id_.get<int32_t>();
+    // New ids of the subcommunities, in order of their first nodes.
+    check_cuda(kernels::sync_founder_flags(s_.refined, n, flags, st), "sync_founder_flags");
+    check_cuda(kernels::sync_scan32(flags, id, n, scratch_.get(), scratch_bytes_, st), "sync_scan32");
+    int32_t k32 = 0;
+    FC_CUDA(cudaMemcpyAsync(&k32, id + n, sizeof(int32_t), cudaMemcpyDeviceToHost, st));
+    FC_CUDA(cudaStreamSynchronize(st));
+    const int64_t k = k32;
+    // Community ids in order of their values: flags over 2n ids, scanned into `community`.
+    DeviceBuffer community;
+    int32_t* community_id = alloc<int32_t>(community, device_, 2 * n + 1, "the aggregation's community ids");
+    check_cuda(kernels::sync_used_flags(s_.label, n, flags, 2 * n, st), "sync_used_flags");
+    check_cuda(kernels::sync_scan32(flags, community_id, 2 * n, scratch_.get(), scratch_bytes_, st), "sync_scan32");
+    DeviceLevel& next = level_ == &levels_[0] ? levels_[1] : levels_[0];
+    next.n = k;
+    ull* kp = alloc<ull>(next.kp, device_, k, "an aggregate's node weights");
+    ull* kn = alloc<ull>(next.kn, device_, k, "an aggregate's node weights");
+    DeviceBuffer new_label;
+    int32_t* nl = alloc<int32_t>(new_label, device_, k, "an aggregate's labels");
+    check_cuda(kernels::sync_new_nodes(view, s_, id, community_id, map_.get<int32_t>(), k, kp, kn, nl, st), "sync_new_nodes");
+    check_cuda(kernels::sync_map_level0(level_of_.get<int32_t>(), n0_, map_.get<int32_t>(), st), "sync_map_level0");
+    // The entries between new nodes, sorted by (row, column) and summed.
+    check_cuda(kernels::sync_pairs(view, map_.get<int32_t>(), keys_[0], values_[0], s_.counters + 3, st), "sync_pairs");
+    ull items = 0;
+    FC_CUDA(cudaMemcpyAsync(&items, s_.counters + 3, sizeof(ull), cudaMemcpyDeviceToHost, st));
+    FC_CUDA(cudaStreamSynchronize(st));
+    int bits = 1;
+    while ((int64_t(1) << bits) < k) ++bits;
+    int out = 0;
+    check_cuda(kernels::sync_sort_reduce(keys_, values_, int64_t(items), 32 + bits, s_.counters + 2, scratch_.get(),
+                                         scratch_bytes_, &out, st),
+               "sync_sort_reduce");
+    ull entries = 0;
+    FC_CUDA(cudaMemcpyAsync(&entries, s_.counters + 2, sizeof(ull), cudaMemcpyDeviceToHost, st));
+    FC_CUDA(cudaStreamSynchronize(st));
+    if (items == 0) entries = 0;
+    next.entries = int64_t(entries);
+    DeviceBuffer counts;
+    int64_t* c = alloc<int64_t>(counts, device_, k + 1, "an aggregate's row counts");
+    int32_t* cols = alloc<int32_t>(next.columns, device_, next.entries, "an aggregate's columns");
+    ull* w = alloc<ull>(next.weights, device_, next.entries, "an aggregate's weights");
+    check_cuda(kernels::sync_rows(keys_[out], values_[out], next.entries, k, c, cols, w, st), "sync_rows");
+    int64_t* offsets = alloc<int64_t>(next.offsets, device_, k + 1, "an aggregate's offsets");
+    check_cuda(kernels::sync_scan(c, offsets, k, scratch_.get(), scratch_bytes_, st), "sync_scan");
+    FC_CUDA(cudaMemcpyAsync(s_.label, nl, sizeof(int32_t) * size_t(k), cudaMemcpyDeviceToDevice, st));
+    FC_CUDA(cudaStreamSynchronize(st));  // the local buffers are freed on return
+    level_ = &next;
+  }
+
+  void labels(std::vector<int64_t>& out) override {
+    DeviceScope scope(device_);
+    const cudaStream_t st = stream_.get();
+    check_cuda(kernels::sync_gather_labels(s_.label, level_of_.get<int32_t>(), n0_, out_.get<int32_t>(), st),
+               "sync_gather_labels");
+    std::vector<int32_t> l(static_cast<size_t>(n0_));
+    FC_CUDA(cudaMemcpyAsync(l.data(), out_.get(), sizeof(int32_t) * l.size(), cudaMemcpyDeviceToHost, st));
+    FC_CUDA(cudaStreamSynchronize(st));
+    out.assign(l.begin(), l.end());
+  }
+
+ private:
+  const DeviceLevel& g() const { return level_ != nullptr ? *level_ : zero_; }
+
+  void read_counters(ull* c) {
+    FC_CUDA(cudaMemcpyAsync(c, s_.counters, sizeof(ull) * 4, cudaMemcpyDeviceToHost, stream_.get()));
+    FC_CUDA(cudaStreamSynchronize(stream_.get()));
+  }
+
+  int device_;
+  Stream stream_;  // made on the engine's device (make_leiden_engine's scope)
+  kernels::SyncTerms t_;
+  int64_t n0_;
+  DeviceLevel zero_, levels_[2];
+  const DeviceLevel* level_ = nullptr;
+  kernels::SyncState s_;
+  DeviceBuffer label_, target_, target_weight_, active_, touched_, sum_p_, sum_n_, size_, refined_, ext_, sub_p_, sub_n_,
+      sub_size_, table_keys_, table_values_, counters_, used_, flags_, id_, map_, level_of_, out_, key_buffer_[2],
+      value_buffer_[2], scratch_;
+  uint64_t* keys_[2] = {nullptr, nullptr};
+  ull* values_[2] = {nullptr, nullptr};
+  size_t scratch_bytes_ = 0;
+};
+
+}  // namespace
+
+int64_t leiden_engine_bytes(const LeidenLevelZero& z) {
+  const int64_t raw = z.offsets[z.n], n = z.n;
+  // Level 0 and its copy of the caller's arrays, two aggregates at most as large, the tables, the
+  // sort's halves, the per-node state; the scratch is small beside them.
+  return raw * 12 + raw * (12 + 2 * 12 + 4 * 12 + 2 * 16) + n * 120 + (int64_t(64) << 20);
+}
+
+std::unique_ptr<LeidenEngine> make_leiden_engine(int device, const LeidenLevelZero& z, const kernels::SyncTerms& terms,
+                                                 int64_t memory_limit) {
+  if (z.n >= (int64_t(1) << 30)) return nullptr;  // int32 ids below 2n
+  const int64_t bytes = leiden_engine_bytes(z);
+  if (memory_limit > 0 && bytes > memory_limit) return nullptr;
+  DeviceScope scope(device);
+  size_t free_bytes = 0, total = 0;
+  FC_CUDA(cudaMemGetInfo(&free_bytes, &total));
+  if (bytes > int64_t(free_bytes)) return nullptr;
+  return std::make_unique<CudaLeidenEngine>(device, z, terms);
+}
+
+std::unique_ptr<LeidenEngine> CudaBackend::leiden_engine(const LeidenLevelZero& g, const kernels::SyncTerms& terms,
+                                                         const RunSettings& run) {
+  if (std::unique_ptr<LeidenEngine> e = make_leiden_engine(device_, g, terms, run.memory_limit)) return e;
+  return make_cpu_leiden_engine(g, terms, run.threads);
+}
+
+}  // namespace cuda
+}  // namespace fc
