@@ -472,7 +472,71 @@ __global__ void gather_labels_kernel(const int32_t* __restrict__ label, const in
     out[v] = label[level_of[v]];
 }
 
+// ---- final checks
+
+__global__ void rows_inside_kernel(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
+                                   const float* __restrict__ weights, int64_t n, const int32_t* __restrict__ labels,
+                                   double* row_pos, double* row_neg) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    const int32_t c = labels[i];
+    double wp = 0, wn = 0;
+    for (int64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+      if (labels[columns[e]] != c) continue;
+      const float w = weights[e];
+      if (w > 0) wp = __dadd_rn(wp, double(w));
+      else wn = __dsub_rn(wn, double(w));
+    }
+    row_pos[i] = wp;
+    row_neg[i] = wn;
+  }
+}
+
+__global__ void components_start_kernel(int32_t* comp, int64_t n) {
+  for (int64_t v = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; v < n; v += int64_t(gridDim.x) * blockDim.x)
+    comp[v] = int32_t(v);
+}
+
+// Each node takes the smallest comp of its own and its neighbours' in its community, and hooks its
+// old comp's node to it too (so a piece's smallest id spreads faster than one hop a round).
+__global__ void __launch_bounds__(kWarpsPerBlock * 32) components_round_kernel(SyncLevel g, const int32_t* __restrict__ labels,
+                                                                               int32_t* comp, ull* changed) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const int64_t warps = int64_t(gridDim.x) * kWarpsPerBlock;
+  for (int64_t v = blockIdx.x * int64_t(kWarpsPerBlock) + warp; v < g.n; v += warps) {
+    const int32_t c = labels[v];
+    const int32_t own = comp[v];
+    int32_t m = own;
+    for (int64_t e = g.offsets[v] + lane; e < g.offsets[v + 1]; e += 32) {
+      const int32_t u = g.columns[e];
+      if (labels[u] == c) m = min(m, comp[u]);
+    }
+    for (int o = 16; o > 0; o >>= 1) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
+    if (lane == 0 && m < own) {
+      atomicMin(&comp[v], m);
+      atomicMin(&comp[own], m);
+      atomicAdd(changed, 1ull);
+    }
+  }
+}
+
 }  // namespace
+
+cudaError_t sync_rows_inside(const int64_t* offsets, const int64_t* columns, const float* weights, int64_t n,
+                             const int32_t* labels, double* row_pos, double* row_neg, cudaStream_t stream) {
+  rows_inside_kernel<<<grid_size(n, 128), 128, 0, stream>>>(offsets, columns, weights, n, labels, row_pos, row_neg);
+  return cudaGetLastError();
+}
+
+cudaError_t sync_components_start(int32_t* comp, int64_t n, cudaStream_t stream) {
+  components_start_kernel<<<grid_for(n), kThreads, 0, stream>>>(comp, n);
+  return cudaGetLastError();
+}
+
+cudaError_t sync_components_round(const SyncLevel& g, const int32_t* labels, int32_t* comp, ull* changed,
+                                  cudaStream_t stream) {
+  components_round_kernel<<<warp_grid(g.n), kWarpsPerBlock * 32, 0, stream>>>(g, labels, comp, changed);
+  return cudaGetLastError();
+}
 
 cudaError_t sync_level0_count(const int64_t* offsets, const int64_t* columns, const float* weights, int64_t n, double scale,
                               bool cpm, int64_t* kept, ull* kp, ull* kn, cudaStream_t stream) {

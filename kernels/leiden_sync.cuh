@@ -95,6 +95,16 @@ cudaError_t sync_sort_reduce(uint64_t* keys[2], ull* values[2], int64_t items, i
                              size_t scratch_bytes, int* out, cudaStream_t stream);
 cudaError_t sync_rows(const uint64_t* unique_keys, const ull* sums, int64_t entries, int64_t k, int64_t* counts,
                       int32_t* columns, ull* weights, cudaStream_t stream);
+// The final checks (backend/leiden_engine.hpp's pieces and rows_inside) on labels (n ids):
+// row_pos[i], row_neg[i] summed as modularity_of sums them on the host (the caller's entries in
+// row order, one thread a row: the same additions); components: comp[v] = the smallest node of
+// v's connected piece of its community once a round changes nothing (*changed stays 0).
+cudaError_t sync_rows_inside(const int64_t* offsets, const int64_t* columns, const float* weights, int64_t n,
+                             const int32_t* labels, double* row_pos, double* row_neg, cudaStream_t stream);
+cudaError_t sync_components_start(int32_t* comp, int64_t n, cudaStream_t stream);
+cudaError_t sync_components_round(const SyncLevel& g, const int32_t* labels, int32_t* comp, ull* changed,
+                                  cudaStream_t stream);
+
 // out[v] = label[level_of[v]] for the n0 level-0 nodes.
 cudaError_t sync_gather_labels(const int32_t* label, const int32_t* level_of, int64_t n0, int32_t* out, cudaStream_t stream);
 

@@ -78,7 +78,23 @@ class LeidenEngine {
   virtual void aggregate() = 0;
   // Each level-0 node's community: label[map(v)] (n values).
   virtual void labels(std::vector<int64_t>& out) = 0;
-  // A description of the last steps' time, for FASTCONN_PROFILE=leiden (may be empty).
+  // For the final checks of labels (n values, any ids < n) of the caller's graph: the number of
+  // connected pieces of their communities (through kept entries), or -1 where the engine leaves
+  // it to the host.
+  virtual int64_t pieces(const std::vector<int64_t>& labels) {
+    (void)labels;
+    return -1;
+  }
+  // Each row's weight inside its community as modularity.hpp's modularity_of_rows takes them (the
+  // caller's weights, in row order, self-loops and all), or false where the host should sum them.
+  virtual bool rows_inside(const std::vector<int64_t>& labels, std::vector<double>& row_pos,
+                           std::vector<double>& row_neg) {
+    (void)labels;
+    (void)row_pos;
+    (void)row_neg;
+    return false;
+  }
+  // Where the engine's time went, to stderr, for FASTCONN_PROFILE=leiden (may print nothing).
   virtual void report_phases() {}
 };
 

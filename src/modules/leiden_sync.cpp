@@ -76,8 +76,11 @@ Modules find_leiden_sync(const GraphData& g, const fc_leiden_options& o, const i
     std::iota(labels.begin(), labels.end(), int64_t(0));
   }
 
+  const double terms_seconds = Phases::since(start);
   std::unique_ptr<LeidenEngine> engine = backend.leiden_engine(z, t, run);
   const double setup = Phases::since(start);
+  if (profile)
+    std::fprintf(stderr, "leiden (synchronous) setup: terms %.4f s, engine %.4f s\n", terms_seconds, setup - terms_seconds);
   SyncLeidenStats st;
   SplitMix64 rng(o.seed);
   for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass) {
@@ -116,17 +119,20 @@ Modules find_leiden_sync(const GraphData& g, const fc_leiden_options& o, const i
     if (moves == 0) break;
   }
   if (profile) engine->report_phases();
-  engine.reset();
 
   const Phases::Clock::time_point finish = Phases::Clock::now();
   Modules m;
   m.n = g.n;
   if (g.n > 0) {
-    renumber_by_first_appearance(labels);
-    st.split_pieces = split_disconnected(g, labels, threads);
+    const int64_t k = renumber_by_first_appearance(labels);
+    // The host's search runs unless the engine counted the pieces and every community is one.
+    if (engine->pieces(labels) != k) st.split_pieces = split_disconnected(g, labels, threads);
     m.k = renumber_by_first_appearance(labels);
   }
-  m.q = modularity_of(g, mt, labels.data(), m.k, threads);
+  std::vector<double> row_pos, row_neg;
+  m.q = engine->rows_inside(labels, row_pos, row_neg) ? modularity_of_rows(g, mt, labels.data(), m.k, row_pos, row_neg)
+                                                      : modularity_of(g, mt, labels.data(), m.k, threads);
+  engine.reset();
   m.labels = std::move(labels);
   progress.advance(g.n);
   if (profile)

@@ -89,6 +89,11 @@ ModularityTerms modularity_terms(const GraphData& g, fc_signed_modularity mode, 
 // Q of labels already numbered 0 .. k-1 (the one formula the algorithm and fc_modularity_score
 // share). `threads`: OpenMP threads for the rows (0 = default); the result does not depend on it.
 double modularity_of(const GraphData& g, const ModularityTerms& t, const int64_t* labels, int64_t k, int threads = 1);
+// modularity_of from each row's weight inside its community (row_pos, row_neg: row i's sums, in
+// row order, of w > 0 and of -w for w < 0 over its entries whose column shares i's label; a
+// device may compute them, as the synchronous Leiden's engine does).
+double modularity_of_rows(const GraphData& g, const ModularityTerms& t, const int64_t* labels, int64_t k,
+                          const std::vector<double>& row_pos, const std::vector<double>& row_neg);
 
 // fc_modularity_score: any non-negative labels (FC_ERR_INVALID_ARG names the first negative one and
 // its node); gamma > 0 and finite; the Gomez form for signed graphs.

@@ -93,6 +93,12 @@ double modularity_of(const GraphData& g, const ModularityTerms& t, const int64_t
     row_pos[static_cast<size_t>(i)] = wp;
     row_neg[static_cast<size_t>(i)] = wn;
   }
+  return modularity_of_rows(g, t, labels, k, row_pos, row_neg);
+}
+
+double modularity_of_rows(const GraphData& g, const ModularityTerms& t, const int64_t* labels, int64_t k,
+                          const std::vector<double>& row_pos, const std::vector<double>& row_neg) {
+  if (t.s == 0) return 0.0;
   double w_pos = 0, w_neg = 0;
   std::vector<double> kp(static_cast<size_t>(k), 0.0), kn(static_cast<size_t>(k), 0.0);
   for (int64_t i = 0; i < g.n; ++i) {

@@ -5,6 +5,8 @@
 #include "backend/cuda/cuda_leiden.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "backend/cuda/cuda_backend_class.hpp"
@@ -52,16 +54,20 @@ class CudaLeidenEngine final : public LeidenEngine {
     alloc<char>(scratch_, device_, int64_t(scratch_bytes_), "the scans' scratch");
     // Level 0 from the caller's CSR: its arrays copied, the kept entries counted, placed and made
     // fixed point on the device.
+    const Clock::time_point start = Clock::now();
     {
-      DeviceBuffer offsets, columns, weights, kept;
-      int64_t* d_offsets = alloc<int64_t>(offsets, device_, n0_ + 1, "the graph's offsets");
-      int64_t* d_columns = alloc<int64_t>(columns, device_, raw, "the graph's columns");
-      float* d_weights = alloc<float>(weights, device_, raw, "the graph's weights");
+      DeviceBuffer kept;
+      // Kept for the final checks too (rows_inside reads the caller's entries as the host would).
+      int64_t* d_offsets = alloc<int64_t>(raw_offsets_, device_, n0_ + 1, "the graph's offsets");
+      int64_t* d_columns = alloc<int64_t>(raw_columns_, device_, raw, "the graph's columns");
+      float* d_weights = alloc<float>(raw_weights_, device_, raw, "the graph's weights");
       FC_CUDA(cudaMemcpyAsync(d_offsets, z.offsets, sizeof(int64_t) * size_t(n0_ + 1), cudaMemcpyHostToDevice, st));
       if (raw > 0) {
         FC_CUDA(cudaMemcpyAsync(d_columns, z.columns, sizeof(int64_t) * size_t(raw), cudaMemcpyHostToDevice, st));
         FC_CUDA(cudaMemcpyAsync(d_weights, z.weights, sizeof(float) * size_t(raw), cudaMemcpyHostToDevice, st));
       }
+      FC_CUDA(cudaStreamSynchronize(st));
+      copy_seconds_ = since(start);
       int64_t* d_kept = alloc<int64_t>(kept, device_, n0_ + 1, "the level-0 counts");
       ull* kp = alloc<ull>(zero_.kp, device_, n0_, "the node weights");
       ull* kn = alloc<ull>(zero_.kn, device_, n0_, "the node weights");
@@ -78,6 +84,7 @@ class CudaLeidenEngine final : public LeidenEngine {
                                            level_offsets, cols, w, st),
                  "sync_level0_fill");
       FC_CUDA(cudaStreamSynchronize(st));
+      level0_seconds_ = since(start) - copy_seconds_;
     }
     const int64_t e0 = zero_.entries, n2 = 2 * n0_;
     s_.label = alloc<int32_t>(label_, device_, n0_, "the labels");
@@ -114,6 +121,7 @@ class CudaLeidenEngine final : public LeidenEngine {
       alloc<char>(scratch_, device_, int64_t(scratch_bytes_), "the sort's scratch");
     }
     FC_CUDA(cudaStreamSynchronize(st));
+    build_seconds_ = since(start);
   }
 
   void start_pass(const std::vector<int64_t>& labels) override {
@@ -135,6 +143,7 @@ class CudaLeidenEngine final : public LeidenEngine {
 
   LeidenRound move_round(uint64_t salt, int64_t round) override {
     DeviceScope scope(device_);
+    const Timed timed(move_seconds_);
     const cudaStream_t st = stream_.get();
     FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
     check_cuda(kernels::sync_move_round(g().view(), s_, t_, salt, round, st), "sync_move_round");
@@ -161,6 +170,7 @@ class CudaLeidenEngine final : public LeidenEngine {
 
   LeidenRound refine_round(uint64_t salt, int64_t round) override {
     DeviceScope scope(device_);
+    const Timed timed(refine_seconds_);
     const cudaStream_t st = stream_.get();
     FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
     check_cuda(kernels::sync_refine_round(g().view(), s_, t_, salt, round, st), "sync_refine_round");
@@ -181,6 +191,7 @@ class CudaLeidenEngine final : public LeidenEngine {
 
   void aggregate() override {
     DeviceScope scope(device_);
+    const Timed timed(aggregate_seconds_);
     const cudaStream_t st = stream_.get();
     const DeviceLevel& l = g();
     const kernels::SyncLevel view = l.view();
@@ -235,6 +246,54 @@ class CudaLeidenEngine final : public LeidenEngine {
     level_ = &next;
   }
 
+  int64_t pieces(const std::vector<int64_t>& labels) override {
+    DeviceScope scope(device_);
+    const Timed timed(check_seconds_);
+    const cudaStream_t st = stream_.get();
+    int32_t* l = upload_labels(labels);
+    int32_t* comp = s_.refined;  // free after the passes
+    check_cuda(kernels::sync_components_start(comp, n0_, st), "sync_components_start");
+    for (;;) {
+      FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
+      check_cuda(kernels::sync_components_round(zero_.view(), l, comp, s_.counters, st), "sync_components_round");
+      ull c[4];
+      read_counters(c);
+      if (c[0] == 0) break;
+    }
+    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
+    check_cuda(kernels::sync_count_founders(comp, n0_, s_.counters + 2, st), "sync_count_founders");
+    ull c[4];
+    read_counters(c);
+    return int64_t(c[2]);
+  }
+
+  bool rows_inside(const std::vector<int64_t>& labels, std::vector<double>& row_pos, std::vector<double>& row_neg) override {
+    DeviceScope scope(device_);
+    const Timed timed(check_seconds_);
+    const cudaStream_t st = stream_.get();
+    int32_t* l = upload_labels(labels);
+    // The state's 8-byte arrays are free after the passes.
+    double* pos = reinterpret_cast<double*>(s_.ext);
+    double* neg = reinterpret_cast<double*>(s_.sub_p);
+    check_cuda(kernels::sync_rows_inside(raw_offsets_.get<int64_t>(), raw_columns_.get<int64_t>(), raw_weights_.get<float>(),
+                                         n0_, l, pos, neg, st),
+               "sync_rows_inside");
+    row_pos.resize(static_cast<size_t>(n0_));
+    row_neg.resize(static_cast<size_t>(n0_));
+    FC_CUDA(cudaMemcpyAsync(row_pos.data(), pos, sizeof(double) * size_t(n0_), cudaMemcpyDeviceToHost, st));
+    FC_CUDA(cudaMemcpyAsync(row_neg.data(), neg, sizeof(double) * size_t(n0_), cudaMemcpyDeviceToHost, st));
+    FC_CUDA(cudaStreamSynchronize(st));
+    return true;
+  }
+
+  void report_phases() override {
+    std::fprintf(stderr,
+                 "leiden (synchronous) CUDA engine: built in %.4f s (graph copied in %.4f s, level 0 %.4f s); moves %.4f s, "
+                 "refinement %.4f s, aggregation %.4f s, final checks %.4f s\n",
+                 build_seconds_, copy_seconds_, level0_seconds_, move_seconds_, refine_seconds_, aggregate_seconds_,
+                 check_seconds_);
+  }
+
   void labels(std::vector<int64_t>& out) override {
     DeviceScope scope(device_);
     const cudaStream_t st = stream_.get();
@@ -248,6 +307,27 @@ class CudaLeidenEngine final : public LeidenEngine {
 
  private:
   const DeviceLevel& g() const { return level_ != nullptr ? *level_ : zero_; }
+
+  using Clock = std::chrono::steady_clock;
+  static double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+  // Adds the scope's wall time to a phase (every step ends on a stream synchronization).
+  struct Timed {
+    double& total;
+    Clock::time_point start = Clock::now();
+    explicit Timed(double& t) : total(t) {}
+    ~Timed() { total += since(start); }
+  };
+
+  // labels (n0 ids < n0) as int32 in the state's target array (free after the passes).
+  int32_t* upload_labels(const std::vector<int64_t>& labels) {
+    if (uploaded_ != labels) {
+      const std::vector<int32_t> l(labels.begin(), labels.end());
+      FC_CUDA(cudaMemcpyAsync(s_.target, l.data(), sizeof(int32_t) * l.size(), cudaMemcpyHostToDevice, stream_.get()));
+      FC_CUDA(cudaStreamSynchronize(stream_.get()));
+      uploaded_ = labels;
+    }
+    return s_.target;
+  }
 
   void read_counters(ull* c) {
     FC_CUDA(cudaMemcpyAsync(c, s_.counters, sizeof(ull) * 4, cudaMemcpyDeviceToHost, stream_.get()));
@@ -267,6 +347,10 @@ class CudaLeidenEngine final : public LeidenEngine {
   uint64_t* keys_[2] = {nullptr, nullptr};
   ull* values_[2] = {nullptr, nullptr};
   size_t scratch_bytes_ = 0;
+  DeviceBuffer raw_offsets_, raw_columns_, raw_weights_;
+  std::vector<int64_t> uploaded_;  // the labels now in s_.target (the final checks')
+  double copy_seconds_ = 0, level0_seconds_ = 0, build_seconds_ = 0, move_seconds_ = 0, refine_seconds_ = 0,
+         aggregate_seconds_ = 0, check_seconds_ = 0;
 };
 
 }  // namespace
