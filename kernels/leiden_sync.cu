@@ -104,7 +104,7 @@ __device__ __forceinline__ ull warp_sum(ull x) {
 
 // ---- level 0
 
-__global__ void level0_count_kernel(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
+__global__ void level0_count_kernel(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
                                     const float* __restrict__ weights, int64_t n, double scale, bool cpm,
                                     int64_t* __restrict__ kept, ull* __restrict__ kp, ull* __restrict__ kn) {
   const int lane = threadIdx.x & 31;
@@ -129,7 +129,7 @@ __global__ void level0_count_kernel(const int64_t* __restrict__ offsets, const i
   }
 }
 
-__global__ void level0_fill_kernel(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
+__global__ void level0_fill_kernel(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
                                    const float* __restrict__ weights, int64_t n, double c_pos, double c_neg, double scale,
                                    bool cpm, const int64_t* __restrict__ new_offsets, int32_t* __restrict__ new_columns,
                                    ull* __restrict__ new_weights) {
@@ -474,7 +474,7 @@ __global__ void gather_labels_kernel(const int32_t* __restrict__ label, const in
 
 // ---- final checks
 
-__global__ void rows_inside_kernel(const int64_t* __restrict__ offsets, const int64_t* __restrict__ columns,
+__global__ void rows_inside_kernel(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
                                    const float* __restrict__ weights, int64_t n, const int32_t* __restrict__ labels,
                                    double* row_pos, double* row_neg) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
@@ -521,7 +521,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) components_round_kernel(S
 
 }  // namespace
 
-cudaError_t sync_rows_inside(const int64_t* offsets, const int64_t* columns, const float* weights, int64_t n,
+cudaError_t sync_rows_inside(const int64_t* offsets, const int32_t* columns, const float* weights, int64_t n,
                              const int32_t* labels, double* row_pos, double* row_neg, cudaStream_t stream) {
   rows_inside_kernel<<<grid_size(n, 128), 128, 0, stream>>>(offsets, columns, weights, n, labels, row_pos, row_neg);
   return cudaGetLastError();
@@ -538,14 +538,14 @@ cudaError_t sync_components_round(const SyncLevel& g, const int32_t* labels, int
   return cudaGetLastError();
 }
 
-cudaError_t sync_level0_count(const int64_t* offsets, const int64_t* columns, const float* weights, int64_t n, double scale,
+cudaError_t sync_level0_count(const int64_t* offsets, const int32_t* columns, const float* weights, int64_t n, double scale,
                               bool cpm, int64_t* kept, ull* kp, ull* kn, cudaStream_t stream) {
   if (n > 0) level0_count_kernel<<<grid_size(n, kThreads / 32), kThreads, 0, stream>>>(offsets, columns, weights, n, scale, cpm, kept, kp, kn);
   else cudaMemsetAsync(kept, 0, sizeof(int64_t), stream);
   return cudaGetLastError();
 }
 
-cudaError_t sync_level0_fill(const int64_t* offsets, const int64_t* columns, const float* weights, int64_t n, double c_pos,
+cudaError_t sync_level0_fill(const int64_t* offsets, const int32_t* columns, const float* weights, int64_t n, double c_pos,
                              double c_neg, double scale, bool cpm, const int64_t* new_offsets, int32_t* new_columns,
                              ull* new_weights, cudaStream_t stream) {
   if (n > 0)

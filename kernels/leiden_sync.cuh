@@ -47,12 +47,13 @@ struct SyncState {
   ull* counters = nullptr;        // [0]: changes of a round, [1]: active nodes, [2]: a count
 };
 
-// Level 0 from the caller's CSR (backend/leiden_engine.hpp's LeidenLevelZero): kept[i] (n + 1
+// Level 0 from the caller's CSR (backend/leiden_engine.hpp's LeidenLevelZero; its columns as
+// int32 on the device): kept[i] (n + 1
 // values, the last 0) the row's kept entries, kp, kn the node weights.
-cudaError_t sync_level0_count(const int64_t* offsets, const int64_t* columns, const float* weights, int64_t n, double scale,
+cudaError_t sync_level0_count(const int64_t* offsets, const int32_t* columns, const float* weights, int64_t n, double scale,
                               bool cpm, int64_t* kept, ull* kp, ull* kn, cudaStream_t stream);
 // The kept entries into new_offsets' places (in row order).
-cudaError_t sync_level0_fill(const int64_t* offsets, const int64_t* columns, const float* weights, int64_t n, double c_pos,
+cudaError_t sync_level0_fill(const int64_t* offsets, const int32_t* columns, const float* weights, int64_t n, double c_pos,
                              double c_neg, double scale, bool cpm, const int64_t* new_offsets, int32_t* new_columns,
                              ull* new_weights, cudaStream_t stream);
 
@@ -99,7 +100,7 @@ cudaError_t sync_rows(const uint64_t* unique_keys, const ull* sums, int64_t entr
 // row_pos[i], row_neg[i] summed as modularity_of sums them on the host (the caller's entries in
 // row order, one thread a row: the same additions); components: comp[v] = the smallest node of
 // v's connected piece of its community once a round changes nothing (*changed stays 0).
-cudaError_t sync_rows_inside(const int64_t* offsets, const int64_t* columns, const float* weights, int64_t n,
+cudaError_t sync_rows_inside(const int64_t* offsets, const int32_t* columns, const float* weights, int64_t n,
                              const int32_t* labels, double* row_pos, double* row_neg, cudaStream_t stream);
 cudaError_t sync_components_start(int32_t* comp, int64_t n, cudaStream_t stream);
 cudaError_t sync_components_round(const SyncLevel& g, const int32_t* labels, int32_t* comp, ull* changed,

@@ -14,8 +14,9 @@ int64_t leiden_engine_bytes(const LeidenLevelZero& z);
 
 // The engine on `device`, or null where the host engine should run (the same labels): n >= 2^30
 // (its ids are int32, below 2n), more bytes than memory_limit (> 0) or than the device has free.
+// threads: the host threads that stage the graph for its copy (0 = OpenMP's default).
 std::unique_ptr<LeidenEngine> make_leiden_engine(int device, const LeidenLevelZero& z, const kernels::SyncTerms& terms,
-                                                 int64_t memory_limit);
+                                                 int64_t memory_limit, int threads);
 
 }  // namespace cuda
 }  // namespace fc
