@@ -33,15 +33,18 @@ T* alloc(DeviceBuffer& b, int device, int64_t count, const char* what) {
 // Host arrays to the device through two pinned chunks: the host threads fill one chunk (converting
 // each value to the device's type) while the other is copied. A pageable cudaMemcpy of the
 // 50 M-edge graph's 1.2 GB moved about 6.7 GB/s on the H200 machine (0.18 s, most of the call).
+// Chunks of 4 MiB at most (no larger than the largest array): pinning memory costs about as much
+// as copying it (two 32 MiB chunks took some 40 ms to allocate, most of a 38,400-node call).
 class Uploader {
  public:
-  Uploader(cudaStream_t stream, int threads) : stream_(stream), threads_(threads) {
-    for (PinnedBuffer& b : stage_) b.allocate(kChunkBytes);
+  Uploader(cudaStream_t stream, int threads, size_t largest_bytes)
+      : stream_(stream), threads_(threads), chunk_bytes_(std::clamp<size_t>(largest_bytes, 4096, kChunkBytes)) {
+    for (PinnedBuffer& b : stage_) b.allocate(chunk_bytes_);
   }
   // count values of src into dst (device), each converted to D.
   template <class S, class D>
   void copy(const S* src, D* dst, int64_t count) {
-    const int64_t per_chunk = int64_t(kChunkBytes / sizeof(D));
+    const int64_t per_chunk = int64_t(chunk_bytes_ / sizeof(D));
     for (int64_t first = 0; first < count; first += per_chunk) {
       const int64_t items = std::min(per_chunk, count - first);
       const int b = next_++ & 1;
@@ -58,9 +61,10 @@ class Uploader {
   void finish() { FC_CUDA(cudaStreamSynchronize(stream_)); }
 
  private:
-  static constexpr size_t kChunkBytes = size_t(32) << 20;
+  static constexpr size_t kChunkBytes = size_t(4) << 20;
   cudaStream_t stream_;
   int threads_;
+  size_t chunk_bytes_;
   PinnedBuffer stage_[2];
   Event done_[2];
   int next_ = 0;
@@ -99,7 +103,7 @@ class CudaLeidenEngine final : public LeidenEngine {
       int32_t* d_columns = alloc<int32_t>(raw_columns_, device_, raw, "the graph's columns");
       float* d_weights = alloc<float>(raw_weights_, device_, raw, "the graph's weights");
       {
-        Uploader up(st, threads);
+        Uploader up(st, threads, sizeof(int64_t) * size_t(std::max(n0_ + 1, raw)));
         up.copy(z.offsets, d_offsets, n0_ + 1);
         up.copy(z.columns, d_columns, raw);  // int64 -> int32 in the staging (n < 2^30)
         up.copy(z.weights, d_weights, raw);
