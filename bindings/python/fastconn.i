@@ -628,17 +628,23 @@ static fc_status fcpy_dfc_lowrank(fc_context* ctx, const fc_series* series, int6
   Py_END_ALLOW_THREADS
 }
 
-/* fc_leiden reads n_nodes initial labels when they are given. */
-%exception fc_leiden {
+/* fc_leiden and fc_leiden_v2 read n_nodes initial labels when they are given. */
+%define FCPY_LEIDEN_CALL(FUNCTION, OPTIONS)
+%exception FUNCTION {
   {
     const int64_t n = fcpy_graph_nodes(arg2);
     if (arg4 != NULL && n >= 0 && !fcpy_require_length("initial_labels", length4, n, "the graph's n_nodes is"))
       SWIG_fail;
   }
   Py_BEGIN_ALLOW_THREADS
-  result = fc_leiden(arg1, arg2, (fc_leiden_options const*)arg3, arg4, arg5);
+  result = FUNCTION(arg1, arg2, (OPTIONS const*)arg3, arg4, arg5);
   Py_END_ALLOW_THREADS
 }
+%enddef
+FCPY_LEIDEN_CALL(fc_leiden, fc_leiden_options)
+/* fc_leiden_options_v2's member `base` is a plain struct: SWIG's setter copies an
+ * fc_leiden_options into it (options.base = o), which is how fastconn.leiden fills it. */
+FCPY_LEIDEN_CALL(fc_leiden_v2, fc_leiden_options_v2)
 
 /* The callback twins of the block and window iterators take a C function pointer; Python uses
  * the pull iterators (fastconn.blocks, fastconn.sliding_windows) instead. */

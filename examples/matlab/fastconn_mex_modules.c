@@ -1,12 +1,13 @@
 /* fastconn_mex_modules.c - the Leiden and multilayer-modularity commands of fastconn_mex:
  *   [labels, Q] = fastconn_mex('leiden', G, name, value, ... [, opts])
- *                 Leiden modules (Traag et al. 2019; fc_leiden) of G (as 'modularity' takes it):
+ *                 Leiden modules (Traag et al. 2019; fc_leiden_v2) of G (as 'modularity' takes it):
  *                 labels N x 1, numbered 1..K by first appearance, every module connected; Q the
  *                 modularity (at 'resolution' for quality 'modularity', at 1 for 'cpm'). Names:
  *                 'resolution' (gamma > 0, 1), 'quality' ('modularity' | 'cpm'), 'initial' (N
  *                 labels >= 0 to start from, e.g. 'modularity''s), 'seed' (1), 'maxiterations'
  *                 (passes, 0 = until nothing moves), 'randomness' (1e-4), 'signed' ('gomez' |
- *                 'rubinov').
+ *                 'rubinov'), 'algorithm' ('queue': fc_leiden's result | 'synchronous': rounds of
+ *                 simultaneous moves, on the GPU of a CUDA context).
  *   [S, Q, flexibility, allegiance] = fastconn_mex('multilayer', layers, name, value, ... [, opts])
  *                 multilayer modularity (Mucha et al. 2010; fc_multilayer_modularity) of a cell
  *                 array of L networks on the same N nodes (each as 'modularity' takes it, weights
@@ -19,7 +20,8 @@
  *                 'maxiterations' (passes, 0 = until nothing moves), 'allegiancefloor' (f in
  *                 (0, 1]: allegiance is then a sparse symmetric matrix of the pairs at or above f
  *                 and the diagonal, computed without the dense one: fc_multilayer_allegiance_pairs).
- * Both run on the host whatever the backend; opts gives the threads. */
+ * Both run on the host whatever the backend (except Leiden's 'synchronous' algorithm on a CUDA
+ * context); opts gives the threads. */
 #include <string.h>
 
 #include "fastconn_mex.h"
@@ -54,7 +56,8 @@ static fc_context* context_after(const char* command, int nrhs, const mxArray* p
 
 static void leiden(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], call_state* call) {
   char name[32], value[32];
-  fc_leiden_options lo;
+  fc_leiden_options_v2 v2; /* FC_LEIDEN_QUEUE, the default, is fc_leiden bit for bit */
+  fc_leiden_options* lo = &v2.base;
   const mxArray* initial = NULL;
   int64_t* start = NULL;
   fc_context* ctx;
@@ -62,27 +65,33 @@ static void leiden(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], c
   int a = 2;
   if (nrhs < 2) usage_error(call, "usage: [labels, Q] = fastconn_mex('leiden', G, name, value, ...)");
   if (nlhs > 2) usage_error(call, "'leiden' returns 2 outputs, not %d", nlhs);
-  check(fc_leiden_options_default(&lo), call, "reading the default options");
+  check(fc_leiden_options_v2_default(&v2), call, "reading the default options");
   for (; a < nrhs && mxIsChar(prhs[a]); a += 2) {
     lowercase_copy(name, sizeof(name), prhs[a]);
     if (a + 1 >= nrhs) usage_error(call, "option '%s' has no value", name);
-    if (common_option(name, prhs[a + 1], &lo.seed, &lo.max_iterations, call)) continue;
-    if (strcmp(name, "resolution") == 0) lo.resolution = real_arg(prhs[a + 1], "resolution", call);
-    else if (strcmp(name, "randomness") == 0) lo.randomness = real_arg(prhs[a + 1], "randomness", call);
+    if (common_option(name, prhs[a + 1], &lo->seed, &lo->max_iterations, call)) continue;
+    if (strcmp(name, "resolution") == 0) lo->resolution = real_arg(prhs[a + 1], "resolution", call);
+    else if (strcmp(name, "randomness") == 0) lo->randomness = real_arg(prhs[a + 1], "randomness", call);
     else if (strcmp(name, "initial") == 0) initial = prhs[a + 1];
     else if (strcmp(name, "quality") == 0) {
       lowercase_copy(value, sizeof(value), prhs[a + 1]);
-      if (strcmp(value, "modularity") == 0) lo.quality = FC_LEIDEN_MODULARITY;
-      else if (strcmp(value, "cpm") == 0) lo.quality = FC_LEIDEN_CPM;
+      if (strcmp(value, "modularity") == 0) lo->quality = FC_LEIDEN_MODULARITY;
+      else if (strcmp(value, "cpm") == 0) lo->quality = FC_LEIDEN_CPM;
       else usage_error(call, "'quality' must be 'modularity' or 'cpm'");
     } else if (strcmp(name, "signed") == 0) {
       lowercase_copy(value, sizeof(value), prhs[a + 1]);
-      if (strcmp(value, "gomez") == 0) lo.signed_mode = FC_SIGNED_GOMEZ;
-      else if (strcmp(value, "rubinov") == 0) lo.signed_mode = FC_SIGNED_RUBINOV;
+      if (strcmp(value, "gomez") == 0) lo->signed_mode = FC_SIGNED_GOMEZ;
+      else if (strcmp(value, "rubinov") == 0) lo->signed_mode = FC_SIGNED_RUBINOV;
       else usage_error(call, "'signed' must be 'gomez' or 'rubinov'");
+    } else if (strcmp(name, "algorithm") == 0) {
+      lowercase_copy(value, sizeof(value), prhs[a + 1]);
+      if (strcmp(value, "queue") == 0) v2.algorithm = FC_LEIDEN_QUEUE;
+      else if (strcmp(value, "synchronous") == 0) v2.algorithm = FC_LEIDEN_SYNCHRONOUS;
+      else if (value[0]) usage_error(call, "'algorithm' must be 'queue' or 'synchronous', not '%s'", value);
+      else usage_error(call, "'algorithm' must be 'queue' or 'synchronous' (a char array of at most 31 characters)");
     } else {
       usage_error(call, "unknown leiden option '%s' (known: resolution, quality, initial, seed, maxiterations, "
-                        "randomness, signed)", name);
+                        "randomness, signed, algorithm)", name);
     }
   }
   ctx = context_after("leiden", nrhs, prhs, a, call);
@@ -94,7 +103,7 @@ static void leiden(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], c
     start = (int64_t*)call->scratch2;
     read_labels(initial, n, "initial", start, call);
   }
-  check(fc_leiden(ctx, call->graph, &lo, start, &call->modules), call, "finding the modules");
+  check(fc_leiden_v2(ctx, call->graph, &v2, start, &call->modules), call, "finding the modules");
   modules_outputs(call, nlhs, &out[0], &out[1], &out[2]);
   release_call(call);
   plhs[0] = out[0];

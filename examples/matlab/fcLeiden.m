@@ -15,7 +15,11 @@ function [labels, Q] = fcLeiden(G, varargin)
 %     'MaxIterations' passes at most (default 0: until no node moves)
 %     'Randomness'    theta > 0 of the refinement's merges (default 1e-4)
 %     'Signed'        'gomez' (default) or 'rubinov', for negative weights
-%     'Threads' as for fcCorr (Leiden runs on the host whatever the backend)
+%     'Algorithm'     'queue' (default: single moves from a seeded queue, on the host) or
+%                     'synchronous' (rounds of simultaneous moves with a greedy refinement,
+%                     'Randomness' unused: on the GPU with 'Backend' 'cuda', else on the host's
+%                     threads, the same labels either way; they differ from 'queue''s)
+%     'Backend', 'Threads' as for fcCorr (only 'synchronous' uses a GPU)
 %
 %   Example:
 %     X = csvread(fullfile(fileparts(which('fcLeiden')), '..', 'data', 'fmri_timeseries.csv'), 1, 0);
@@ -23,12 +27,15 @@ function [labels, Q] = fcLeiden(G, varargin)
 %     [labels, Q] = fcLeiden(G);
 %     Q - fcModularityScore(G, labels)              % 0
 %     [~, Q2] = fcLeiden(G, 'Initial', fcModularity(G));   % from the spectral modules
+%     [labels3, Q3] = fcLeiden(G, 'Algorithm', 'synchronous');   % the GPU's algorithm
 %
 %   See also fcModularity, fcModularityScore, fcMultilayer, fcGraph.
 map = struct('resolution', 'resolution', 'quality', 'quality', 'initial', 'initial', 'seed', 'seed', ...
-             'maxiterations', 'maxiterations', 'randomness', 'randomness', 'signed', 'signed');
+             'maxiterations', 'maxiterations', 'randomness', 'randomness', 'signed', 'signed', ...
+             'algorithm', 'algorithm');
 [opts, extra] = fc_options('fcLeiden', varargin, {'Resolution', 'Quality', 'Initial', 'Seed', 'MaxIterations', ...
-                                                   'Randomness', 'Signed', 'Backend', 'Threads', 'MemoryLimit'});
+                                                   'Randomness', 'Signed', 'Algorithm', 'Backend', 'Threads', ...
+                                                   'MemoryLimit'});
 args = {};
 names = fieldnames(extra);
 for k = 1:numel(names)

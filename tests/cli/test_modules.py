@@ -75,6 +75,37 @@ def test_leiden_labels(tmp_path, scan, voxels):
     assert np.array_equal(flat(nib.load(again)), flat(nib.load(out)))
 
 
+def test_leiden_synchronous_labels(tmp_path, scan, voxels):
+    # --leiden-algorithm synchronous (fc_leiden_v2, FC_LEIDEN_SYNCHRONOUS): Q of its own labels,
+    # connected modules, the same map on one thread; the default is the queue, recorded as such,
+    # and --leiden-algorithm queue gives the default's map.
+    mask, idx = mask_file(tmp_path, scan)
+    common = [SCAN, "-m", mask, "--threshold", "0.6", "--precision", "fp64", "-q", "--method", "leiden",
+              "--random-seed", "3"]
+    sync, queue, default = tmp_path / "sync.nii.gz", tmp_path / "queue.nii.gz", tmp_path / "default.nii.gz"
+    run("modules", *common, "--leiden-algorithm", "synchronous", "-o", sync)
+    run("modules", *common, "--leiden-algorithm", "queue", "-o", queue)
+    run("modules", *common, "-o", default)
+    meta = sidecar(tmp_path / "sync.json")
+    assert meta["parameters"]["leiden_algorithm"] == "synchronous" and meta["parameters"]["random_seed"] == 3
+    assert sidecar(tmp_path / "queue.json")["parameters"]["leiden_algorithm"] == "queue"
+    assert sidecar(tmp_path / "default.json")["parameters"]["leiden_algorithm"] == "queue"
+    assert np.array_equal(flat(nib.load(queue)), flat(nib.load(default)))
+    labels = mask_labels(sync, idx, scan)
+    k = meta["results"]["n_modules"]
+    assert labels.min() == 1 and labels.max() == k
+    a, near = network(voxels[idx], 0.6)
+    assert not near
+    assert meta["results"]["modularity_q"] == pytest.approx(newman_q(a, labels), abs=1e-9)
+    for c in range(1, k + 1):
+        members = np.flatnonzero(labels == c)
+        n_parts, _ = scipy.sparse.csgraph.connected_components(scipy.sparse.csr_matrix(a[np.ix_(members, members)]))
+        assert n_parts == 1, f"module {c} falls into {n_parts} pieces"
+    again = tmp_path / "again.nii.gz"
+    run("modules", *common, "--leiden-algorithm", "synchronous", "--threads", "1", "-o", again)
+    assert np.array_equal(flat(nib.load(again)), flat(nib.load(sync)))
+
+
 def test_leiden_cpm_gives_the_components(tmp_path, scan, voxels):
     mask, idx = mask_file(tmp_path, scan)
     out = tmp_path / "cpm.nii.gz"
@@ -140,6 +171,10 @@ def test_bad_options(tmp_path):
          "--max-modules applies to --method eigen only"),
         (["modules", SCAN, "--density", "0.05", "--quality", "cpm", "-o", out], "--quality applies to --method leiden only"),
         (["modules", SCAN, "--density", "0.05", "--method", "leiden", "--resolution", "0", "-o", out], "--resolution"),
+        (["modules", SCAN, "--density", "0.05", "--leiden-algorithm", "synchronous", "-o", out],
+         "--leiden-algorithm applies to --method leiden only"),
+        (["modules", SCAN, "--density", "0.05", "--method", "leiden", "--leiden-algorithm", "louvain", "-o", out],
+         "--leiden-algorithm: 'louvain' is not one of queue|synchronous"),
         (["dfc", SCAN, "--window", "20", "--density", "0.05", "--omega", "1", "-o", out],
          "--omega applies to --flexibility and --module-labels only"),
         (["dfc", SCAN, "--window", "20", "--density", "0.05", "--flexibility", tmp_path / "f.nii.gz", "--omega", "-1",

@@ -13,6 +13,7 @@ function test_fastconn_mex_leiden(mex_dir, csv_path)
   X = dlmread(csv_path, ',', 1, 0);
   check_leiden_karate();
   check_leiden_fmri(X);
+  check_leiden_synchronous(X);
   check_multilayer(X);
   check_multilayer_odd_sizes();
   check_errors();
@@ -98,6 +99,32 @@ function check_leiden_fmri(X)
   expect(Q >= q_spectral - 0.02, sprintf('bundled data: Leiden Q %.4f near or above the spectral %.4f', Q, q_spectral));
 end
 
+% 'algorithm' 'synchronous' (fc_leiden_v2): deterministic, Q of its labels, connected modules, a
+% planted partition recovered; 'queue' is the default's result.
+function check_leiden_synchronous(X)
+  A = karate();
+  [ls, qs] = fastconn_mex('leiden', A, 'algorithm', 'synchronous');
+  printf('      karate club: synchronous Leiden Q = %.6f, K = %d\n', qs, max(ls));
+  [l2, q2] = fastconn_mex('leiden', A, 'Algorithm', 'Synchronous', struct('threads', 1));
+  expect(isequal(ls, l2) && qs == q2, 'karate club synchronous: the same labels on 1 thread');
+  within(qs, ref_q(A, ls), 1e-9, 'karate club synchronous: Q = Newman''s Q of the returned labels (Octave)');
+  expect(connected_modules(A, ls), 'karate club synchronous: every module connected');
+  [lq, qq] = fastconn_mex('leiden', A, 'seed', 4, 'algorithm', 'queue');
+  [ld, qd] = fastconn_mex('leiden', A, 'seed', 4);
+  expect(isequal(lq, ld) && qq == qd, 'karate club: algorithm queue is the default''s result');
+  % 4 groups of 30 nodes, edges inside with p 0.4 and across with p 0.01 (a fixed generator state)
+  rand('state', 7);
+  truth = kron((1:4).', ones(30, 1));
+  P = 0.01 + 0.39 * (truth == truth.');
+  U = triu(rand(120) < P, 1);
+  B = double(U | U.');
+  lp = fcLeiden(sparse(B), 'Algorithm', 'synchronous', 'Seed', 3);
+  expect(isequal(lp, truth), 'planted partition: fcLeiden synchronous recovers the 4 groups');
+  G = fcGraph(X, 'density', 0.2, 'Weights', 'abs');
+  [lg, qg] = fcLeiden(G, 'Algorithm', 'synchronous');
+  within(qg, fcModularityScore(G, lg), 1e-12, 'bundled data synchronous: Q = fcModularityScore of its labels');
+end
+
 function check_multilayer(X)
   layers = fastconn_mex('dfc_graphs', X, 40, 20, 'signed', 0.3);
   L = numel(layers);
@@ -145,6 +172,8 @@ function check_errors()
   expect_error(@() fastconn_mex('leiden', A, 'initial', 1:3), 'fastconn:usage', {'initial', '34'}, 'leiden initial of 3 labels');
   expect_error(@() fastconn_mex('leiden', A, 'initial', [-1; ones(33, 1)]), 'fastconn:usage', 'initial(1) = -1', 'leiden negative initial label');
   expect_error(@() fastconn_mex('leiden', A, 'seed', -1), 'fastconn:usage', 'seed', 'leiden seed -1');
+  expect_error(@() fastconn_mex('leiden', A, 'algorithm', 'louvain'), 'fastconn:usage', {'algorithm', 'louvain'}, 'leiden unknown algorithm');
+  expect_error(@() fcLeiden(A, 'Algorithm', 2), 'fastconn:usage', {'algorithm', 'char array'}, 'fcLeiden algorithm not text');
   ring = circshift(eye(5), 1); ring = ring + ring.';
   expect_error(@() fastconn_mex('multilayer', ring), 'fastconn:usage', 'cell array', 'multilayer of a matrix');
   expect_error(@() fastconn_mex('multilayer', {}), 'fastconn:usage', 'non-empty', 'multilayer of no layers');

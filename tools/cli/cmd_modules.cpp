@@ -1,6 +1,6 @@
 // cmd_modules.cpp - `fastconn modules`: the network of the scan (fc_pcc_graph), or a graph file
 // (--graph: fc_graph_load), split into modules by Newman's leading eigenvector (fc_modularity, the
-// default) or Leiden (fc_leiden), written as an integer label map (a scan) or a text table of
+// default) or Leiden (fc_leiden_v2), written as an integer label map (a scan) or a text table of
 // labels (a graph file), with Q in the sidecar.
 #include <cstdio>
 
@@ -28,10 +28,15 @@ void eigen_options(const Args& args, fc_modularity_options* opt, Json& parameter
   parameters.set("refine", opt->refine != 0);
 }
 
-void leiden_options(const Args& args, fc_leiden_options* opt, Json& parameters) {
+// Version-2 options: --leiden-algorithm picks FC_LEIDEN_QUEUE (the default, fc_leiden's result
+// bit for bit) or FC_LEIDEN_SYNCHRONOUS (the device's algorithm on a CUDA context).
+void leiden_options(const Args& args, fc_leiden_options_v2* v2, Json& parameters) {
   for (const char* name : {"max-modules", "min-size", "no-refine"})
     if (args.has(name)) fail(std::string("--") + name + " applies to --method eigen only");
-  check(fc_leiden_options_default(opt), "fc_leiden_options_default");
+  check(fc_leiden_options_v2_default(v2), "fc_leiden_options_v2_default");
+  const std::string algorithm = args.choice("leiden-algorithm", {"queue", "synchronous"}, "queue");
+  v2->algorithm = algorithm == "synchronous" ? FC_LEIDEN_SYNCHRONOUS : FC_LEIDEN_QUEUE;
+  fc_leiden_options* opt = &v2->base;
   if (args.has("resolution")) opt->resolution = args.real("resolution");
   if (args.has("random-seed")) opt->seed = static_cast<uint64_t>(args.integer("random-seed", 0, INT64_MAX));
   if (args.has("max-iterations")) opt->max_iterations = args.integer("max-iterations", 0, 1000);
@@ -41,6 +46,7 @@ void leiden_options(const Args& args, fc_leiden_options* opt, Json& parameters) 
   parameters.set("quality", quality);
   parameters.set("random_seed", static_cast<int64_t>(opt->seed));
   parameters.set("max_iterations", opt->max_iterations);
+  parameters.set("leiden_algorithm", algorithm);
 }
 
 // The chosen method on the graph: labels (modules numbered from 0 by first node) and results.
@@ -49,7 +55,7 @@ struct Found {
   int64_t n_modules = 0, n_splits = 0, n_edges = 0;
 };
 
-Found find_modules(Session& s, const fc_graph* g, bool leiden, const fc_leiden_options& lo,
+Found find_modules(Session& s, const fc_graph* g, bool leiden, const fc_leiden_options_v2& lo,
                    const fc_modularity_options& eo) {
   Found f;
   check(fc_graph_info(g, nullptr, &f.n_edges), "fc_graph_info");
@@ -57,7 +63,7 @@ Found find_modules(Session& s, const fc_graph* g, bool leiden, const fc_leiden_o
   s.progress().begin("modules");
   const double t0 = now_seconds();
   if (leiden)
-    check(fc_leiden(s.context(), g, &lo, nullptr, &raw), "fc_leiden");
+    check(fc_leiden_v2(s.context(), g, &lo, nullptr, &raw), "fc_leiden_v2");
   else
     check(fc_modularity(s.context(), g, &eo, &raw), "fc_modularity");
   ModulesPtr m(raw);
@@ -107,7 +113,8 @@ int run_modules(int argc, char** argv, int first) {
                                         {"signed-mode", 0, "gomez|rubinov"},
                                         {"no-refine", 0, nullptr},
                                         {"quality", 0, "modularity|cpm"},
-                                        {"max-iterations", 0, "P"}},
+                                        {"max-iterations", 0, "P"},
+                                        {"leiden-algorithm", 0, "queue|synchronous"}},
             "modules");
   if (args.has("help")) {
     print_command_help("modules");
@@ -123,7 +130,7 @@ int run_modules(int argc, char** argv, int first) {
   const int weights = from_graph ? 0 : graph_weights_code(args, &weights_name);
   const std::string method = args.choice("method", {"eigen", "leiden"}, "eigen");
   if (method == "eigen")
-    for (const char* name : {"quality", "max-iterations"})
+    for (const char* name : {"quality", "max-iterations", "leiden-algorithm"})
       if (args.has(name)) fail(std::string("--") + name + " applies to --method leiden only");
   if (args.has("resolution") && !(args.real("resolution") > 0))
     fail("--resolution: " + args.text("resolution") + " is not > 0");
@@ -140,10 +147,10 @@ int run_modules(int argc, char** argv, int first) {
   }
   s.parameters().set("method", method == "leiden" ? "leiden (fc_leiden)" : "eigen (fc_modularity)");
   fc_modularity_options eigen;
-  fc_leiden_options leiden;
+  fc_leiden_options_v2 leiden;
   if (method == "leiden") {
     leiden_options(args, &leiden, s.parameters());
-    leiden.signed_mode = signed_code;
+    leiden.base.signed_mode = signed_code;
   } else {
     eigen_options(args, &eigen, s.parameters());
     eigen.signed_mode = signed_code;

@@ -34,6 +34,7 @@ __all__ = ["Modules", "SPLIT_DTYPE", "modularity", "modularity_score", "leiden"]
 
 SIGNED_MODES = {"gomez": _fc.FC_SIGNED_GOMEZ, "rubinov": _fc.FC_SIGNED_RUBINOV}
 LEIDEN_QUALITIES = {"modularity": _fc.FC_LEIDEN_MODULARITY, "cpm": _fc.FC_LEIDEN_CPM}
+LEIDEN_ALGORITHMS = {"queue": _fc.FC_LEIDEN_QUEUE, "synchronous": _fc.FC_LEIDEN_SYNCHRONOUS}
 
 #: the division tree: one record per kept split, in the order made
 SPLIT_DTYPE = np.dtype([("parent", np.int64), ("child_a", np.int64), ("child_b", np.int64), ("eigenvalue", np.float64),
@@ -102,8 +103,13 @@ class ModuleMethods:
         return Modules(labels, q, int(n_communities), splits)
 
     def leiden(self, graph, resolution=1.0, quality="modularity", initial=None, seed=1, max_iterations=0,
-               randomness=1e-4, signed="gomez"):
+               randomness=1e-4, signed="gomez", algorithm="queue"):
         """The Leiden modules of `graph` (see fastconn.leiden) on this context."""
+        # Every algorithm goes through fc_leiden_v2: with FC_LEIDEN_QUEUE it is fc_leiden bit for
+        # bit (fastconn.h), so one call serves both.
+        versioned = _fc.fc_leiden_options_v2()
+        _fc.fc_leiden_options_v2_default(versioned)
+        versioned.algorithm = lookup(LEIDEN_ALGORITHMS, algorithm, "algorithm")
         options = _fc.fc_leiden_options()
         _fc.fc_leiden_options_default(options)
         options.resolution = real(resolution, "resolution")
@@ -118,8 +124,9 @@ class ModuleMethods:
         handle = as_graph(graph)._handle
         if initial is not None:
             initial = _labels_array(initial, "initial")
+        versioned.base = options  # a copy into the version-2 struct (SWIG's setter of a struct member)
         with self._lock:
-            modules = _fc.fc_leiden(self._live(), handle, options, initial)
+            modules = _fc.fc_leiden_v2(self._live(), handle, versioned, initial)
         n_nodes, n_communities, q, _ = _fc.fc_modules_info(modules)
         labels = np.empty(n_nodes, dtype=np.int64)
         _fc.fc_modules_labels(modules, labels)
@@ -165,7 +172,7 @@ def modularity(graph, resolution=1.0, eigen_threshold=1e-8, max_communities=0, m
 
 
 def leiden(graph, resolution=1.0, quality="modularity", initial=None, seed=1, max_iterations=0, randomness=1e-4,
-           signed="gomez", backend=None):
+           signed="gomez", backend=None, algorithm="queue"):
     """Leiden modules of `graph` (Traag, Waltman and van Eck 2019): a Modules with .labels, .q,
     .n_communities (and an empty .splits). Every community is connected.
 
@@ -177,6 +184,11 @@ def leiden(graph, resolution=1.0, quality="modularity", initial=None, seed=1, ma
         backend). max_iterations: passes at most (0: until a pass moves no node).
     randomness: theta of the refinement's random merges (in units of the weights; the default
         1e-4 merges about greedily, as leidenalg does; igraph's beta is 0.01).
+    algorithm: how the nodes move (fc_leiden_v2). "queue" (the default; fc_leiden's result): a
+        seeded queue of single moves, on the host. "synchronous": rounds in which many nodes move
+        at once, judged against the same state, with a greedy refinement (`randomness` is not
+        used); on the GPU with backend="cuda", on the host's threads otherwise, the same labels
+        either way (they differ from "queue"'s). Another value raises ValueError naming it.
     .q is modularity: at `resolution` for quality="modularity", at 1 for "cpm".
     A node without edges is a community of its own.
 
@@ -192,10 +204,15 @@ def leiden(graph, resolution=1.0, quality="modularity", initial=None, seed=1, ma
     >>> cpm = fastconn.leiden(g, quality="cpm", resolution=1e-6)   # below every density: the connected pieces
     >>> bool(cpm.n_communities <= m.n_communities)
     True
+    >>> sync = fastconn.leiden(g, algorithm="synchronous")   # the GPU's algorithm (here on the host)
+    >>> bool(np.array_equal(sync.labels, fastconn.leiden(g, algorithm="synchronous").labels))
+    True
+    >>> bool(abs(fastconn.modularity_score(g, sync.labels) - sync.q) < 1e-12), bool(sync.q >= m.q - 0.05)
+    (True, True)
     """
     from . import _context_for  # the package's per-thread contexts; imported late (the package imports this module)
     return _context_for(backend=backend).leiden(graph, resolution, quality, initial, seed, max_iterations, randomness,
-                                                signed)
+                                                signed, algorithm)
 
 
 def modularity_score(graph, labels, resolution=1.0):

@@ -1,9 +1,12 @@
-# Leiden modules (Traag, Waltman and van Eck 2019) computed by the C library (fc_leiden), on a
+# Leiden modules (Traag, Waltman and van Eck 2019) computed by the C library (fc_leiden_v2), on a
 # graph as fc_modularity() takes it; the result is an igraph "communities" object when igraph is
 # installed, as fc_modularity()'s.
 
 # The C enum values (fastconn.h, fc_leiden_quality; values are explicit and only ever appended).
 leiden_quality_codes <- c(modularity = 0L, cpm = 1L)
+# fc_leiden_algorithm: "queue" is fc_leiden's own result (bit for bit), "synchronous" the rounds of
+# simultaneous moves that run on the GPU of a CUDA context.
+leiden_algorithm_codes <- c(queue = 0L, synchronous = 1L)
 
 # A membership vector (or communities object) of n whole numbers >= 0, as doubles; `arg` names it.
 check_membership <- function(membership, n, arg, call) {
@@ -35,9 +38,13 @@ check_max_iterations <- function(max_iterations, call) {
 
 fc_leiden <- function(g, resolution = 1, quality = c("modularity", "cpm"), initial = NULL, seed = 1,
                       max_iterations = 0, randomness = 1e-4, signed = c("gomez", "rubinov"),
-                      backend = c("auto", "cpu", "cuda")) {
+                      backend = c("auto", "cpu", "cuda"), algorithm = c("queue", "synchronous")) {
   call <- sys.call()
   quality <- match.arg(quality)
+  # match.arg's own message does not show the value given; this one does.
+  algorithm <- tryCatch(match.arg(algorithm), error = function(e) {
+    stop(simpleError(sprintf("'algorithm' must be \"queue\" or \"synchronous\", not %s", shown_value(algorithm)), call))
+  })
   signed <- match.arg(signed)
   backend <- match.arg(backend)
   resolution <- check_resolution(resolution, call)
@@ -45,7 +52,8 @@ fc_leiden <- function(g, resolution = 1, quality = c("modularity", "cpm"), initi
     stop(simpleError(sprintf("'randomness' must be one number > 0, not %s", shown_value(randomness)), call))
   options <- list(resolution = resolution, randomness = as.double(randomness), seed = check_seed(seed, call),
                   max_iterations = check_max_iterations(max_iterations, call),
-                  quality = leiden_quality_codes[[quality]], signed_mode = signed_modularity_codes[[signed]])
+                  quality = leiden_quality_codes[[quality]], signed_mode = signed_modularity_codes[[signed]],
+                  algorithm = leiden_algorithm_codes[[algorithm]])
   a <- as_network_matrix(g, "g", call)
   if (!is.null(initial)) initial <- check_membership(initial, ncol(a), "initial", call)
 

@@ -19,16 +19,18 @@ const char* const kMultilayerTag = "fastconn_multilayer";
 
 extern "C" {
 
-// options: list(resolution, randomness, seed, max_iterations, quality, signed_mode); initial:
-// NULL or one whole number >= 0 per node (doubles). Returns list(labels = 0-based integers, q,
-// n_communities).
+// options: list(resolution, randomness, seed, max_iterations, quality, signed_mode, algorithm);
+// initial: NULL or one whole number >= 0 per node (doubles). Returns list(labels = 0-based
+// integers, q, n_communities). Always fc_leiden_v2: its FC_LEIDEN_QUEUE is fc_leiden bit for bit.
 SEXP fcr_leiden(SEXP context, SEXP p, SEXP i, SEXP x, SEXP options, SEXP initial) {
   BEGIN_RCPP
   fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
   GraphHandle graph = graph_from_csc(p, i, x);
   Rcpp::List opt(options);
-  fc_leiden_options o;
-  check(fc_leiden_options_default(&o));
+  fc_leiden_options_v2 v2;
+  check(fc_leiden_options_v2_default(&v2));
+  v2.algorithm = Rcpp::as<int>(opt["algorithm"]);
+  fc_leiden_options& o = v2.base;
   o.resolution = Rcpp::as<double>(opt["resolution"]);
   o.randomness = Rcpp::as<double>(opt["randomness"]);
   o.seed = static_cast<uint64_t>(Rcpp::as<double>(opt["seed"]));
@@ -41,7 +43,8 @@ SEXP fcr_leiden(SEXP context, SEXP p, SEXP i, SEXP x, SEXP options, SEXP initial
     start.assign(l.begin(), l.end());
   }
   fc_modules* raw = nullptr;
-  run_interruptible(ctx, [&] { return fc_leiden(ctx, graph.get(), &o, start.empty() ? nullptr : start.data(), &raw); });
+  run_interruptible(ctx,
+                    [&] { return fc_leiden_v2(ctx, graph.get(), &v2, start.empty() ? nullptr : start.data(), &raw); });
   ModulesHandle modules = make_handle<ModulesHandle>(raw, kModulesTag);
   graph.release();
   int64_t n = 0, k = 0;

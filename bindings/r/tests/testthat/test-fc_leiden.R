@@ -86,3 +86,27 @@ test_that("fc_leiden refuses bad input, naming the value", {
   expect_error(fc_leiden(g, initial = c(-1, rep(1, 33))), "'initial' must hold whole numbers >= 0; element 1 is -1")
   expect_error(fc_leiden(list(1, 2)), "not an object of class \"list\"")
 })
+
+test_that("fc_leiden(algorithm = \"synchronous\"): deterministic, its own Q, a planted partition recovered", {
+  # A planted partition without igraph: 4 groups of 30 nodes, edges inside with p 0.4, across 0.01.
+  set.seed(7)
+  truth <- rep(1:4, each = 30)
+  p <- ifelse(outer(truth, truth, "=="), 0.4, 0.01)
+  upper <- upper.tri(p) & matrix(runif(length(p)), nrow(p)) < p
+  a <- (upper | t(upper)) * 1
+  s <- fc_leiden(a, algorithm = "synchronous", seed = 3)
+  expect_identical(s$membership, fc_leiden(a, algorithm = "synchronous", seed = 3)$membership)
+  expect_identical(fc_leiden(a, algorithm = "syn", seed = 3)$membership, s$membership)  # match.arg's prefixes
+  expect_lte(abs(fc_modularity_score(a, s$membership) - s$modularity), 1e-12)
+  expect_identical(unname(table(s$membership, truth) > 0), diag(4) > 0)  # the groups, one module each
+  expect_identical(fc_leiden(a, algorithm = "synchronous", backend = "cpu")$membership, s$membership)
+  g <- fc_graph(fmri_roi(), density = 0.2, weighted = "abs")
+  for (gamma in c(0.5, 2)) {
+    m <- fc_leiden(g, resolution = gamma, algorithm = "synchronous")
+    expect_lte(abs(fc_modularity_score(g, m$membership, gamma) - m$modularity), 1e-12)
+  }
+  # "queue" is the default and fc_leiden's result.
+  expect_identical(fc_leiden(g, seed = 5, algorithm = "queue")$membership, fc_leiden(g, seed = 5)$membership)
+  expect_error(fc_leiden(g, algorithm = "louvain"), "'algorithm' must be \"queue\" or \"synchronous\", not \"louvain\"")
+  expect_error(fc_leiden(g, algorithm = 1), "'algorithm' must be \"queue\" or \"synchronous\", not 1")
+})
