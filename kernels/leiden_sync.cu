@@ -67,6 +67,15 @@ struct WarpTable {
   }
 };
 
+// A warp's shared table made empty (WarpTable::clear keeps it so after each node).
+__device__ __forceinline__ void clear_shared_table(int32_t* keys, ull* values, int lane) {
+  for (int x = lane; x < kSharedSlots; x += 32) {
+    keys[x] = kEmpty;
+    values[x] = 0;
+  }
+  __syncwarp();
+}
+
 // The table of node v (degree d > 0): the warp's shared one, or v's slots of the global table.
 __device__ __forceinline__ WarpTable table_for(int64_t d, int64_t first_entry, int32_t* shared_keys, ull* shared_values,
                                                const SyncState& s) {
@@ -175,11 +184,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) move_judge_kernel(SyncLev
   __shared__ int32_t shared_keys[kWarpsPerBlock][kSharedSlots];
   __shared__ ull shared_values[kWarpsPerBlock][kSharedSlots];
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
-  for (int x = lane; x < kSharedSlots; x += 32) {
-    shared_keys[warp][x] = kEmpty;
-    shared_values[warp][x] = 0;
-  }
-  __syncwarp();
+  clear_shared_table(shared_keys[warp], shared_values[warp], lane);
   const int64_t warps = int64_t(gridDim.x) * kWarpsPerBlock;
   for (int64_t v = blockIdx.x * int64_t(kWarpsPerBlock) + warp; v < g.n; v += warps) {
     int32_t decision = -1;
@@ -304,11 +309,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) refine_judge_kernel(SyncL
   __shared__ int32_t shared_keys[kWarpsPerBlock][kSharedSlots];
   __shared__ ull shared_values[kWarpsPerBlock][kSharedSlots];
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
-  for (int x = lane; x < kSharedSlots; x += 32) {
-    shared_keys[warp][x] = kEmpty;
-    shared_values[warp][x] = 0;
-  }
-  __syncwarp();
+  clear_shared_table(shared_keys[warp], shared_values[warp], lane);
   const int64_t warps = int64_t(gridDim.x) * kWarpsPerBlock;
   for (int64_t v = blockIdx.x * int64_t(kWarpsPerBlock) + warp; v < g.n; v += warps) {
     int32_t decision = -1;

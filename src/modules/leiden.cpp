@@ -155,20 +155,7 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
   std::vector<char> skip(static_cast<size_t>(g.n), 0);
   for (int64_t v = 0; v < g.n; ++v)
     skip[static_cast<size_t>(v)] = lg.offsets[static_cast<size_t>(v + 1)] == lg.offsets[static_cast<size_t>(v)];
-  std::vector<int64_t> labels(static_cast<size_t>(g.n));
-  if (initial != nullptr) {
-    std::unordered_map<int64_t, int64_t> id;
-    int64_t k = 0;
-    for (int64_t v = 0; v < g.n; ++v) {
-      if (skip[static_cast<size_t>(v)]) continue;
-      labels[static_cast<size_t>(v)] = id.emplace(initial[v], k).first->second;
-      k = int64_t(id.size());
-    }
-    for (int64_t v = 0; v < g.n; ++v)
-      if (skip[static_cast<size_t>(v)]) labels[static_cast<size_t>(v)] = k++;
-  } else {
-    std::iota(labels.begin(), labels.end(), int64_t(0));
-  }
+  std::vector<int64_t> labels = leiden_start(initial, skip);
 
   const double setup_seconds = Phases::since(start);
   LeidenStats st;
@@ -214,6 +201,25 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
                  phases.aggregate, Phases::since(finish));
   if (stats != nullptr) *stats = st;
   return m;
+}
+
+std::vector<int64_t> leiden_start(const int64_t* initial, const std::vector<char>& lone) {
+  const int64_t n = int64_t(lone.size());
+  std::vector<int64_t> labels(static_cast<size_t>(n));
+  if (initial == nullptr) {
+    std::iota(labels.begin(), labels.end(), int64_t(0));
+    return labels;
+  }
+  std::unordered_map<int64_t, int64_t> id;
+  int64_t k = 0;
+  for (int64_t v = 0; v < n; ++v) {
+    if (lone[static_cast<size_t>(v)]) continue;
+    labels[static_cast<size_t>(v)] = id.emplace(initial[v], k).first->second;
+    k = int64_t(id.size());
+  }
+  for (int64_t v = 0; v < n; ++v)
+    if (lone[static_cast<size_t>(v)]) labels[static_cast<size_t>(v)] = k++;
+  return labels;
 }
 
 void check_initial_labels(const int64_t* labels, int64_t n) {

@@ -187,6 +187,11 @@ void validate_leiden_options(const fc_leiden_options& options);
 Modules find_leiden(const GraphData& g, const fc_leiden_options& options, const int64_t* initial, int threads,
                     Progress& progress, LeidenStats* stats = nullptr, bool one_weight = true);
 
+// The starting partition of fc_leiden's passes: initial's communities (any values) numbered by
+// first appearance, or one community per node when initial is null; a node whose `lone` is set
+// (no edge) is a community of its own after them, whatever its initial label.
+std::vector<int64_t> leiden_start(const int64_t* initial, const std::vector<char>& lone);
+
 // FC_ERR_INVALID_ARG naming the first negative label and its node.
 void check_initial_labels(const int64_t* labels, int64_t n);
 

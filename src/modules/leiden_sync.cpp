@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <numeric>
 #include <string>
-#include <unordered_map>
 
 #include "base/error.hpp"
 #include "base/profile.hpp"
@@ -59,22 +58,9 @@ Modules find_leiden_sync(const GraphData& g, const fc_leiden_options& o, const i
   t.epsilon = kMinGain * bound / 2 * z.scale;
 
   // Starting partition: as fc_leiden's (a node without edges is a community of its own).
-  std::vector<int64_t> labels(static_cast<size_t>(g.n));
-  if (initial != nullptr) {
-    std::unordered_map<int64_t, int64_t> id;
-    std::vector<char> lone(static_cast<size_t>(g.n));
-    int64_t k = 0;
-    for (int64_t v = 0; v < g.n; ++v) {
-      lone[static_cast<size_t>(v)] = !has_edge(g, v);
-      if (lone[static_cast<size_t>(v)]) continue;
-      labels[static_cast<size_t>(v)] = id.emplace(initial[v], k).first->second;
-      k = int64_t(id.size());
-    }
-    for (int64_t v = 0; v < g.n; ++v)
-      if (lone[static_cast<size_t>(v)]) labels[static_cast<size_t>(v)] = k++;
-  } else {
-    std::iota(labels.begin(), labels.end(), int64_t(0));
-  }
+  std::vector<char> lone(static_cast<size_t>(g.n));
+  for (int64_t v = 0; v < g.n; ++v) lone[static_cast<size_t>(v)] = !has_edge(g, v);
+  std::vector<int64_t> labels = leiden_start(initial, lone);
 
   const double terms_seconds = Phases::since(start);
   std::unique_ptr<LeidenEngine> engine = backend.leiden_engine(z, t, run);

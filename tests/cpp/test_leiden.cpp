@@ -12,6 +12,7 @@
 
 #include "api/handles.hpp"
 #include "fastconn/fastconn.h"
+#include "leiden_checks.hpp"
 #include "modularity_graphs.hpp"
 #include "modules/leiden.hpp"
 
@@ -20,6 +21,9 @@ namespace {
 using modtest::Edge;
 using modtest::Graph;
 using modtest::kKarate;
+using modtest::communities_connected;
+using modtest::karate;
+using modtest::nmi;
 using modtest::planted;
 
 struct Result {
@@ -57,41 +61,6 @@ double score(const Graph& g, const std::vector<int64_t>& labels, double gamma = 
   return q;
 }
 
-// True when every community is connected through the graph's edges inside it (a search per community).
-bool communities_connected(const Graph& g, const std::vector<int64_t>& label) {
-  std::vector<std::vector<int64_t>> adj(size_t(g.n));
-  for (const Edge& e : g.edges)
-    if (e.w != 0) adj[size_t(e.i)].push_back(e.j), adj[size_t(e.j)].push_back(e.i);
-  std::vector<char> seen(size_t(g.n), 0), community_seen(size_t(g.n) + 1, 0);
-  for (int64_t root = 0; root < g.n; ++root) {
-    if (seen[size_t(root)]) continue;
-    const int64_t c = label[size_t(root)];
-    if (community_seen[size_t(c)]) return false;  // a second piece of a community met before
-    community_seen[size_t(c)] = 1;
-    std::vector<int64_t> stack{root};
-    seen[size_t(root)] = 1;
-    while (!stack.empty()) {
-      const int64_t v = stack.back();
-      stack.pop_back();
-      for (int64_t u : adj[size_t(v)])
-        if (!seen[size_t(u)] && label[size_t(u)] == c) seen[size_t(u)] = 1, stack.push_back(u);
-    }
-  }
-  return true;
-}
-
-// Normalized mutual information of two labelings (Danon et al. 2005), 1 for the same partition.
-double nmi(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-  const double n = double(a.size());
-  std::map<int64_t, double> ca, cb;
-  std::map<std::pair<int64_t, int64_t>, double> cab;
-  for (size_t i = 0; i < a.size(); ++i) ca[a[i]] += 1, cb[b[i]] += 1, cab[{a[i], b[i]}] += 1;
-  double mi = 0, ha = 0, hb = 0;
-  for (auto& [ab, x] : cab) mi += x / n * std::log(x * n / (ca[ab.first] * cb[ab.second]));
-  for (auto& [c, x] : ca) ha -= x / n * std::log(x / n);
-  for (auto& [c, x] : cb) hb -= x / n * std::log(x / n);
-  return ha + hb == 0 ? 1.0 : 2 * mi / (ha + hb);
-}
 
 // find_leiden on the graph's data, for its statistics.
 fc::LeidenStats stats_of(const Graph& g, const fc_leiden_options& o, const int64_t* initial = nullptr) {
@@ -101,11 +70,6 @@ fc::LeidenStats stats_of(const Graph& g, const fc_leiden_options& o, const int64
   return st;
 }
 
-Graph karate() {
-  std::vector<Edge> e;
-  for (auto& x : kKarate) e.push_back({x[0], x[1], 1.0});
-  return Graph(34, e);
-}
 
 TEST(Leiden, KarateClubAtTheOptimum) {
   const Graph g = karate();

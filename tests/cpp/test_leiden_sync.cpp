@@ -12,6 +12,7 @@
 
 #include "backend_test.hpp"
 #include "fastconn/fastconn.h"
+#include "leiden_checks.hpp"
 #include "modularity_graphs.hpp"
 
 namespace {
@@ -20,6 +21,9 @@ using namespace fctest;
 using modtest::Edge;
 using modtest::Graph;
 using modtest::kKarate;
+using modtest::communities_connected;
+using modtest::karate;
+using modtest::nmi;
 using modtest::planted;
 
 struct Result {
@@ -62,45 +66,7 @@ double score(const Graph& g, const std::vector<int64_t>& labels, double gamma = 
   return q;
 }
 
-bool communities_connected(const Graph& g, const std::vector<int64_t>& label) {
-  std::vector<std::vector<int64_t>> adj(size_t(g.n));
-  for (const Edge& e : g.edges)
-    if (e.w != 0) adj[size_t(e.i)].push_back(e.j), adj[size_t(e.j)].push_back(e.i);
-  std::vector<char> seen(size_t(g.n), 0), community_seen(size_t(g.n) + 1, 0);
-  for (int64_t root = 0; root < g.n; ++root) {
-    if (seen[size_t(root)]) continue;
-    const int64_t c = label[size_t(root)];
-    if (community_seen[size_t(c)]) return false;
-    community_seen[size_t(c)] = 1;
-    std::vector<int64_t> stack{root};
-    seen[size_t(root)] = 1;
-    while (!stack.empty()) {
-      const int64_t v = stack.back();
-      stack.pop_back();
-      for (int64_t u : adj[size_t(v)])
-        if (!seen[size_t(u)] && label[size_t(u)] == c) seen[size_t(u)] = 1, stack.push_back(u);
-    }
-  }
-  return true;
-}
 
-double nmi(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-  const double n = double(a.size());
-  std::map<int64_t, double> ca, cb;
-  std::map<std::pair<int64_t, int64_t>, double> cab;
-  for (size_t i = 0; i < a.size(); ++i) ca[a[i]] += 1, cb[b[i]] += 1, cab[{a[i], b[i]}] += 1;
-  double mi = 0, ha = 0, hb = 0;
-  for (auto& [ab, x] : cab) mi += x / n * std::log(x * n / (ca[ab.first] * cb[ab.second]));
-  for (auto& [c, x] : ca) ha -= x / n * std::log(x / n);
-  for (auto& [c, x] : cb) hb -= x / n * std::log(x / n);
-  return ha + hb == 0 ? 1.0 : 2 * mi / (ha + hb);
-}
-
-Graph karate() {
-  std::vector<Edge> e;
-  for (auto& x : kKarate) e.push_back({x[0], x[1], 1.0});
-  return Graph(34, e);
-}
 
 // A graph whose weights are not a power of 2 and differ entry by entry (the fixed point's rounding
 // and the sums' order matter), with two isolated nodes.
@@ -235,6 +201,28 @@ TEST_P(LeidenSync, LargerGraphsEveryBackendAlike) {
   const Result rb = same_everywhere(b, sync_options());
   EXPECT_GE(nmi(rb.labels, truth), 0.95);
   EXPECT_EQ(rb.q, score(b, rb.labels));
+}
+
+TEST_P(LeidenSync, MemoryLimitAndCancel) {
+  std::vector<int64_t> truth;
+  const Graph g = planted(16, 60, 0.3, 0.004, 116, truth);
+  const fc_leiden_options_v2 o = sync_options();
+  const Result expected = on_cpu(g, o, 1);
+  // 1 MiB is below the CUDA engine's bytes: the host engine runs, with the same labels.
+  Context small(backend());
+  small.memory_limit(int64_t(1) << 20);
+  EXPECT_EQ(run(small.get(), g, &o).labels, expected.labels);
+  // The progress callback is asked between levels; a non-zero return cancels, the output untouched.
+  int calls = 0;
+  Context c(backend());
+  c.progress([](int64_t, int64_t, void* user) { return ++*static_cast<int*>(user) >= 2 ? 1 : 0; }, &calls);
+  fc_modules* sentinel = reinterpret_cast<fc_modules*>(0x1);
+  EXPECT_EQ(fc_leiden_v2(c.get(), g.g, &o, nullptr, &sentinel), FC_ERR_ABORTED);
+  EXPECT_EQ(sentinel, reinterpret_cast<fc_modules*>(0x1));
+  EXPECT_GE(calls, 2);
+  // and the context works on after it
+  c.progress(nullptr, nullptr);
+  EXPECT_EQ(run(c.get(), g, &o).labels, expected.labels);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, LeidenSync, ::testing::Values(FC_BACKEND_CPU, FC_BACKEND_CUDA),

@@ -186,22 +186,18 @@ class CudaLeidenEngine final : public LeidenEngine {
   LeidenRound move_round(uint64_t salt, int64_t round) override {
     DeviceScope scope(device_);
     const Timed timed(move_seconds_);
-    const cudaStream_t st = stream_.get();
-    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
-    check_cuda(kernels::sync_move_round(g().view(), s_, t_, salt, round, st), "sync_move_round");
-    ull c[4];
-    read_counters(c);
+    const ull* c = counted([&](cudaStream_t st) { return kernels::sync_move_round(g().view(), s_, t_, salt, round, st); },
+                           "sync_move_round");
     return LeidenRound{int64_t(c[0]), int64_t(c[1])};
   }
 
   int64_t communities() override {
     DeviceScope scope(device_);
-    const cudaStream_t st = stream_.get();
-    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
-    check_cuda(kernels::sync_count_distinct(s_.label, g().n, used_.get<uint8_t>(), 2 * g().n, s_.counters + 2, st),
-               "sync_count_distinct");
-    ull c[4];
-    read_counters(c);
+    const ull* c = counted(
+        [&](cudaStream_t st) {
+          return kernels::sync_count_distinct(s_.label, g().n, used_.get<uint8_t>(), 2 * g().n, s_.counters + 2, st);
+        },
+        "sync_count_distinct");
     return int64_t(c[2]);
   }
 
@@ -213,21 +209,15 @@ class CudaLeidenEngine final : public LeidenEngine {
   LeidenRound refine_round(uint64_t salt, int64_t round) override {
     DeviceScope scope(device_);
     const Timed timed(refine_seconds_);
-    const cudaStream_t st = stream_.get();
-    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
-    check_cuda(kernels::sync_refine_round(g().view(), s_, t_, salt, round, st), "sync_refine_round");
-    ull c[4];
-    read_counters(c);
+    const ull* c = counted([&](cudaStream_t st) { return kernels::sync_refine_round(g().view(), s_, t_, salt, round, st); },
+                           "sync_refine_round");
     return LeidenRound{int64_t(c[0]), 0};
   }
 
   int64_t subcommunities() override {
     DeviceScope scope(device_);
-    const cudaStream_t st = stream_.get();
-    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
-    check_cuda(kernels::sync_count_founders(s_.refined, g().n, s_.counters + 2, st), "sync_count_founders");
-    ull c[4];
-    read_counters(c);
+    const ull* c = counted([&](cudaStream_t st) { return kernels::sync_count_founders(s_.refined, g().n, s_.counters + 2, st); },
+                           "sync_count_founders");
     return int64_t(c[2]);
   }
 
@@ -295,18 +285,11 @@ class CudaLeidenEngine final : public LeidenEngine {
     int32_t* l = upload_labels(labels);
     int32_t* comp = s_.refined;  // free after the passes
     check_cuda(kernels::sync_components_start(comp, n0_, st), "sync_components_start");
-    for (;;) {
-      FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
-      check_cuda(kernels::sync_components_round(zero_.view(), l, comp, s_.counters, st), "sync_components_round");
-      ull c[4];
-      read_counters(c);
-      if (c[0] == 0) break;
+    while (counted([&](cudaStream_t s) { return kernels::sync_components_round(zero_.view(), l, comp, s_.counters, s); },
+                   "sync_components_round")[0] != 0) {
     }
-    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, st));
-    check_cuda(kernels::sync_count_founders(comp, n0_, s_.counters + 2, st), "sync_count_founders");
-    ull c[4];
-    read_counters(c);
-    return int64_t(c[2]);
+    return int64_t(
+        counted([&](cudaStream_t s) { return kernels::sync_count_founders(comp, n0_, s_.counters + 2, s); }, "sync_count_founders")[2]);
   }
 
   bool rows_inside(const std::vector<int64_t>& labels, std::vector<double>& row_pos, std::vector<double>& row_neg) override {
@@ -371,9 +354,14 @@ class CudaLeidenEngine final : public LeidenEngine {
     return s_.target;
   }
 
-  void read_counters(ull* c) {
-    FC_CUDA(cudaMemcpyAsync(c, s_.counters, sizeof(ull) * 4, cudaMemcpyDeviceToHost, stream_.get()));
+  // The counters after launch(stream) from zero: a step's counts, read back (the step's end).
+  template <class Launch>
+  const ull* counted(Launch launch, const char* what) {
+    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4, stream_.get()));
+    check_cuda(launch(stream_.get()), what);
+    FC_CUDA(cudaMemcpyAsync(counts_, s_.counters, sizeof(counts_), cudaMemcpyDeviceToHost, stream_.get()));
     FC_CUDA(cudaStreamSynchronize(stream_.get()));
+    return counts_;
   }
 
   int device_;
@@ -389,6 +377,7 @@ class CudaLeidenEngine final : public LeidenEngine {
   uint64_t* keys_[2] = {nullptr, nullptr};
   ull* values_[2] = {nullptr, nullptr};
   size_t scratch_bytes_ = 0;
+  ull counts_[4] = {0, 0, 0, 0};
   DeviceBuffer raw_offsets_, raw_columns_, raw_weights_;
   std::vector<int64_t> uploaded_;  // the labels now in s_.target (the final checks')
   double copy_seconds_ = 0, level0_seconds_ = 0, build_seconds_ = 0, move_seconds_ = 0, refine_seconds_ = 0,
