@@ -1,4 +1,5 @@
-/* Leiden from C99: every status path of fc_leiden and fc_leiden_options_default, NULL handling,
+/* Leiden from C99: every status path of fc_leiden and fc_leiden_options_default (and fc_leiden_v2's
+ * own: its defaults, the synchronous algorithm, a short options size), NULL handling,
  * every bad option named with its value, bad initial labels, short buffers left untouched, the
  * defined answers (no nodes, one node, isolated nodes, no edges), cancellation, and answers
  * derived by hand:
@@ -153,6 +154,33 @@ int main(void) {
   labels_of(m, labels, 4, &k, &q);
   CHECK(k == 2 && labels[0] == 0 && labels[1] == 0 && labels[2] == 0 && labels[3] == 1 && fabs(q - 0.1) < 1e-12);
   fc_modules_destroy(m);
+
+  /* fc_leiden_v2 from C: the defaults (the queue: fc_leiden's answer), the synchronous algorithm's
+   * triangles, a size below this version's named, the empty graph */
+  {
+    fc_leiden_options_v2 o2;
+    CHECK_OK(fc_leiden_options_v2_default(&o2));
+    CHECK(o2.size == sizeof(fc_leiden_options_v2) && o2.algorithm == FC_LEIDEN_QUEUE && o2.base.seed == 1);
+    REQUIRE_OK(fc_leiden_v2(ctx, two, &o2, NULL, &m));
+    labels_of(m, labels, 6, &k, &q);
+    CHECK(k == 2 && q == q2);
+    fc_modules_destroy(m);
+    o2.algorithm = FC_LEIDEN_SYNCHRONOUS;
+    REQUIRE_OK(fc_leiden_v2(ctx, two, &o2, NULL, &m));
+    labels_of(m, labels, 6, &k, &q);
+    CHECK(k == 2 && fabs(q - 5.0 / 14) < 1e-12);
+    for (i = 0; i < 6; ++i) CHECK(labels[i] == split_labels[i]);
+    fc_modules_destroy(m);
+    REQUIRE_OK(fc_leiden_v2(ctx, empty, &o2, NULL, &m));
+    labels_of(m, labels, 0, &k, &q);
+    CHECK(k == 0 && q == 0);
+    fc_modules_destroy(m);
+    m = NULL;
+    o2.size = 8;
+    CHECK_STATUS(fc_leiden_v2(ctx, two, &o2, NULL, &m), FC_ERR_INVALID_ARG);
+    CHECK_ERROR_MENTIONS("options->size 8");
+    CHECK(m == NULL);
+  }
 
   /* no edges, one node, no nodes */
   REQUIRE_OK(fc_leiden(ctx, none, &o, NULL, &m));
