@@ -136,12 +136,7 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
   const Phases::Clock::time_point start = Phases::Clock::now();
   const bool cpm = o.quality == FC_LEIDEN_CPM;
   const double gamma = o.resolution;
-  // The modularity terms of the quality (CPM: Newman's Q at gamma 1, which Q reports).
-  const ModularityTerms mt = modularity_terms(g, cpm ? FC_SIGNED_GOMEZ : static_cast<fc_signed_modularity>(o.signed_mode),
-                                              cpm ? 1.0 : gamma, threads);
-  if (cpm && !std::isfinite(gamma * double(g.n) * double(g.n) * 16))
-    fail(FC_ERR_INVALID_ARG, "options->resolution " + exact_text(gamma) + " times the square of the " +
-                                 std::to_string(g.n) + " nodes overflows a double; use a smaller resolution");
+  const ModularityTerms mt = leiden_quality_terms(g, o, threads);
   double total = 0;
   const LeidenGraph lg = level_zero(g, mt, cpm, one_weight, threads, total);
   LeidenTerms t;
@@ -201,6 +196,17 @@ Modules find_leiden(const GraphData& g, const fc_leiden_options& o, const int64_
                  phases.aggregate, Phases::since(finish));
   if (stats != nullptr) *stats = st;
   return m;
+}
+
+ModularityTerms leiden_quality_terms(const GraphData& g, const fc_leiden_options& o, int threads) {
+  const bool cpm = o.quality == FC_LEIDEN_CPM;
+  const double gamma = o.resolution;
+  ModularityTerms mt = modularity_terms(g, cpm ? FC_SIGNED_GOMEZ : static_cast<fc_signed_modularity>(o.signed_mode),
+                                        cpm ? 1.0 : gamma, threads);
+  if (cpm && !std::isfinite(gamma * double(g.n) * double(g.n) * 16))
+    fail(FC_ERR_INVALID_ARG, "options->resolution " + exact_text(gamma) + " times the square of the " +
+                                 std::to_string(g.n) + " nodes overflows a double; use a smaller resolution");
+  return mt;
 }
 
 std::vector<int64_t> leiden_start(const int64_t* initial, const std::vector<char>& lone) {

@@ -187,6 +187,10 @@ void validate_leiden_options(const fc_leiden_options& options);
 Modules find_leiden(const GraphData& g, const fc_leiden_options& options, const int64_t* initial, int threads,
                     Progress& progress, LeidenStats* stats = nullptr, bool one_weight = true);
 
+// The modularity terms of the options' quality (CPM: Newman's Q at gamma 1, which Q reports), after
+// the check that CPM's resolution times n^2 fits a double (FC_ERR_INVALID_ARG naming it).
+ModularityTerms leiden_quality_terms(const GraphData& g, const fc_leiden_options& options, int threads);
+
 // The starting partition of fc_leiden's passes: initial's communities (any values) numbered by
 // first appearance, or one community per node when initial is null; a node whose `lone` is set
 // (no edge) is a community of its own after them, whatever its initial label.

@@ -5,9 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
-#include <string>
 
-#include "base/error.hpp"
 #include "base/profile.hpp"
 #include "modules/phases.hpp"
 
@@ -32,11 +30,7 @@ Modules find_leiden_sync(const GraphData& g, const fc_leiden_options& o, const i
   const bool cpm = o.quality == FC_LEIDEN_CPM;
   const double gamma = o.resolution;
   const int threads = run.threads;
-  const ModularityTerms mt = modularity_terms(g, cpm ? FC_SIGNED_GOMEZ : static_cast<fc_signed_modularity>(o.signed_mode),
-                                              cpm ? 1.0 : gamma, threads);
-  if (cpm && !std::isfinite(gamma * double(g.n) * double(g.n) * 16))
-    fail(FC_ERR_INVALID_ARG, "options->resolution " + exact_text(gamma) + " times the square of the " +
-                                 std::to_string(g.n) + " nodes overflows a double; use a smaller resolution");
+  const ModularityTerms mt = leiden_quality_terms(g, o, threads);
 
   // Fixed point: the total weight (every |w|, self-loops included) times scale stays below 2^61,
   // so every sum of entries or node weights fits an int64 with room for the rounding.
