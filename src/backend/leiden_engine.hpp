@@ -37,9 +37,11 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/leiden_rules.hpp"
-
 namespace fc {
+
+namespace kernels {
+struct SyncTerms;  // kernels/leiden_rules.hpp, included by the files that fill or read one
+}
 
 // Level 0 as the caller's graph holds it, and how to turn it into fixed point: entry e of row i
 // is kept when its weight is non-zero and its column is not i; its weight is

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cassert>
 
-#include "backend/leiden_engine.hpp"
 #include "backend/output_values.hpp"
 #include "base/error.hpp"
 #include "base/part_threads.hpp"

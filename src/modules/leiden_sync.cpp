@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "base/profile.hpp"
+#include "kernels/leiden_rules.hpp"
 #include "modules/phases.hpp"
 
 namespace fc {

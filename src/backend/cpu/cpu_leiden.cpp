@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "backend/leiden_engine.hpp"
-#include "backend/modules_backend.hpp"
+#include "kernels/leiden_rules.hpp"
 #include "base/parallel_team.hpp"
 
 namespace fc {
@@ -379,11 +379,6 @@ class CpuLeidenEngine final : public LeidenEngine {
 std::unique_ptr<LeidenEngine> make_cpu_leiden_engine(const LeidenLevelZero& g, const kernels::SyncTerms& terms,
                                                      int threads) {
   return std::make_unique<CpuLeidenEngine>(g, terms, threads);
-}
-
-std::unique_ptr<LeidenEngine> ModulesBackend::leiden_engine(const LeidenLevelZero& g, const kernels::SyncTerms& terms,
-                                                            const RunSettings& run) {
-  return make_cpu_leiden_engine(g, terms, run.threads);
 }
 
 }  // namespace fc

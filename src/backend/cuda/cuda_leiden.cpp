@@ -12,6 +12,7 @@
 #include "backend/cuda/cuda_backend_class.hpp"
 #include "backend/cuda/cuda_resources.hpp"
 #include "backend/leiden_engine.hpp"
+#include "kernels/leiden_rules.hpp"
 #include "base/error.hpp"
 #include "base/parallel_team.hpp"
 #include "base/profile.hpp"
