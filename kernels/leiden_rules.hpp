@@ -65,6 +65,53 @@ FC_LEIDEN_HD bool sync_well_connected(const SyncTerms& t, int64_t ext, int64_t r
   return sync_gain(t, -ext, rp, rp - sp, rn, rn - sn) <= 0;
 }
 
+FC_LEIDEN_HD double leiden_add(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
+// The layered null model (multilayer modularity; backend/leiden_engine.hpp): node v's weight is a
+// list of (layer l_x, weight k_x > 0), layers ascending, entries begin .. end; the sums of a
+// community (or subcommunity) are a row of L values, one per layer. Returns
+//   sum_x gp[l_x] (k_x ((to ? to[l_x] : 0) - (from ? from[l_x] : 0) + (self ? k_x : 0))),
+// the terms added in list order from 0. The move of v from a to c: to = c's row, from = a's,
+// self; the join of v (alone) to subcommunity r: to = r's row, no from, no self; v leaving its
+// community S alone: no to, from = S's row, self. W: int64_t on the host, the device's unsigned
+// words (two's complement) there.
+template <class W>
+FC_LEIDEN_HD double layered_null(const double* gp, const int32_t* layer, const W* weight, int64_t begin, int64_t end,
+                                 const W* to, const W* from, bool self) {
+  double sum = 0;
+  for (int64_t x = begin; x < end; ++x) {
+    const int32_t l = layer[x];
+    const int64_t k = static_cast<int64_t>(weight[x]);
+    const int64_t d = (to != nullptr ? static_cast<int64_t>(to[l]) : 0) - (from != nullptr ? static_cast<int64_t>(from[l]) : 0) +
+                      (self ? k : 0);
+    sum = leiden_add(sum, leiden_mul(gp[l], leiden_mul(double(k), double(d))));
+  }
+  return sum;
+}
+
+// The null term of subcommunity r (sums r_row) leaving its community (sums s_row) alone:
+// sum over the layers l with r_row[l] != 0, ascending, of gp[l] (R_l (R_l - S_l)), from 0. For a
+// subcommunity of one node it equals layered_null(.., no to, from = S's row, self).
+template <class W>
+FC_LEIDEN_HD double layered_own(const double* gp, const W* r_row, const W* s_row, int64_t layers) {
+  double sum = 0;
+  for (int64_t l = 0; l < layers; ++l) {
+    const int64_t r = static_cast<int64_t>(r_row[l]);
+    if (r == 0) continue;
+    sum = leiden_add(sum, leiden_mul(gp[l], leiden_mul(double(r), double(r - static_cast<int64_t>(s_row[l])))));
+  }
+  return sum;
+}
+
+// sync_well_connected's test with the layered null term `own` (layered_own) of leaving alone.
+FC_LEIDEN_HD bool layered_well_connected(int64_t ext, double own) { return leiden_sub(double(-ext), own) <= 0; }
+
 // Whether node v is judged in round `round`: a seeded half of the nodes in even rounds, the other
 // half in odd ones. Judging a node and its neighbours in the same round against the same state is
 // what lets simultaneous moves undo each other; halves make that rarer, and every node is judged

@@ -8,6 +8,7 @@
 #include "api/api_guard.hpp"
 #include "api/handles.hpp"
 #include "modules/multilayer.hpp"
+#include "modules/multilayer_sync.hpp"
 
 extern "C" {
 
@@ -19,16 +20,21 @@ FC_API fc_status fc_multilayer_options_default(fc_multilayer_options* options) {
   });
 }
 
-FC_API fc_status fc_multilayer_modularity(fc_context* ctx, const fc_graph* const* layers, int64_t n_layers,
-                                          const double* layer_resolutions, const fc_multilayer_options* options,
-                                          fc_multilayer** out) {
-  return fc::api_guard(__func__, [&] {
+namespace {
+
+// fc_multilayer_modularity and its _v2: the checks, then the algorithm's passes.
+fc_status run_multilayer(const char* name, fc_context* ctx, const fc_graph* const* layers, int64_t n_layers,
+                         const double* layer_resolutions, const fc_multilayer_options& o, int32_t algorithm,
+                         fc_multilayer** out) {
+  return fc::api_guard(name, [&] {
     fc::require_not_null(ctx, "ctx");
     fc::require_not_null(layers, "layers");
     fc::require_not_null(out, "out");
     if (n_layers < 1)
       fc::fail(FC_ERR_INVALID_ARG, "n_layers " + std::to_string(n_layers) + " is not >= 1");
-    const fc_multilayer_options o = options != nullptr ? *options : fc::default_multilayer_options();
+    if (algorithm != FC_LEIDEN_QUEUE && algorithm != FC_LEIDEN_SYNCHRONOUS)
+      fc::fail(FC_ERR_INVALID_ARG, "options->algorithm " + std::to_string(algorithm) +
+                                       " is not FC_LEIDEN_QUEUE (0) or FC_LEIDEN_SYNCHRONOUS (1)");
     fc::validate_multilayer_options(o);
     std::vector<const fc::GraphData*> graphs(static_cast<size_t>(n_layers));
     for (int64_t s = 0; s < n_layers; ++s) {
@@ -42,10 +48,51 @@ FC_API fc_status fc_multilayer_modularity(fc_context* ctx, const fc_graph* const
     const fc::ContextState& state = *ctx->state;
     fc::Progress progress = state.make_progress(graphs[0]->n * n_layers);
     auto m = std::make_unique<fc_multilayer>();
-    m->result = fc::find_multilayer(graphs, gamma, o, state.threads, progress);
+    if (algorithm == FC_LEIDEN_QUEUE) {
+      m->result = fc::find_multilayer(graphs, gamma, o, state.threads, progress);
+    } else {
+      const fc::RunSettings run = state.run_settings(progress);
+      m->result = fc::find_multilayer_sync(graphs, gamma, o, *state.backend, run, progress);
+    }
     *out = m.release();
     return FC_OK;
   });
+}
+
+}  // namespace
+
+FC_API fc_status fc_multilayer_modularity(fc_context* ctx, const fc_graph* const* layers, int64_t n_layers,
+                                          const double* layer_resolutions, const fc_multilayer_options* options,
+                                          fc_multilayer** out) {
+  const fc_multilayer_options o = options != nullptr ? *options : fc::default_multilayer_options();
+  return run_multilayer(__func__, ctx, layers, n_layers, layer_resolutions, o, FC_LEIDEN_QUEUE, out);
+}
+
+FC_API fc_status fc_multilayer_options_v2_default(fc_multilayer_options_v2* options) {
+  return fc::api_guard(__func__, [&] {
+    fc::require_not_null(options, "options");
+    options->size = sizeof(fc_multilayer_options_v2);
+    options->algorithm = FC_LEIDEN_QUEUE;
+    options->base = fc::default_multilayer_options();
+    return FC_OK;
+  });
+}
+
+FC_API fc_status fc_multilayer_modularity_v2(fc_context* ctx, const fc_graph* const* layers, int64_t n_layers,
+                                             const double* layer_resolutions, const fc_multilayer_options_v2* options,
+                                             fc_multilayer** out) {
+  if (options != nullptr && options->size < sizeof(fc_multilayer_options_v2)) {
+    // The size first: a caller built against an older header has fewer fields than read here.
+    return fc::api_guard(__func__, [&]() -> fc_status {
+      fc::fail(FC_ERR_INVALID_ARG, "options->size " + std::to_string(options->size) +
+                                       " is below sizeof(fc_multilayer_options_v2) = " +
+                                       std::to_string(sizeof(fc_multilayer_options_v2)) +
+                                       " (fill the options with fc_multilayer_options_v2_default first)");
+    });
+  }
+  const fc_multilayer_options o = options != nullptr ? options->base : fc::default_multilayer_options();
+  return run_multilayer(__func__, ctx, layers, n_layers, layer_resolutions, o,
+                        options != nullptr ? options->algorithm : int32_t(FC_LEIDEN_QUEUE), out);
 }
 
 FC_API fc_status fc_multilayer_info(const fc_multilayer* multilayer, int64_t* n_nodes, int64_t* n_layers,

@@ -31,6 +31,17 @@
 // weights the sums of its members', its entries the sums of the entries between members of
 // different subcommunities (columns ascending); its community is its members', the communities
 // numbered in order of their ids.
+//
+// Layered (LeidenLevelZero::layers = L > 0; multilayer modularity, modules/multilayer_sync.cpp):
+// the null model has a term per layer. A node's weight is a list of (layer l, weight > 0), layers
+// ascending (level 0: node_weight[v] in node_layer[v], none when 0); a community's sums are a row
+// of L values K[c * L + l]. Every gain above is then kernels::layered_null's: a move
+// dw - layered_null(v, to c's row, from a's, self) (alone into an empty community: c's row is
+// zeros); a join w_vs - layered_null(v, to s's row). A subcommunity's sums are a row of L values
+// too, and its "own" term layered_own(its row, its community's row): recomputed after each round
+// for the subcommunities that grew (a node alone: its list against its community's row, as
+// layered_null(v, from S's row, self)); it is well connected when layered_well_connected(ext, own).
+// Aggregation: a new node's list is its subcommunity's row, zeros left out.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +66,15 @@ struct LeidenLevelZero {
   const float* weights = nullptr;
   double c_pos = 1, c_neg = 1, scale = 1;
   bool cpm = false;
+  // Layered (layers > 0): weights and c_pos, c_neg, cpm unused; fixed[e] is entry e's weight in
+  // fixed point already, every entry kept (none of weight 0, no self-loops); node v weighs
+  // node_weight[v] (fixed point, >= 0) in layer node_layer[v]; layer_gp[l] the null term's
+  // coefficient of layer l (SyncTerms' gp and gn unused).
+  int64_t layers = 0;
+  const int64_t* fixed = nullptr;
+  const int32_t* node_layer = nullptr;
+  const int64_t* node_weight = nullptr;
+  const double* layer_gp = nullptr;
 };
 
 struct LeidenRound {

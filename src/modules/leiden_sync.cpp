@@ -24,6 +24,47 @@ bool has_edge(const GraphData& g, int64_t v) {
 
 }  // namespace
 
+void run_sync_passes(LeidenEngine& engine, std::vector<int64_t>& labels, uint64_t seed, int64_t max_iterations,
+                     Progress& progress, SyncLeidenStats& st, bool profile, Phases::Clock::time_point start) {
+  SplitMix64 rng(seed);
+  for (int64_t pass = 0; pass < kMaxPasses && (max_iterations == 0 || pass < max_iterations); ++pass) {
+    ++st.passes;
+    engine.start_pass(labels);
+    int64_t moves = 0;
+    for (;;) {
+      ++st.levels;
+      engine.begin_moves();
+      const uint64_t move_salt = rng.next();
+      for (int64_t r = 0; r < kSyncMaxRounds; ++r) {
+        const LeidenRound x = engine.move_round(move_salt, r);
+        ++st.move_rounds;
+        moves += x.changed;
+        if (x.active == 0) break;
+      }
+      const int64_t n = engine.level_nodes();
+      if (engine.communities() == n) break;
+      engine.begin_refine();
+      const uint64_t refine_salt = rng.next();
+      // Every node is judged every other round: two rounds without a join leave none to make.
+      for (int64_t r = 0, quiet = 0; r < kSyncMaxRounds && quiet < 2; ++r) {
+        quiet = engine.refine_round(refine_salt, r).changed == 0 ? quiet + 1 : 0;
+        ++st.refine_rounds;
+      }
+      if (engine.subcommunities() == n) break;
+      engine.aggregate();
+      progress.advance(0);
+    }
+    engine.labels(labels);
+    renumber_by_first_appearance(labels);  // ids < n for the next pass (moves may name ids up to 2n)
+    st.moves += moves;
+    if (profile)
+      std::fprintf(stderr, "leiden (synchronous) pass %lld: %lld moves, %.4f s so far\n", static_cast<long long>(pass + 1),
+                   static_cast<long long>(moves), Phases::since(start));
+    if (moves == 0) break;
+  }
+  if (profile) engine.report_phases();
+}
+
 Modules find_leiden_sync(const GraphData& g, const fc_leiden_options& o, const int64_t* initial,
                          ModulesBackend& backend, const RunSettings& run, Progress& progress, SyncLeidenStats* stats) {
   const Phases::Clock::time_point start = Phases::Clock::now();
@@ -63,43 +104,7 @@ Modules find_leiden_sync(const GraphData& g, const fc_leiden_options& o, const i
   if (profile)
     std::fprintf(stderr, "leiden (synchronous) setup: terms %.4f s, engine %.4f s\n", terms_seconds, setup - terms_seconds);
   SyncLeidenStats st;
-  SplitMix64 rng(o.seed);
-  for (int64_t pass = 0; pass < kMaxPasses && (o.max_iterations == 0 || pass < o.max_iterations); ++pass) {
-    ++st.passes;
-    engine->start_pass(labels);
-    int64_t moves = 0;
-    for (;;) {
-      ++st.levels;
-      engine->begin_moves();
-      const uint64_t move_salt = rng.next();
-      for (int64_t r = 0; r < kSyncMaxRounds; ++r) {
-        const LeidenRound x = engine->move_round(move_salt, r);
-        ++st.move_rounds;
-        moves += x.changed;
-        if (x.active == 0) break;
-      }
-      const int64_t n = engine->level_nodes();
-      if (engine->communities() == n) break;
-      engine->begin_refine();
-      const uint64_t refine_salt = rng.next();
-      // Every node is judged every other round: two rounds without a join leave none to make.
-      for (int64_t r = 0, quiet = 0; r < kSyncMaxRounds && quiet < 2; ++r) {
-        quiet = engine->refine_round(refine_salt, r).changed == 0 ? quiet + 1 : 0;
-        ++st.refine_rounds;
-      }
-      if (engine->subcommunities() == n) break;
-      engine->aggregate();
-      progress.advance(0);
-    }
-    engine->labels(labels);
-    renumber_by_first_appearance(labels);  // ids < n for the next pass (moves may name ids up to 2n)
-    st.moves += moves;
-    if (profile)
-      std::fprintf(stderr, "leiden (synchronous) pass %lld: %lld moves, %.4f s so far\n", static_cast<long long>(pass + 1),
-                   static_cast<long long>(moves), Phases::since(start));
-    if (moves == 0) break;
-  }
-  if (profile) engine->report_phases();
+  run_sync_passes(*engine, labels, o.seed, o.max_iterations, progress, st, profile, start);
 
   const Phases::Clock::time_point finish = Phases::Clock::now();
   Modules m;

@@ -10,22 +10,9 @@
 
 #include "base/error.hpp"
 #include "modules/leiden_pass.hpp"
+#include "modules/multilayer_supra.hpp"
 
 namespace fc {
-
-namespace {
-
-// Passes stop here even if the last one moved a node (each move gains more than kMinGain).
-constexpr int64_t kMaxPasses = 1000;
-
-// A level: Leiden's graph (edges; its kp, kn unused: zeros) and each node's degree per layer as a
-// sparse list (layer, degree) in ascending layer order.
-struct SupraLevel {
-  LeidenGraph g;
-  std::vector<int64_t> start;  // n + 1
-  std::vector<int64_t> layer;
-  std::vector<double> degree;
-};
 
 // Level 0: node (i, s) = s N + i; the layer's edges without self-loops, then the coupling edges.
 SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega, int coupling) {
@@ -67,6 +54,21 @@ SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega
   g.kn.assign(static_cast<size_t>(n), 0.0);
   return lv;
 }
+
+std::vector<double> null_coefficients(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma) {
+  std::vector<double> c(layers.size(), 0.0);
+  for (size_t s = 0; s < layers.size(); ++s) {
+    double two_m = 0;
+    for (float w : layers[s]->weights) two_m += w;
+    c[s] = two_m > 0 ? gamma[s] / two_m : 0.0;
+  }
+  return c;
+}
+
+namespace {
+
+// Passes stop here even if the last one moved a node (each move gains more than kMinGain).
+constexpr int64_t kMaxPasses = 1000;
 
 // The moves' null model (leiden_pass.hpp's Model) per layer: coefficient[l] = gamma_l / (2 m_l),
 // K[c * L + l] community c's degree in layer l (absent: 0); moving v from a to c has the null
@@ -143,16 +145,6 @@ SupraLevel aggregate(const SupraLevel& lv, const std::vector<int64_t>& community
     out.start.push_back(int64_t(out.layer.size()));
   }
   return out;
-}
-
-std::vector<double> null_coefficients(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma) {
-  std::vector<double> c(layers.size(), 0.0);
-  for (size_t s = 0; s < layers.size(); ++s) {
-    double two_m = 0;
-    for (float w : layers[s]->weights) two_m += w;
-    c[s] = two_m > 0 ? gamma[s] / two_m : 0.0;
-  }
-  return c;
 }
 
 // Leiden's refinement (leiden_pass.hpp's Null) with the per-layer null model: community and

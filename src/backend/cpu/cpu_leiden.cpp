@@ -47,6 +47,9 @@ struct IdWeights {
 struct Level {
   int64_t n = 0;
   std::vector<int64_t> offsets, columns, weights, kp, kn;
+  // Layered: node v's weight list, entries lstart[v] .. lstart[v + 1] of (llayer, lweight).
+  std::vector<int64_t> lstart, lweight;
+  std::vector<int32_t> llayer;
   int64_t entries() const { return offsets[static_cast<size_t>(n)]; }
   bool isolated(int64_t v) const { return offsets[static_cast<size_t>(v + 1)] == offsets[static_cast<size_t>(v)]; }
 };
@@ -54,6 +57,10 @@ struct Level {
 class CpuLeidenEngine final : public LeidenEngine {
  public:
   CpuLeidenEngine(const LeidenLevelZero& g, const SyncTerms& terms, int threads) : t_(terms), threads_(threads) {
+    if (g.layers > 0) {
+      layered_zero(g);
+      return;
+    }
     const int64_t n = g.n;
     Level& z = zero_;
     z.n = n;
@@ -116,13 +123,19 @@ class CpuLeidenEngine final : public LeidenEngine {
       const int64_t a = label_[static_cast<size_t>(v)];
       const int64_t w_va = acc.of(a);
       const bool alone = size_[static_cast<size_t>(a)] == 1;
+      // The gain of moving to c (an empty community too: its sums are zeros) with weight w_vc.
+      auto gain_to = [&](int64_t c, int64_t w_vc) {
+        if (L_ > 0)
+          return kernels::leiden_sub(double(w_vc - w_va), layered_null_of(l, v, row(kp_sum_, c), row(kp_sum_, a), true));
+        return kernels::sync_gain(t_, w_vc - w_va, l.kp[static_cast<size_t>(v)],
+                                  kp_sum_[static_cast<size_t>(c)] - kp_sum_[static_cast<size_t>(a)] + l.kp[static_cast<size_t>(v)],
+                                  l.kn[static_cast<size_t>(v)], kn_sum_[static_cast<size_t>(c)] - kn_sum_[static_cast<size_t>(a)] + l.kn[static_cast<size_t>(v)]);
+      };
       int64_t best = -1;
       double best_gain = 0;
       for (int64_t c : acc.list) {
         if (c == a || (alone && size_[static_cast<size_t>(c)] == 1 && c > a)) continue;
-        const double gain = kernels::sync_gain(t_, acc.weight[static_cast<size_t>(c)] - w_va, l.kp[static_cast<size_t>(v)],
-                                               kp_sum_[static_cast<size_t>(c)] - kp_sum_[static_cast<size_t>(a)] + l.kp[static_cast<size_t>(v)],
-                                               l.kn[static_cast<size_t>(v)], kn_sum_[static_cast<size_t>(c)] - kn_sum_[static_cast<size_t>(a)] + l.kn[static_cast<size_t>(v)]);
+        const double gain = gain_to(c, acc.weight[static_cast<size_t>(c)]);
         if (kernels::sync_better(gain, c, best_gain, best)) {
           best_gain = gain;
           best = c;
@@ -131,8 +144,7 @@ class CpuLeidenEngine final : public LeidenEngine {
       // Alone, into an empty community: id v, else n + v (only v ever takes these two).
       const int64_t e = alone_id(v);
       if (!alone && e >= 0) {
-        const double gain = kernels::sync_gain(t_, -w_va, l.kp[static_cast<size_t>(v)], l.kp[static_cast<size_t>(v)] - kp_sum_[static_cast<size_t>(a)],
-                                               l.kn[static_cast<size_t>(v)], l.kn[static_cast<size_t>(v)] - kn_sum_[static_cast<size_t>(a)]);
+        const double gain = gain_to(e, 0);
         if (kernels::sync_better(gain, e, best_gain, best)) {
           best_gain = gain;
           best = e;
@@ -146,11 +158,18 @@ class CpuLeidenEngine final : public LeidenEngine {
       const int64_t c = target_[static_cast<size_t>(v)];
       if (c < 0) continue;
       const int64_t a = label_[static_cast<size_t>(v)];
-      kp_sum_[static_cast<size_t>(a)] -= l.kp[static_cast<size_t>(v)];
-      kn_sum_[static_cast<size_t>(a)] -= l.kn[static_cast<size_t>(v)];
+      if (L_ > 0) {
+        for (int64_t x = l.lstart[static_cast<size_t>(v)]; x < l.lstart[static_cast<size_t>(v + 1)]; ++x) {
+          row(kp_sum_, a)[l.llayer[static_cast<size_t>(x)]] -= l.lweight[static_cast<size_t>(x)];
+          row(kp_sum_, c)[l.llayer[static_cast<size_t>(x)]] += l.lweight[static_cast<size_t>(x)];
+        }
+      } else {
+        kp_sum_[static_cast<size_t>(a)] -= l.kp[static_cast<size_t>(v)];
+        kn_sum_[static_cast<size_t>(a)] -= l.kn[static_cast<size_t>(v)];
+        kp_sum_[static_cast<size_t>(c)] += l.kp[static_cast<size_t>(v)];
+        kn_sum_[static_cast<size_t>(c)] += l.kn[static_cast<size_t>(v)];
+      }
       --size_[static_cast<size_t>(a)];
-      kp_sum_[static_cast<size_t>(c)] += l.kp[static_cast<size_t>(v)];
-      kn_sum_[static_cast<size_t>(c)] += l.kn[static_cast<size_t>(v)];
       ++size_[static_cast<size_t>(c)];
       label_[static_cast<size_t>(v)] = c;
       ++r.changed;
@@ -176,8 +195,18 @@ class CpuLeidenEngine final : public LeidenEngine {
     const int64_t n = l.n;
     refined_.resize(static_cast<size_t>(n));
     std::iota(refined_.begin(), refined_.end(), int64_t(0));
-    sub_kp_ = l.kp;
-    sub_kn_ = l.kn;
+    if (L_ > 0) {
+      sub_kp_.assign(static_cast<size_t>(n * L_), 0);
+      own_.resize(static_cast<size_t>(n));
+      for (int64_t v = 0; v < n; ++v) {
+        for (int64_t x = l.lstart[static_cast<size_t>(v)]; x < l.lstart[static_cast<size_t>(v + 1)]; ++x)
+          row(sub_kp_, v)[l.llayer[static_cast<size_t>(x)]] = l.lweight[static_cast<size_t>(x)];
+        own_[static_cast<size_t>(v)] = layered_null_of(l, v, nullptr, row(kp_sum_, label_[static_cast<size_t>(v)]), true);
+      }
+    } else {
+      sub_kp_ = l.kp;
+      sub_kn_ = l.kn;
+    }
     sub_size_.assign(static_cast<size_t>(n), 1);
     ext_.assign(static_cast<size_t>(n), 0);
     for (int64_t v = 0; v < n; ++v)
@@ -192,8 +221,14 @@ class CpuLeidenEngine final : public LeidenEngine {
     target_weight_.assign(static_cast<size_t>(n), 0);
     each_node([&](int64_t v, IdWeights& acc) {
       const int64_t s = label_[static_cast<size_t>(v)];
+      // Subcommunity r (v's own while alone) well connected to s.
+      auto well_connected = [&](int64_t r) {
+        if (L_ > 0) return kernels::layered_well_connected(ext_[static_cast<size_t>(r)], own_[static_cast<size_t>(r)]);
+        return kernels::sync_well_connected(t_, ext_[static_cast<size_t>(r)], sub_kp_[static_cast<size_t>(r)], sub_kn_[static_cast<size_t>(r)],
+                                            kp_sum_[static_cast<size_t>(s)], kn_sum_[static_cast<size_t>(s)]);
+      };
       if (refined_[static_cast<size_t>(v)] != v || sub_size_[static_cast<size_t>(v)] != 1 || l.isolated(v) || !kernels::sync_judged(salt, v, round) ||
-          !kernels::sync_well_connected(t_, ext_[static_cast<size_t>(v)], l.kp[static_cast<size_t>(v)], l.kn[static_cast<size_t>(v)], kp_sum_[static_cast<size_t>(s)], kn_sum_[static_cast<size_t>(s)]))
+          !well_connected(v))
         return;
       for (int64_t e = l.offsets[static_cast<size_t>(v)]; e < l.offsets[static_cast<size_t>(v + 1)]; ++e) {
         const int64_t u = l.columns[static_cast<size_t>(e)];
@@ -202,12 +237,12 @@ class CpuLeidenEngine final : public LeidenEngine {
       int64_t best = -1;
       double best_gain = 0;
       for (int64_t r : acc.list) {
-        if (r == v || (sub_size_[static_cast<size_t>(r)] == 1 && kernels::sync_judged(salt, r, round)) ||
-            !kernels::sync_well_connected(t_, ext_[static_cast<size_t>(r)], sub_kp_[static_cast<size_t>(r)], sub_kn_[static_cast<size_t>(r)], kp_sum_[static_cast<size_t>(s)],
-                                          kn_sum_[static_cast<size_t>(s)]))
+        if (r == v || (sub_size_[static_cast<size_t>(r)] == 1 && kernels::sync_judged(salt, r, round)) || !well_connected(r))
           continue;
-        const double gain = kernels::sync_gain(t_, acc.weight[static_cast<size_t>(r)], l.kp[static_cast<size_t>(v)], sub_kp_[static_cast<size_t>(r)], l.kn[static_cast<size_t>(v)],
-                                               sub_kn_[static_cast<size_t>(r)]);
+        const double gain =
+            L_ > 0 ? kernels::leiden_sub(double(acc.weight[static_cast<size_t>(r)]), layered_null_of(l, v, row(sub_kp_, r), nullptr, false))
+                   : kernels::sync_gain(t_, acc.weight[static_cast<size_t>(r)], l.kp[static_cast<size_t>(v)], sub_kp_[static_cast<size_t>(r)],
+                                        l.kn[static_cast<size_t>(v)], sub_kn_[static_cast<size_t>(r)]);
         if (gain >= 0 && kernels::sync_better(gain, r, best_gain, best)) {
           best_gain = gain;
           best = r;
@@ -223,8 +258,13 @@ class CpuLeidenEngine final : public LeidenEngine {
       const int64_t t = target_[static_cast<size_t>(v)];
       if (t < 0) continue;
       refined_[static_cast<size_t>(v)] = t;
-      sub_kp_[static_cast<size_t>(t)] += l.kp[static_cast<size_t>(v)];
-      sub_kn_[static_cast<size_t>(t)] += l.kn[static_cast<size_t>(v)];
+      if (L_ > 0) {
+        for (int64_t x = l.lstart[static_cast<size_t>(v)]; x < l.lstart[static_cast<size_t>(v + 1)]; ++x)
+          row(sub_kp_, t)[l.llayer[static_cast<size_t>(x)]] += l.lweight[static_cast<size_t>(x)];
+      } else {
+        sub_kp_[static_cast<size_t>(t)] += l.kp[static_cast<size_t>(v)];
+        sub_kn_[static_cast<size_t>(t)] += l.kn[static_cast<size_t>(v)];
+      }
       ++sub_size_[static_cast<size_t>(t)];
       sub_size_[static_cast<size_t>(v)] = 0;
       ext_[static_cast<size_t>(t)] += ext_[static_cast<size_t>(v)] - 2 * target_weight_[static_cast<size_t>(v)];
@@ -239,6 +279,13 @@ class CpuLeidenEngine final : public LeidenEngine {
         if (target_[static_cast<size_t>(x)] >= 0 && refined_[static_cast<size_t>(x)] == refined_[static_cast<size_t>(v)]) ext_[static_cast<size_t>(refined_[static_cast<size_t>(v)])] -= l.weights[static_cast<size_t>(e)];
       }
     }
+    // Layered: the own terms of the subcommunities that grew.
+    if (L_ > 0)
+      for (int64_t v = 0; v < n; ++v) {
+        const int64_t t = target_[static_cast<size_t>(v)];
+        if (t >= 0)
+          own_[static_cast<size_t>(t)] = kernels::layered_own(gp_.data(), row(sub_kp_, t), row(kp_sum_, label_[static_cast<size_t>(t)]), L_);
+      }
     return r;
   }
 
@@ -267,8 +314,23 @@ class CpuLeidenEngine final : public LeidenEngine {
     Level a;
     a.n = k;
     a.offsets.assign(static_cast<size_t>(k + 1), 0);
-    a.kp.assign(static_cast<size_t>(k), 0);
-    a.kn.assign(static_cast<size_t>(k), 0);
+    if (L_ > 0) {
+      // Each new node's list: its subcommunity's row, zeros left out.
+      a.lstart.assign(1, 0);
+      for (int64_t v = 0; v < n; ++v) {
+        if (refined_[static_cast<size_t>(v)] != v) continue;
+        const int64_t* r = row(sub_kp_, v);
+        for (int64_t x = 0; x < L_; ++x)
+          if (r[x] != 0) {
+            a.llayer.push_back(int32_t(x));
+            a.lweight.push_back(r[x]);
+          }
+        a.lstart.push_back(int64_t(a.llayer.size()));
+      }
+    } else {
+      a.kp.assign(static_cast<size_t>(k), 0);
+      a.kn.assign(static_cast<size_t>(k), 0);
+    }
     std::vector<std::vector<int64_t>> cols(static_cast<size_t>(k)), ws(static_cast<size_t>(k));
     const int team = parallel_team(l.entries() + n, threads_);
 #pragma omp parallel num_threads(team) if (team > 1)
@@ -278,8 +340,10 @@ class CpuLeidenEngine final : public LeidenEngine {
       for (int64_t i = 0; i < k; ++i) {
         for (int64_t m = start[static_cast<size_t>(i)]; m < start[static_cast<size_t>(i + 1)]; ++m) {
           const int64_t v = members[static_cast<size_t>(m)];
-          a.kp[static_cast<size_t>(i)] += l.kp[static_cast<size_t>(v)];
-          a.kn[static_cast<size_t>(i)] += l.kn[static_cast<size_t>(v)];
+          if (L_ == 0) {
+            a.kp[static_cast<size_t>(i)] += l.kp[static_cast<size_t>(v)];
+            a.kn[static_cast<size_t>(i)] += l.kn[static_cast<size_t>(v)];
+          }
           for (int64_t e = l.offsets[static_cast<size_t>(v)]; e < l.offsets[static_cast<size_t>(v + 1)]; ++e) {
             const int64_t j = map[static_cast<size_t>(l.columns[static_cast<size_t>(e)])];
             if (j != i) acc.add(j, l.weights[static_cast<size_t>(e)]);
@@ -322,6 +386,35 @@ class CpuLeidenEngine final : public LeidenEngine {
  private:
   const Level& g() const { return level_ != nullptr ? *level_ : zero_; }
 
+  // Layered level 0: the caller's entries and fixed-point weights as they are, each node's
+  // weight in its layer (none when 0).
+  void layered_zero(const LeidenLevelZero& g) {
+    const int64_t n = g.n;
+    L_ = g.layers;
+    gp_.assign(g.layer_gp, g.layer_gp + L_);
+    Level& z = zero_;
+    z.n = n;
+    z.offsets.assign(g.offsets, g.offsets + n + 1);
+    z.columns.assign(g.columns, g.columns + g.offsets[n]);
+    z.weights.assign(g.fixed, g.fixed + g.offsets[n]);
+    z.lstart.assign(1, 0);
+    for (int64_t v = 0; v < n; ++v) {
+      if (g.node_weight[v] != 0) {
+        z.llayer.push_back(g.node_layer[v]);
+        z.lweight.push_back(g.node_weight[v]);
+      }
+      z.lstart.push_back(int64_t(z.llayer.size()));
+    }
+  }
+
+  // Layered: the row of id c in a table of L values per id.
+  int64_t* row(std::vector<int64_t>& table, int64_t c) const { return table.data() + c * L_; }
+  const int64_t* row(const std::vector<int64_t>& table, int64_t c) const { return table.data() + c * L_; }
+  double layered_null_of(const Level& l, int64_t v, const int64_t* to, const int64_t* from, bool self) const {
+    return kernels::layered_null(gp_.data(), l.llayer.data(), l.lweight.data(), l.lstart[static_cast<size_t>(v)],
+                                 l.lstart[static_cast<size_t>(v + 1)], to, from, self);
+  }
+
   // f(v, acc) for every node of the level, in parallel; acc is the thread's, cleared after each.
   template <class F>
   void each_node(F f) {
@@ -343,6 +436,17 @@ class CpuLeidenEngine final : public LeidenEngine {
   void sums_of(const std::vector<int64_t>& label, std::vector<int64_t>& kp, std::vector<int64_t>& kn,
                std::vector<int64_t>& size) const {
     const Level& l = g();
+    if (L_ > 0) {
+      kp.assign(static_cast<size_t>(2 * l.n * L_), 0);
+      size.assign(static_cast<size_t>(2 * l.n), 0);
+      for (int64_t v = 0; v < l.n; ++v) {
+        const int64_t c = label[static_cast<size_t>(v)];
+        for (int64_t x = l.lstart[static_cast<size_t>(v)]; x < l.lstart[static_cast<size_t>(v + 1)]; ++x)
+          kp[static_cast<size_t>(c * L_ + l.llayer[static_cast<size_t>(x)])] += l.lweight[static_cast<size_t>(x)];
+        ++size[static_cast<size_t>(c)];
+      }
+      return;
+    }
     kp.assign(static_cast<size_t>(2 * l.n), 0);
     kn.assign(static_cast<size_t>(2 * l.n), 0);
     size.assign(static_cast<size_t>(2 * l.n), 0);
@@ -366,6 +470,9 @@ class CpuLeidenEngine final : public LeidenEngine {
 
   SyncTerms t_;
   int threads_;
+  int64_t L_ = 0;            // layers (0: one null term, kp and kn)
+  std::vector<double> gp_;   // layered: each layer's coefficient
+  std::vector<double> own_;  // layered: each subcommunity's own term (layered_own)
   Level zero_, owned_;
   const Level* level_ = nullptr;
   std::vector<int64_t> label_, level_of_, kp_sum_, kn_sum_, size_, target_, target_weight_;

@@ -397,6 +397,7 @@ int64_t leiden_engine_bytes(const LeidenLevelZero& z) {
 std::unique_ptr<LeidenEngine> make_leiden_engine(int device, const LeidenLevelZero& z, const kernels::SyncTerms& terms,
                                                  int64_t memory_limit, int threads) {
   if (z.n >= (int64_t(1) << 30)) return nullptr;  // int32 ids below 2n
+  if (z.layers > 0) return nullptr;              // layered: the host's steps (the device's are not written yet)
   const int64_t bytes = leiden_engine_bytes(z);
   if (memory_limit > 0 && bytes > memory_limit) return nullptr;
   DeviceScope scope(device);
