@@ -32,6 +32,10 @@ namespace kernels {
 // and a move gains (w_vc - w_va) minus it. epsilon: a move must gain more.
 struct SyncTerms {
   double gp = 0, gn = 0, epsilon = 0;
+  // Moves a node may make in one level (0: no limit). Simultaneous moves can swap nodes back and
+  // forth for ever at the upper levels of a multilayer graph (a level of 47 nodes made 304 moves in
+  // its 64 rounds); a node that has used its moves stops, so the level ends.
+  int32_t max_node_moves = 0;
 };
 
 FC_LEIDEN_HD double leiden_mul(double a, double b) {

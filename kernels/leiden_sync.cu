@@ -111,6 +111,11 @@ __device__ __forceinline__ ull warp_sum(ull x) {
   return x;
 }
 
+// Layered: node v's null term against rows `to` and `from` (leiden_rules.hpp's layered_null).
+__device__ __forceinline__ double node_null(const SyncLevel& g, int64_t v, const ull* to, const ull* from, bool self) {
+  return layered_null(g.gp, g.llayer, g.lweight, g.lstart[v], g.lstart[v + 1], to, from, self);
+}
+
 // ---- level 0
 
 __global__ void level0_count_kernel(const int64_t* __restrict__ offsets, const int32_t* __restrict__ columns,
@@ -169,13 +174,18 @@ __global__ void level0_fill_kernel(const int64_t* __restrict__ offsets, const in
 
 // ---- moves
 
-__global__ void begin_moves_kernel(SyncLevel g, SyncState s) {
+__global__ void begin_moves_kernel(SyncLevel g, SyncState s, int32_t max_node_moves) {
   for (int64_t v = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; v < g.n; v += int64_t(gridDim.x) * blockDim.x) {
     const int32_t c = s.label[v];
-    atomicAdd(&s.sum_p[c], g.kp[v]);
-    atomicAdd(&s.sum_n[c], g.kn[v]);
+    if (g.layers > 0) {
+      for (int64_t x = g.lstart[v]; x < g.lstart[v + 1]; ++x) atomicAdd(&s.sum_p[c * g.layers + g.llayer[x]], g.lweight[x]);
+    } else {
+      atomicAdd(&s.sum_p[c], g.kp[v]);
+      atomicAdd(&s.sum_n[c], g.kn[v]);
+    }
     atomicAdd(&s.size[c], 1);
     s.active[v] = g.offsets[v + 1] > g.offsets[v];
+    s.moves_left[v] = max_node_moves > 0 ? max_node_moves : 1;
   }
 }
 
@@ -188,23 +198,28 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) move_judge_kernel(SyncLev
   const int64_t warps = int64_t(gridDim.x) * kWarpsPerBlock;
   for (int64_t v = blockIdx.x * int64_t(kWarpsPerBlock) + warp; v < g.n; v += warps) {
     int32_t decision = -1;
-    if (s.active[v] && sync_judged(salt, v, round)) {
+    if (s.active[v] && s.moves_left[v] > 0 && sync_judged(salt, v, round)) {
       const int64_t begin = g.offsets[v], end = g.offsets[v + 1];
       WarpTable table = table_for(end - begin, begin, shared_keys[warp], shared_values[warp], s);
       for (int64_t e = begin + lane; e < end; e += 32) table.add(s.label[g.columns[e]], g.weights[e]);
       __syncwarp();
       const int32_t a = s.label[v];
-      const int64_t kp = as_signed(g.kp[v]), kn = as_signed(g.kn[v]);
-      const int64_t ka_p = as_signed(s.sum_p[a]), ka_n = as_signed(s.sum_n[a]);
+      const bool layered = g.layers > 0;
+      const int64_t kp = layered ? 0 : as_signed(g.kp[v]), kn = layered ? 0 : as_signed(g.kn[v]);
+      const int64_t ka_p = layered ? 0 : as_signed(s.sum_p[a]), ka_n = layered ? 0 : as_signed(s.sum_n[a]);
       const int64_t w_va = as_signed(table.find(a));
       const bool alone = s.size[a] == 1;
+      // The gain of moving to c (an empty community too: its sums are zeros) with weight w_vc.
+      auto gain_to = [&](int32_t c, int64_t w_vc) {
+        if (layered) return leiden_sub(double(w_vc - w_va), node_null(g, v, s.sum_p + c * g.layers, s.sum_p + a * g.layers, true));
+        return sync_gain(t, w_vc - w_va, kp, as_signed(s.sum_p[c]) - ka_p + kp, kn, as_signed(s.sum_n[c]) - ka_n + kn);
+      };
       double best_gain = 0;
       int32_t best = -1;
       for (int x = lane; x < table.capacity; x += 32) {
         const int32_t c = table.keys[x];
         if (c == kEmpty || c == a || (alone && s.size[c] == 1 && c > a)) continue;
-        const double gain = sync_gain(t, as_signed(table.values[x]) - w_va, kp, as_signed(s.sum_p[c]) - ka_p + kp, kn,
-                                      as_signed(s.sum_n[c]) - ka_n + kn);
+        const double gain = gain_to(c, as_signed(table.values[x]));
         if (sync_better(gain, c, best_gain, best)) {
           best_gain = gain;
           best = c;
@@ -213,7 +228,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) move_judge_kernel(SyncLev
       if (lane == 0 && !alone) {  // alone into an empty community: id v, else n + v
         const int32_t e = s.size[v] == 0 ? int32_t(v) : s.size[g.n + v] == 0 ? int32_t(g.n + v) : -1;
         if (e >= 0) {
-          const double gain = sync_gain(t, -w_va, kp, kp - ka_p, kn, kn - ka_n);
+          const double gain = gain_to(e, 0);
           if (sync_better(gain, e, best_gain, best)) {
             best_gain = gain;
             best = e;
@@ -231,21 +246,31 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) move_judge_kernel(SyncLev
 }
 
 // Moves made, and the nodes around them touched.
-__global__ void __launch_bounds__(kWarpsPerBlock * 32) move_apply_kernel(SyncLevel g, SyncState s) {
+__global__ void __launch_bounds__(kWarpsPerBlock * 32) move_apply_kernel(SyncLevel g, SyncState s, SyncTerms t) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   const int64_t warps = int64_t(gridDim.x) * kWarpsPerBlock;
   for (int64_t v = blockIdx.x * int64_t(kWarpsPerBlock) + warp; v < g.n; v += warps) {
     const int32_t c = s.target[v];
     if (c < 0) continue;
+    const int32_t a = s.label[v];
+    __syncwarp();  // every lane has read a before lane 0 relabels v
+    if (g.layers > 0)
+      for (int64_t x = g.lstart[v] + lane; x < g.lstart[v + 1]; x += 32) {
+        const int64_t l = g.llayer[x];
+        atomicAdd(&s.sum_p[a * g.layers + l], 0ull - g.lweight[x]);
+        atomicAdd(&s.sum_p[c * g.layers + l], g.lweight[x]);
+      }
     if (lane == 0) {
-      const int32_t a = s.label[v];
-      atomicAdd(&s.sum_p[a], 0ull - g.kp[v]);
-      atomicAdd(&s.sum_n[a], 0ull - g.kn[v]);
+      if (g.layers == 0) {
+        atomicAdd(&s.sum_p[a], 0ull - g.kp[v]);
+        atomicAdd(&s.sum_n[a], 0ull - g.kn[v]);
+        atomicAdd(&s.sum_p[c], g.kp[v]);
+        atomicAdd(&s.sum_n[c], g.kn[v]);
+      }
       atomicSub(&s.size[a], 1);
-      atomicAdd(&s.sum_p[c], g.kp[v]);
-      atomicAdd(&s.sum_n[c], g.kn[v]);
       atomicAdd(&s.size[c], 1);
       s.label[v] = c;
+      if (t.max_node_moves > 0) --s.moves_left[v];
       atomicAdd(&s.counters[0], 1ull);
     }
     for (int64_t e = g.offsets[v] + lane; e < g.offsets[v + 1]; e += 32) s.touched[g.columns[e]] = 1;
@@ -260,7 +285,7 @@ __global__ void move_finish_kernel(SyncLevel g, SyncState s, uint64_t salt, int6
   for (int64_t base = blockIdx.x * int64_t(blockDim.x); base < g.n; base += stride) {
     const int64_t v = base + threadIdx.x;
     if (v < g.n) {
-      const bool a = (s.active[v] && !sync_judged(salt, v, round)) || s.touched[v];
+      const bool a = ((s.active[v] && !sync_judged(salt, v, round)) || s.touched[v]) && s.moves_left[v] > 0;
       s.active[v] = a;
       s.touched[v] = 0;
       active += a;
@@ -294,11 +319,17 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) begin_refine_kernel(SyncL
     for (int64_t e = g.offsets[v] + lane; e < g.offsets[v + 1]; e += 32)
       if (s.label[g.columns[e]] == c) w += g.weights[e];
     w = warp_sum(w);
+    if (g.layers > 0)  // the row of v, zeroed before the kernel
+      for (int64_t x = g.lstart[v] + lane; x < g.lstart[v + 1]; x += 32) s.sub_p[v * g.layers + g.llayer[x]] = g.lweight[x];
     if (lane == 0) {
       s.ext[v] = w;
       s.refined[v] = int32_t(v);
-      s.sub_p[v] = g.kp[v];
-      s.sub_n[v] = g.kn[v];
+      if (g.layers > 0) {
+        s.own[v] = node_null(g, v, nullptr, s.sum_p + c * g.layers, true);
+      } else {
+        s.sub_p[v] = g.kp[v];
+        s.sub_n[v] = g.kn[v];
+      }
       s.sub_size[v] = 1;
     }
   }
@@ -316,10 +347,15 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) refine_judge_kernel(SyncL
     ull decision_weight = 0;
     const int64_t begin = g.offsets[v], end = g.offsets[v + 1];
     const int32_t S = s.label[v];
-    const int64_t kp = as_signed(g.kp[v]), kn = as_signed(g.kn[v]);
-    const int64_t sp = as_signed(s.sum_p[S]), sn = as_signed(s.sum_n[S]);
-    if (s.refined[v] == v && s.sub_size[v] == 1 && end > begin && sync_judged(salt, v, round) &&
-        sync_well_connected(t, as_signed(s.ext[v]), kp, kn, sp, sn)) {
+    const bool layered = g.layers > 0;
+    const int64_t kp = layered ? 0 : as_signed(g.kp[v]), kn = layered ? 0 : as_signed(g.kn[v]);
+    const int64_t sp = layered ? 0 : as_signed(s.sum_p[S]), sn = layered ? 0 : as_signed(s.sum_n[S]);
+    // Subcommunity r (v's own while alone) well connected to S.
+    auto well_connected = [&](int32_t r) {
+      if (layered) return layered_well_connected(as_signed(s.ext[r]), s.own[r]);
+      return sync_well_connected(t, as_signed(s.ext[r]), as_signed(s.sub_p[r]), as_signed(s.sub_n[r]), sp, sn);
+    };
+    if (s.refined[v] == v && s.sub_size[v] == 1 && end > begin && sync_judged(salt, v, round) && well_connected(int32_t(v))) {
       WarpTable table = table_for(end - begin, begin, shared_keys[warp], shared_values[warp], s);
       for (int64_t e = begin + lane; e < end; e += 32) {
         const int32_t u = g.columns[e];
@@ -331,10 +367,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) refine_judge_kernel(SyncL
       ull best_weight = 0;
       for (int x = lane; x < table.capacity; x += 32) {
         const int32_t r = table.keys[x];
-        if (r == kEmpty || r == v || (s.sub_size[r] == 1 && sync_judged(salt, r, round)) ||
-            !sync_well_connected(t, as_signed(s.ext[r]), as_signed(s.sub_p[r]), as_signed(s.sub_n[r]), sp, sn))
-          continue;
-        const double gain = sync_gain(t, as_signed(table.values[x]), kp, as_signed(s.sub_p[r]), kn, as_signed(s.sub_n[r]));
+        if (r == kEmpty || r == v || (s.sub_size[r] == 1 && sync_judged(salt, r, round)) || !well_connected(r)) continue;
+        const double gain = layered ? leiden_sub(double(as_signed(table.values[x])), node_null(g, v, s.sub_p + r * g.layers, nullptr, false))
+                                    : sync_gain(t, as_signed(table.values[x]), kp, as_signed(s.sub_p[r]), kn, as_signed(s.sub_n[r]));
         if (gain >= 0 && sync_better(gain, r, best_gain, best)) {
           best_gain = gain;
           best = r;
@@ -363,8 +398,13 @@ __global__ void refine_apply_kernel(SyncLevel g, SyncState s) {
     const int32_t r = s.target[v];
     if (r < 0) continue;
     s.refined[v] = r;
-    atomicAdd(&s.sub_p[r], g.kp[v]);
-    atomicAdd(&s.sub_n[r], g.kn[v]);
+    if (g.layers > 0) {
+      for (int64_t x = g.lstart[v]; x < g.lstart[v + 1]; ++x) atomicAdd(&s.sub_p[r * g.layers + g.llayer[x]], g.lweight[x]);
+      s.touched[r] = 1;  // r grew: own_kernel recomputes its own term
+    } else {
+      atomicAdd(&s.sub_p[r], g.kp[v]);
+      atomicAdd(&s.sub_n[r], g.kn[v]);
+    }
     atomicAdd(&s.sub_size[r], 1);
     s.sub_size[v] = 0;
     atomicAdd(&s.ext[r], s.ext[v] - 2 * s.target_weight[v]);
@@ -387,6 +427,15 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) refine_fix_kernel(SyncLev
     }
     w = warp_sum(w);
     if (lane == 0 && w != 0) atomicAdd(&s.ext[r], 0ull - w);
+  }
+}
+
+// Layered: the own terms of the subcommunities that grew in the round (their flags cleared).
+__global__ void own_kernel(SyncLevel g, SyncState s) {
+  for (int64_t r = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; r < g.n; r += int64_t(gridDim.x) * blockDim.x) {
+    if (!s.touched[r]) continue;
+    s.touched[r] = 0;
+    s.own[r] = layered_own(g.gp, s.sub_p + r * g.layers, s.sum_p + int64_t(s.label[r]) * g.layers, g.layers);
   }
 }
 
@@ -421,8 +470,10 @@ __global__ void new_nodes_kernel(SyncLevel g, SyncState s, const int32_t* __rest
     const int32_t r = s.refined[v];
     const int32_t i = id[r];
     map[v] = i;
-    atomicAdd(&kp[i], g.kp[v]);
-    atomicAdd(&kn[i], g.kn[v]);
+    if (g.layers == 0) {
+      atomicAdd(&kp[i], g.kp[v]);
+      atomicAdd(&kn[i], g.kn[v]);
+    }
     if (r == v) new_label[i] = community_id[s.label[v]];
   }
 }
@@ -464,6 +515,31 @@ __global__ void rows_kernel(const uint64_t* __restrict__ unique_keys, const ull*
     atomicAdd(reinterpret_cast<ull*>(&counts[key >> 32]), 1ull);
     columns[x] = int32_t(uint32_t(key));
     weights[x] = sums[x];
+  }
+}
+
+// Layered: the entries of each founder's row that are not zero, counted, then placed.
+__global__ void list_counts_kernel(SyncLevel g, SyncState s, const int32_t* __restrict__ id, int64_t* counts) {
+  for (int64_t r = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; r < g.n; r += int64_t(gridDim.x) * blockDim.x) {
+    if (s.refined[r] != r) continue;
+    int64_t c = 0;
+    for (int64_t l = 0; l < g.layers; ++l) c += s.sub_p[r * g.layers + l] != 0;
+    counts[id[r]] = c;
+  }
+}
+
+__global__ void list_fill_kernel(SyncLevel g, SyncState s, const int32_t* __restrict__ id, const int64_t* __restrict__ start,
+                                 int32_t* layer, ull* weight) {
+  for (int64_t r = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; r < g.n; r += int64_t(gridDim.x) * blockDim.x) {
+    if (s.refined[r] != r) continue;
+    int64_t x = start[id[r]];
+    for (int64_t l = 0; l < g.layers; ++l) {
+      const ull w = s.sub_p[r * g.layers + l];
+      if (w == 0) continue;
+      layer[x] = int32_t(l);
+      weight[x] = w;
+      ++x;
+    }
   }
 }
 
@@ -577,20 +653,20 @@ cudaError_t sync_scan32(const int32_t* in, int32_t* out, int64_t n, void* scratc
   return cub::DeviceScan::ExclusiveSum(scratch, scratch_bytes, in, out, static_cast<int>(n + 1), stream);
 }
 
-cudaError_t sync_begin_moves(const SyncLevel& g, const SyncState& s, cudaStream_t stream) {
-  cudaError_t status = cudaMemsetAsync(s.sum_p, 0, sizeof(ull) * 2 * g.n, stream);
+cudaError_t sync_begin_moves(const SyncLevel& g, const SyncState& s, int32_t max_node_moves, cudaStream_t stream) {
+  cudaError_t status = cudaMemsetAsync(s.sum_p, 0, sizeof(ull) * 2 * g.n * (g.layers > 0 ? g.layers : 1), stream);
   if (status == cudaSuccess) status = cudaMemsetAsync(s.sum_n, 0, sizeof(ull) * 2 * g.n, stream);
   if (status == cudaSuccess) status = cudaMemsetAsync(s.size, 0, sizeof(int32_t) * 2 * g.n, stream);
   if (status == cudaSuccess) status = cudaMemsetAsync(s.touched, 0, g.n, stream);
   if (status != cudaSuccess) return status;
-  begin_moves_kernel<<<grid_for(g.n), kThreads, 0, stream>>>(g, s);
+  begin_moves_kernel<<<grid_for(g.n), kThreads, 0, stream>>>(g, s, max_node_moves);
   return cudaGetLastError();
 }
 
 cudaError_t sync_move_round(const SyncLevel& g, const SyncState& s, const SyncTerms& t, uint64_t salt, int64_t round,
                             cudaStream_t stream) {
   move_judge_kernel<<<warp_grid(g.n), kWarpsPerBlock * 32, 0, stream>>>(g, s, t, salt, round);
-  move_apply_kernel<<<warp_grid(g.n), kWarpsPerBlock * 32, 0, stream>>>(g, s);
+  move_apply_kernel<<<warp_grid(g.n), kWarpsPerBlock * 32, 0, stream>>>(g, s, t);
   move_finish_kernel<<<grid_for(g.n), kThreads, 0, stream>>>(g, s, salt, round);
   return cudaGetLastError();
 }
@@ -604,6 +680,11 @@ cudaError_t sync_count_distinct(const int32_t* ids, int64_t n, uint8_t* used, in
 }
 
 cudaError_t sync_begin_refine(const SyncLevel& g, const SyncState& s, cudaStream_t stream) {
+  if (g.layers > 0) {
+    cudaError_t status = cudaMemsetAsync(s.sub_p, 0, sizeof(ull) * g.n * g.layers, stream);
+    if (status == cudaSuccess) status = cudaMemsetAsync(s.touched, 0, g.n, stream);
+    if (status != cudaSuccess) return status;
+  }
   begin_refine_kernel<<<warp_grid(g.n), kWarpsPerBlock * 32, 0, stream>>>(g, s);
   return cudaGetLastError();
 }
@@ -613,6 +694,7 @@ cudaError_t sync_refine_round(const SyncLevel& g, const SyncState& s, const Sync
   refine_judge_kernel<<<warp_grid(g.n), kWarpsPerBlock * 32, 0, stream>>>(g, s, t, salt, round);
   refine_apply_kernel<<<grid_for(g.n), kThreads, 0, stream>>>(g, s);
   refine_fix_kernel<<<warp_grid(g.n), kWarpsPerBlock * 32, 0, stream>>>(g, s);
+  if (g.layers > 0) own_kernel<<<grid_for(g.n), kThreads, 0, stream>>>(g, s);
   return cudaGetLastError();
 }
 
@@ -682,6 +764,17 @@ cudaError_t sync_rows(const uint64_t* unique_keys, const ull* sums, int64_t entr
   const cudaError_t status = cudaMemsetAsync(counts, 0, sizeof(int64_t) * size_t(k + 1), stream);
   if (status != cudaSuccess) return status;
   if (entries > 0) rows_kernel<<<grid_for(entries), kThreads, 0, stream>>>(unique_keys, sums, entries, counts, columns, weights);
+  return cudaGetLastError();
+}
+
+cudaError_t sync_list_counts(const SyncLevel& g, const SyncState& s, const int32_t* id, int64_t* counts, cudaStream_t stream) {
+  list_counts_kernel<<<grid_for(g.n), kThreads, 0, stream>>>(g, s, id, counts);
+  return cudaGetLastError();
+}
+
+cudaError_t sync_list_fill(const SyncLevel& g, const SyncState& s, const int32_t* id, const int64_t* new_start,
+                           int32_t* new_layer, ull* new_weight, cudaStream_t stream) {
+  list_fill_kernel<<<grid_for(g.n), kThreads, 0, stream>>>(g, s, id, new_start, new_layer, new_weight);
   return cudaGetLastError();
 }
 

@@ -25,6 +25,13 @@ struct SyncLevel {
   const ull* weights = nullptr;
   const ull* kp = nullptr;
   const ull* kn = nullptr;
+  // Layered (layers > 0; backend/leiden_engine.hpp): kp, kn unused; node v's weight list is
+  // entries lstart[v] .. lstart[v + 1] of (llayer, lweight); gp the layers' coefficients.
+  int64_t layers = 0;
+  const int64_t* lstart = nullptr;
+  const int32_t* llayer = nullptr;
+  const ull* lweight = nullptr;
+  const double* gp = nullptr;
 };
 
 // Per-node state, sized for level 0's n0 nodes (ids of communities below 2 n0).
@@ -33,15 +40,17 @@ struct SyncState {
   int32_t* target = nullptr;    // a round's decision per node (-1: none)
   ull* target_weight = nullptr; // refinement: the joiner's weight to its target
   uint8_t* active = nullptr;
+  int32_t* moves_left = nullptr;  // per node: moves it may still make in the level (SyncTerms::max_node_moves)
   uint8_t* touched = nullptr;
-  ull* sum_p = nullptr;         // per community id (2 n0)
+  ull* sum_p = nullptr;         // per community id (2 n0; layered: 2 n0 rows of L)
   ull* sum_n = nullptr;
   int32_t* size = nullptr;      // per community id (2 n0)
   int32_t* refined = nullptr;
   ull* ext = nullptr;
-  ull* sub_p = nullptr;
+  ull* sub_p = nullptr;         // per subcommunity (n0; layered: n0 rows of L)
   ull* sub_n = nullptr;
   int32_t* sub_size = nullptr;
+  double* own = nullptr;        // layered: each subcommunity's layered_own
   int32_t* table_keys = nullptr;  // hash tables of rows longer than the shared ones: 4 slots an entry
   ull* table_values = nullptr;
   ull* counters = nullptr;        // [0]: changes of a round, [1]: active nodes, [2]: a count
@@ -63,8 +72,9 @@ cudaError_t sync_scan(const int64_t* in, int64_t* out, int64_t n, void* scratch,
 size_t sync_scan32_bytes(int64_t n);
 cudaError_t sync_scan32(const int32_t* in, int32_t* out, int64_t n, void* scratch, size_t scratch_bytes, cudaStream_t stream);
 
-// begin_moves: the sums and sizes of `label`'s communities, every node with entries active.
-cudaError_t sync_begin_moves(const SyncLevel& g, const SyncState& s, cudaStream_t stream);
+// begin_moves: the sums and sizes of `label`'s communities, every node with entries active, each
+// allowed max_node_moves moves (0: no limit).
+cudaError_t sync_begin_moves(const SyncLevel& g, const SyncState& s, int32_t max_node_moves, cudaStream_t stream);
 // One round of moves; counters[0] += moves, counters[1] += nodes active after it.
 cudaError_t sync_move_round(const SyncLevel& g, const SyncState& s, const SyncTerms& t, uint64_t salt, int64_t round,
                             cudaStream_t stream);
@@ -75,6 +85,11 @@ cudaError_t sync_begin_refine(const SyncLevel& g, const SyncState& s, cudaStream
 // One round of refinement; counters[0] += joins.
 cudaError_t sync_refine_round(const SyncLevel& g, const SyncState& s, const SyncTerms& t, uint64_t salt, int64_t round,
                               cudaStream_t stream);
+// Layered aggregation: each new node's list, its subcommunity's row without zeros. counts (k + 1
+// values) the entries per new node, then (after a scan into new_start) the entries themselves.
+cudaError_t sync_list_counts(const SyncLevel& g, const SyncState& s, const int32_t* id, int64_t* counts, cudaStream_t stream);
+cudaError_t sync_list_fill(const SyncLevel& g, const SyncState& s, const int32_t* id, const int64_t* new_start,
+                           int32_t* new_layer, ull* new_weight, cudaStream_t stream);
 // counters[2] += the subcommunities (nodes v with refined[v] == v).
 cudaError_t sync_count_founders(const int32_t* refined, int64_t n, ull* counter, cudaStream_t stream);
 

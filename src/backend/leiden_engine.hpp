@@ -17,7 +17,8 @@
 // not alone may also move alone into an empty community: id v when it is empty, else n + v when
 // that is (only v ever takes either, so simultaneous moves never meet there; community ids are
 // below 2n), a candidate like the others. Sums are then updated. After the round a node is active when it was active and not judged, or when
-// a neighbour moved. Every node starts active except isolated ones.
+// a neighbour moved. Every node starts active except isolated ones. With SyncTerms::max_node_moves
+// = M > 0, a node that has moved M times in the level is neither judged nor active again in it.
 //
 // Refinement (begin_refine, then refine_round for round = 0, 1, ...): subcommunities inside each
 // community, named by their first node; every node starts alone. In round r a node v that is still

@@ -35,13 +35,19 @@ void run_sync_passes(LeidenEngine& engine, std::vector<int64_t>& labels, uint64_
       ++st.levels;
       engine.begin_moves();
       const uint64_t move_salt = rng.next();
+      int64_t rounds = 0, level_moves = 0;
       for (int64_t r = 0; r < kSyncMaxRounds; ++r) {
         const LeidenRound x = engine.move_round(move_salt, r);
-        ++st.move_rounds;
-        moves += x.changed;
+        ++rounds;
+        level_moves += x.changed;
         if (x.active == 0) break;
       }
+      st.move_rounds += rounds;
+      moves += level_moves;
       const int64_t n = engine.level_nodes();
+      if (profile_asks("leiden-levels"))
+        std::fprintf(stderr, "  level of %lld nodes: %lld moves in %lld rounds\n", static_cast<long long>(n),
+                     static_cast<long long>(level_moves), static_cast<long long>(rounds));
       if (engine.communities() == n) break;
       engine.begin_refine();
       const uint64_t refine_salt = rng.next();

@@ -15,7 +15,9 @@
 namespace fc {
 
 // Level 0: node (i, s) = s N + i; the layer's edges without self-loops, then the coupling edges.
-SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega, int coupling) {
+// Rows are counted, then filled, in parallel (threads: 0 = default); the graph does not depend on
+// the thread count.
+SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega, int coupling, int threads) {
   const int64_t L = int64_t(layers.size()), N = layers[0]->n, n = L * N;
   SupraLevel lv;
   LeidenGraph& g = lv.g;
@@ -25,29 +27,52 @@ SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega
   lv.layer.resize(static_cast<size_t>(n));
   lv.degree.resize(static_cast<size_t>(n));
   const bool coupled = omega > 0 && L > 1;
-  for (int64_t s = 0; s < L; ++s) {
+  // The layers node i of layer s is coupled to: ordinal s - 1 and s + 1, categorical every other.
+  auto couplings = [&](int64_t s) -> int64_t {
+    if (!coupled) return 0;
+    return coupling == FC_COUPLING_ORDINAL ? int64_t(s > 0) + int64_t(s + 1 < L) : L - 1;
+  };
+  int64_t raw = 0;
+  for (const GraphData* a : layers) raw += a->offsets[static_cast<size_t>(N)];
+  const int team = parallel_team(raw + n, threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t s = v / N, i = v % N;
     const GraphData& a = *layers[static_cast<size_t>(s)];
-    for (int64_t i = 0; i < N; ++i) {
-      const size_t v = static_cast<size_t>(s * N + i);
-      double k = 0;
-      for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
-        const double w = a.weights[static_cast<size_t>(e)];
-        k += w;
-        if (w == 0 || a.columns[static_cast<size_t>(e)] == i) continue;
-        g.columns.push_back(s * N + a.columns[static_cast<size_t>(e)]);
-        g.weights.push_back(w);
-      }
-      if (coupled)
-        for (int64_t r = 0; r < L; ++r) {
-          if (r == s || (coupling == FC_COUPLING_ORDINAL && std::llabs(r - s) != 1)) continue;
-          g.columns.push_back(r * N + i);
-          g.weights.push_back(omega);
-        }
-      g.offsets[v + 1] = int64_t(g.columns.size());
-      lv.start[v] = int64_t(v);
-      lv.layer[v] = s;
-      lv.degree[v] = k;
+    double k = 0;
+    int64_t kept = 0;
+    for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
+      const double w = a.weights[static_cast<size_t>(e)];
+      k += w;
+      kept += w != 0 && a.columns[static_cast<size_t>(e)] != i;
     }
+    g.offsets[static_cast<size_t>(v + 1)] = kept + couplings(s);
+    lv.start[static_cast<size_t>(v)] = v;
+    lv.layer[static_cast<size_t>(v)] = s;
+    lv.degree[static_cast<size_t>(v)] = k;
+  }
+  for (int64_t v = 0; v < n; ++v) g.offsets[static_cast<size_t>(v + 1)] += g.offsets[static_cast<size_t>(v)];
+  g.columns.resize(static_cast<size_t>(g.offsets[static_cast<size_t>(n)]));
+  g.weights.resize(static_cast<size_t>(g.offsets[static_cast<size_t>(n)]));
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t s = v / N, i = v % N;
+    const GraphData& a = *layers[static_cast<size_t>(s)];
+    int64_t x = g.offsets[static_cast<size_t>(v)];
+    for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
+      const double w = a.weights[static_cast<size_t>(e)];
+      if (w == 0 || a.columns[static_cast<size_t>(e)] == i) continue;
+      g.columns[static_cast<size_t>(x)] = s * N + a.columns[static_cast<size_t>(e)];
+      g.weights[static_cast<size_t>(x)] = w;
+      ++x;
+    }
+    if (coupled)
+      for (int64_t r = 0; r < L; ++r) {
+        if (r == s || (coupling == FC_COUPLING_ORDINAL && std::llabs(r - s) != 1)) continue;
+        g.columns[static_cast<size_t>(x)] = r * N + i;
+        g.weights[static_cast<size_t>(x)] = omega;
+        ++x;
+      }
   }
   lv.start[static_cast<size_t>(n)] = n;
   g.kp.assign(static_cast<size_t>(n), 0.0);
@@ -251,7 +276,7 @@ Multilayer find_multilayer(const std::vector<const GraphData*>& layers, const st
                            const fc_multilayer_options& o, int threads, Progress& progress) {
   const int64_t L = int64_t(layers.size()), N = layers[0]->n, n = L * N;
   const std::vector<double> coefficient = null_coefficients(layers, gamma);
-  const SupraLevel level0 = supra_graph(layers, o.omega, o.coupling);
+  const SupraLevel level0 = supra_graph(layers, o.omega, o.coupling, threads);
   double total = 0;
   for (double w : level0.g.weights) total += w;
   SupraOps ops{coefficient, kMinGain * total / 2, default_leiden_options().randomness, L, threads};
@@ -273,32 +298,61 @@ Multilayer find_multilayer(const std::vector<const GraphData*>& layers, const st
     split_disconnected(level0.g, labels, threads);  // only after max_iterations passes: refinement keeps them connected
     m.k = renumber_by_first_appearance(labels);
   }
-  m.q = multilayer_quality(layers, gamma, o.omega, o.coupling, labels.data());
+  m.q = multilayer_quality(layers, gamma, o.omega, o.coupling, labels.data(), threads);
   m.labels = std::move(labels);
   progress.advance(n);
   return m;
 }
 
 double multilayer_quality(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma, double omega,
-                          int coupling, const int64_t* labels) {
+                          int coupling, const int64_t* labels, int threads) {
   const int64_t L = int64_t(layers.size()), N = layers[0]->n;
-  double inside = 0, null = 0, two_mu = 0;
-  std::unordered_map<int64_t, double> K;
-  for (int64_t s = 0; s < L; ++s) {
-    const GraphData& a = *layers[static_cast<size_t>(s)];
-    const int64_t* g = labels + s * N;
-    double two_m = 0;
-    K.clear();
-    for (int64_t i = 0; i < N; ++i)
-      for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
-        const double w = a.weights[static_cast<size_t>(e)];
-        two_m += w;
-        K[g[i]] += w;
-        if (g[a.columns[static_cast<size_t>(e)]] == g[i]) inside += w;
+  // Each layer's inside weight, 2 m and null term, the layers in parallel (a community's degree
+  // in a dense array per thread), then summed in layer order: the same Q for any thread count.
+  std::vector<double> inside(static_cast<size_t>(L), 0.0), null(static_cast<size_t>(L), 0.0), two_m(static_cast<size_t>(L), 0.0);
+  int64_t k = 0;
+  for (int64_t v = 0; v < L * N; ++v) k = std::max(k, labels[v] + 1);
+  int64_t raw = 0;
+  for (const GraphData* a : layers) raw += a->offsets[static_cast<size_t>(N)];
+  const int team = parallel_team(raw + L * N, threads);
+#pragma omp parallel num_threads(team) if (team > 1)
+  {
+    std::vector<double> K(static_cast<size_t>(k), 0.0);
+    std::vector<int64_t> met;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t s = 0; s < L; ++s) {
+      const GraphData& a = *layers[static_cast<size_t>(s)];
+      const int64_t* g = labels + s * N;
+      double in = 0, tm = 0;
+      for (int64_t i = 0; i < N; ++i) {
+        double row = 0;
+        for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
+          const double w = a.weights[static_cast<size_t>(e)];
+          row += w;
+          if (g[a.columns[static_cast<size_t>(e)]] == g[i]) in += w;
+        }
+        tm += row;
+        if (K[static_cast<size_t>(g[i])] == 0 && row != 0) met.push_back(g[i]);
+        K[static_cast<size_t>(g[i])] += row;
       }
-    two_mu += two_m;
-    if (two_m > 0)
-      for (const auto& [c, k] : K) null += gamma[static_cast<size_t>(s)] * k * k / two_m;
+      std::sort(met.begin(), met.end());
+      double nu = 0;
+      for (int64_t c : met) {
+        const double kc = K[static_cast<size_t>(c)];
+        if (tm > 0) nu += gamma[static_cast<size_t>(s)] * kc * kc / tm;
+        K[static_cast<size_t>(c)] = 0;
+      }
+      met.clear();
+      inside[static_cast<size_t>(s)] = in;
+      two_m[static_cast<size_t>(s)] = tm;
+      null[static_cast<size_t>(s)] = nu;
+    }
+  }
+  double in = 0, nu = 0, two_mu = 0;
+  for (int64_t s = 0; s < L; ++s) {
+    in += inside[static_cast<size_t>(s)];
+    nu += null[static_cast<size_t>(s)];
+    two_mu += two_m[static_cast<size_t>(s)];
   }
   double coupled = 0;
   for (int64_t s = 0; s < L; ++s)
@@ -307,7 +361,7 @@ double multilayer_quality(const std::vector<const GraphData*>& layers, const std
       two_mu += omega * double(N);
       for (int64_t i = 0; i < N; ++i) coupled += omega * (labels[s * N + i] == labels[r * N + i]);
     }
-  return two_mu > 0 ? (inside - null + coupled) / two_mu : 0.0;
+  return two_mu > 0 ? (in - nu + coupled) / two_mu : 0.0;
 }
 
 void multilayer_flexibility(const Multilayer& m, double* out) {

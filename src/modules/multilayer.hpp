@@ -42,9 +42,10 @@ void check_multilayer_input(const std::vector<const GraphData*>& layers, const d
 Multilayer find_multilayer(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma,
                            const fc_multilayer_options& options, int threads, Progress& progress);
 
-// Q of any labels (layers x n, layer-major, non-negative), straight from the formula above.
+// Q of any labels (layers x n, layer-major, non-negative), straight from the formula above; the
+// layers' sums on `threads` (0 = default), added in layer order: the same Q for any number.
 double multilayer_quality(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma, double omega,
-                          int coupling, const int64_t* labels);
+                          int coupling, const int64_t* labels, int threads);
 
 // Per node: the fraction of the layers - 1 consecutive pairs in which its label changes (0 for one layer).
 void multilayer_flexibility(const Multilayer& m, double* out);

@@ -21,8 +21,9 @@ struct SupraLevel {
 
 // Level 0: node (i, s) = s N + i; each row's layer entries (no self-loops, none of weight 0), then
 // its coupling entries (omega, when omega > 0 and there are two layers or more); node (i, s)'s
-// degree is node i's in layer s (the whole row, self-loop included).
-SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega, int coupling);
+// degree is node i's in layer s (the whole row, self-loop included). Built on `threads` (0 =
+// default), the same graph for any number.
+SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega, int coupling, int threads);
 
 // gamma_s / (2 m_s) per layer (0 for a layer without weight).
 std::vector<double> null_coefficients(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma);

@@ -110,6 +110,7 @@ class CpuLeidenEngine final : public LeidenEngine {
     sums_of(label_, kp_sum_, kn_sum_, size_);
     active_.assign(static_cast<size_t>(l.n), 0);
     for (int64_t v = 0; v < l.n; ++v) active_[static_cast<size_t>(v)] = !l.isolated(v);
+    moves_left_.assign(static_cast<size_t>(l.n), t_.max_node_moves > 0 ? t_.max_node_moves : 1);
   }
 
   LeidenRound move_round(uint64_t salt, int64_t round) override {
@@ -117,7 +118,7 @@ class CpuLeidenEngine final : public LeidenEngine {
     const int64_t n = l.n;
     target_.assign(static_cast<size_t>(n), -1);
     each_node([&](int64_t v, IdWeights& acc) {
-      if (!active_[static_cast<size_t>(v)] || !kernels::sync_judged(salt, v, round)) return;
+      if (!active_[static_cast<size_t>(v)] || moves_left_[static_cast<size_t>(v)] == 0 || !kernels::sync_judged(salt, v, round)) return;
       for (int64_t e = l.offsets[static_cast<size_t>(v)]; e < l.offsets[static_cast<size_t>(v + 1)]; ++e)
         acc.add(label_[static_cast<size_t>(l.columns[static_cast<size_t>(e)])], l.weights[static_cast<size_t>(e)]);
       const int64_t a = label_[static_cast<size_t>(v)];
@@ -172,12 +173,13 @@ class CpuLeidenEngine final : public LeidenEngine {
       --size_[static_cast<size_t>(a)];
       ++size_[static_cast<size_t>(c)];
       label_[static_cast<size_t>(v)] = c;
+      if (t_.max_node_moves > 0) --moves_left_[static_cast<size_t>(v)];
       ++r.changed;
       for (int64_t e = l.offsets[static_cast<size_t>(v)]; e < l.offsets[static_cast<size_t>(v + 1)]; ++e) touched[static_cast<size_t>(l.columns[static_cast<size_t>(e)])] = 1;
     }
     for (int64_t v = 0; v < n; ++v) {
       char& a = active_[static_cast<size_t>(v)];
-      a = (a && !kernels::sync_judged(salt, v, round)) || touched[static_cast<size_t>(v)];
+      a = ((a && !kernels::sync_judged(salt, v, round)) || touched[static_cast<size_t>(v)]) && moves_left_[static_cast<size_t>(v)] > 0;
       r.active += a;
     }
     return r;
@@ -478,6 +480,7 @@ class CpuLeidenEngine final : public LeidenEngine {
   std::vector<int64_t> label_, level_of_, kp_sum_, kn_sum_, size_, target_, target_weight_;
   std::vector<int64_t> refined_, sub_kp_, sub_kn_, sub_size_, ext_;
   std::vector<char> active_;
+  std::vector<int32_t> moves_left_;  // per node: moves it may still make in the level
   std::vector<IdWeights> scratch_;
 };
 

@@ -31,6 +31,16 @@ T* alloc(DeviceBuffer& b, int device, int64_t count, const char* what) {
   return b.get<T>();
 }
 
+// As alloc, but b is kept when it holds count values already: the aggregation's buffers, reused
+// level after level and pass after pass (a cudaMalloc and cudaFree per buffer and level was about
+// half of the aggregation's time in the 400 x 100 multilayer call, 273 levels).
+template <class T>
+T* reserve(DeviceBuffer& b, int device, int64_t count, const char* what) {
+  const size_t bytes = sizeof(T) * static_cast<size_t>(count < 1 ? 1 : count);
+  if (b.bytes() < bytes) b.allocate(device, bytes, what);
+  return b.get<T>();
+}
+
 // Host arrays to the device through two pinned chunks: the host threads fill one chunk (converting
 // each value to the device's type) while the other is copied. A pageable cudaMemcpy of the
 // 50 M-edge graph's 1.2 GB moved about 6.7 GB/s on the H200 machine (0.18 s, most of the call).
@@ -72,8 +82,10 @@ class Uploader {
 };
 
 struct DeviceLevel {
-  int64_t n = 0, entries = 0;
+  int64_t n = 0, entries = 0, layers = 0;
   DeviceBuffer offsets, columns, weights, kp, kn;
+  DeviceBuffer lstart, llayer, lweight;  // layered: the node weight lists
+  const double* gp = nullptr;             // layered: the layers' coefficients (the engine's)
   kernels::SyncLevel view() const {
     kernels::SyncLevel g;
     g.n = n;
@@ -82,6 +94,11 @@ struct DeviceLevel {
     g.weights = weights.get<ull>();
     g.kp = kp.get<ull>();
     g.kn = kn.get<ull>();
+    g.layers = layers;
+    g.lstart = lstart.get<int64_t>();
+    g.llayer = llayer.get<int32_t>();
+    g.lweight = lweight.get<ull>();
+    g.gp = gp;
     return g;
   }
 };
@@ -89,15 +106,18 @@ struct DeviceLevel {
 class CudaLeidenEngine final : public LeidenEngine {
  public:
   CudaLeidenEngine(int device, const LeidenLevelZero& z, const kernels::SyncTerms& terms, int threads)
-      : device_(device), t_(terms), n0_(z.n) {
+      : device_(device), t_(terms), n0_(z.n), layers_(z.layers) {
     const cudaStream_t st = stream_.get();
     const int64_t raw = z.offsets[z.n];
     scratch_bytes_ = std::max(kernels::sync_scan_bytes(2 * n0_), kernels::sync_scan32_bytes(2 * n0_));
     alloc<char>(scratch_, device_, int64_t(scratch_bytes_), "the scans' scratch");
-    // Level 0 from the caller's CSR: its arrays copied, the kept entries counted, placed and made
-    // fixed point on the device.
     const Clock::time_point start = Clock::now();
-    {
+    if (layers_ > 0) {
+      layered_zero(z, threads);
+      copy_seconds_ = since(start);
+    } else {
+      // Level 0 from the caller's CSR: its arrays copied, the kept entries counted, placed and
+      // made fixed point on the device.
       DeviceBuffer kept;
       // Kept for the final checks too (rows_inside reads the caller's entries as the host would).
       int64_t* d_offsets = alloc<int64_t>(raw_offsets_, device_, n0_ + 1, "the graph's offsets");
@@ -129,18 +149,20 @@ class CudaLeidenEngine final : public LeidenEngine {
       FC_CUDA(cudaStreamSynchronize(st));
       level0_seconds_ = since(start) - copy_seconds_;
     }
-    const int64_t e0 = zero_.entries, n2 = 2 * n0_;
+    const int64_t e0 = zero_.entries, n2 = 2 * n0_, rows = layers_ > 0 ? layers_ : 1;
     s_.label = alloc<int32_t>(label_, device_, n0_, "the labels");
     s_.target = alloc<int32_t>(target_, device_, n0_, "the decisions");
     s_.target_weight = alloc<ull>(target_weight_, device_, n0_, "the decisions' weights");
     s_.active = alloc<uint8_t>(active_, device_, n0_, "the active flags");
+    s_.moves_left = alloc<int32_t>(moves_left_, device_, n0_, "the moves left");
     s_.touched = alloc<uint8_t>(touched_, device_, n0_, "the touched flags");
-    s_.sum_p = alloc<ull>(sum_p_, device_, n2, "the community sums");
+    s_.sum_p = alloc<ull>(sum_p_, device_, n2 * rows, "the community sums");
     s_.sum_n = alloc<ull>(sum_n_, device_, n2, "the community sums");
     s_.size = alloc<int32_t>(size_, device_, n2, "the community sizes");
     s_.refined = alloc<int32_t>(refined_, device_, n0_, "the subcommunities");
     s_.ext = alloc<ull>(ext_, device_, n0_, "the subcommunities' weights");
-    s_.sub_p = alloc<ull>(sub_p_, device_, n0_, "the subcommunities' sums");
+    s_.sub_p = alloc<ull>(sub_p_, device_, n0_ * rows, "the subcommunities' sums");
+    if (layers_ > 0) s_.own = alloc<double>(own_, device_, n0_, "the subcommunities' own terms");
     s_.sub_n = alloc<ull>(sub_n_, device_, n0_, "the subcommunities' sums");
     s_.sub_size = alloc<int32_t>(sub_size_, device_, n0_, "the subcommunities' sizes");
     s_.table_keys = alloc<int32_t>(table_keys_, device_, 4 * e0, "the rows' hash tables");
@@ -181,7 +203,7 @@ class CudaLeidenEngine final : public LeidenEngine {
 
   void begin_moves() override {
     DeviceScope scope(device_);
-    check_cuda(kernels::sync_begin_moves(g().view(), s_, stream_.get()), "sync_begin_moves");
+    check_cuda(kernels::sync_begin_moves(g().view(), s_, t_.max_node_moves, stream_.get()), "sync_begin_moves");
   }
 
   LeidenRound move_round(uint64_t salt, int64_t round) override {
@@ -239,17 +261,31 @@ class CudaLeidenEngine final : public LeidenEngine {
     FC_CUDA(cudaStreamSynchronize(st));
     const int64_t k = k32;
     // Community ids in order of their values: flags over 2n ids, scanned into `community`.
-    DeviceBuffer community;
-    int32_t* community_id = alloc<int32_t>(community, device_, 2 * n + 1, "the aggregation's community ids");
+    int32_t* community_id = reserve<int32_t>(community_, device_, 2 * n + 1, "the aggregation's community ids");
     check_cuda(kernels::sync_used_flags(s_.label, n, flags, 2 * n, st), "sync_used_flags");
     check_cuda(kernels::sync_scan32(flags, community_id, 2 * n, scratch_.get(), scratch_bytes_, st), "sync_scan32");
     DeviceLevel& next = level_ == &levels_[0] ? levels_[1] : levels_[0];
     next.n = k;
-    ull* kp = alloc<ull>(next.kp, device_, k, "an aggregate's node weights");
-    ull* kn = alloc<ull>(next.kn, device_, k, "an aggregate's node weights");
-    DeviceBuffer new_label;
-    int32_t* nl = alloc<int32_t>(new_label, device_, k, "an aggregate's labels");
+    ull* kp = reserve<ull>(next.kp, device_, k, "an aggregate's node weights");
+    ull* kn = reserve<ull>(next.kn, device_, k, "an aggregate's node weights");
+    int32_t* nl = reserve<int32_t>(new_label_, device_, k, "an aggregate's labels");
     check_cuda(kernels::sync_new_nodes(view, s_, id, community_id, map_.get<int32_t>(), k, kp, kn, nl, st), "sync_new_nodes");
+    if (layers_ > 0) {
+      // Each new node's list: its subcommunity's row without zeros.
+      next.layers = layers_;
+      next.gp = gp_.get<double>();
+      int64_t* c = reserve<int64_t>(counts_buffer_, device_, k + 1, "an aggregate's list counts");
+      FC_CUDA(cudaMemsetAsync(c, 0, sizeof(int64_t) * size_t(k + 1), st));
+      check_cuda(kernels::sync_list_counts(view, s_, id, c, st), "sync_list_counts");
+      int64_t* ls = reserve<int64_t>(next.lstart, device_, k + 1, "an aggregate's list offsets");
+      check_cuda(kernels::sync_scan(c, ls, k, scratch_.get(), scratch_bytes_, st), "sync_scan");
+      int64_t total = 0;
+      FC_CUDA(cudaMemcpyAsync(&total, ls + k, sizeof(int64_t), cudaMemcpyDeviceToHost, st));
+      FC_CUDA(cudaStreamSynchronize(st));
+      check_cuda(kernels::sync_list_fill(view, s_, id, ls, reserve<int32_t>(next.llayer, device_, total, "an aggregate's lists"),
+                                         reserve<ull>(next.lweight, device_, total, "an aggregate's lists"), st),
+                 "sync_list_fill");
+    }
     check_cuda(kernels::sync_map_level0(level_of_.get<int32_t>(), n0_, map_.get<int32_t>(), st), "sync_map_level0");
     // The entries between new nodes, sorted by (row, column) and summed.
     check_cuda(kernels::sync_pairs(view, map_.get<int32_t>(), keys_[0], values_[0], s_.counters + 3, st), "sync_pairs");
@@ -267,15 +303,14 @@ class CudaLeidenEngine final : public LeidenEngine {
     FC_CUDA(cudaStreamSynchronize(st));
     if (items == 0) entries = 0;
     next.entries = int64_t(entries);
-    DeviceBuffer counts;
-    int64_t* c = alloc<int64_t>(counts, device_, k + 1, "an aggregate's row counts");
-    int32_t* cols = alloc<int32_t>(next.columns, device_, next.entries, "an aggregate's columns");
-    ull* w = alloc<ull>(next.weights, device_, next.entries, "an aggregate's weights");
+    int64_t* c = reserve<int64_t>(counts_buffer_, device_, k + 1, "an aggregate's row counts");
+    int32_t* cols = reserve<int32_t>(next.columns, device_, next.entries, "an aggregate's columns");
+    ull* w = reserve<ull>(next.weights, device_, next.entries, "an aggregate's weights");
     check_cuda(kernels::sync_rows(keys_[out], values_[out], next.entries, k, c, cols, w, st), "sync_rows");
-    int64_t* offsets = alloc<int64_t>(next.offsets, device_, k + 1, "an aggregate's offsets");
+    int64_t* offsets = reserve<int64_t>(next.offsets, device_, k + 1, "an aggregate's offsets");
     check_cuda(kernels::sync_scan(c, offsets, k, scratch_.get(), scratch_bytes_, st), "sync_scan");
     FC_CUDA(cudaMemcpyAsync(s_.label, nl, sizeof(int32_t) * size_t(k), cudaMemcpyDeviceToDevice, st));
-    FC_CUDA(cudaStreamSynchronize(st));  // the local buffers are freed on return
+    FC_CUDA(cudaStreamSynchronize(st));
     level_ = &next;
   }
 
@@ -294,6 +329,7 @@ class CudaLeidenEngine final : public LeidenEngine {
   }
 
   bool rows_inside(const std::vector<int64_t>& labels, std::vector<double>& row_pos, std::vector<double>& row_neg) override {
+    if (layers_ > 0) return false;
     DeviceScope scope(device_);
     const Timed timed(check_seconds_);
     const cudaStream_t st = stream_.get();
@@ -334,6 +370,44 @@ class CudaLeidenEngine final : public LeidenEngine {
  private:
   const DeviceLevel& g() const { return level_ != nullptr ? *level_ : zero_; }
 
+  // Layered level 0: the caller's entries, already fixed point and all kept, copied as they are;
+  // each node's list (its weight in its layer, none when 0) made on the host, and the layers'
+  // coefficients.
+  void layered_zero(const LeidenLevelZero& z, int threads) {
+    const cudaStream_t st = stream_.get();
+    const int64_t e = z.offsets[z.n];
+    zero_.n = n0_;
+    zero_.entries = e;
+    zero_.layers = layers_;
+    std::vector<int64_t> lstart(static_cast<size_t>(n0_ + 1), 0), lweight;
+    std::vector<int32_t> llayer;
+    for (int64_t v = 0; v < n0_; ++v) {
+      if (z.node_weight[v] != 0) {
+        llayer.push_back(z.node_layer[v]);
+        lweight.push_back(z.node_weight[v]);
+      }
+      lstart[static_cast<size_t>(v + 1)] = int64_t(llayer.size());
+    }
+    const int64_t listed = int64_t(llayer.size());
+    double* gp = alloc<double>(gp_, device_, layers_, "the layers' coefficients");
+    zero_.gp = gp;
+    int64_t* offsets = alloc<int64_t>(zero_.offsets, device_, n0_ + 1, "the level-0 offsets");
+    int32_t* columns = alloc<int32_t>(zero_.columns, device_, e, "the level-0 columns");
+    ull* weights = alloc<ull>(zero_.weights, device_, e, "the level-0 weights");
+    int64_t* ls = alloc<int64_t>(zero_.lstart, device_, n0_ + 1, "the level-0 lists");
+    int32_t* ll = alloc<int32_t>(zero_.llayer, device_, listed, "the level-0 lists");
+    ull* lw = alloc<ull>(zero_.lweight, device_, listed, "the level-0 lists");
+    Uploader up(st, threads, sizeof(int64_t) * size_t(std::max(n0_ + 1, e)));
+    up.copy(z.offsets, offsets, n0_ + 1);
+    up.copy(z.columns, columns, e);  // int64 -> int32 (n < 2^30)
+    up.copy(z.fixed, weights, e);    // int64 -> its two's complement word
+    up.copy(lstart.data(), ls, n0_ + 1);
+    up.copy(llayer.data(), ll, listed);
+    up.copy(lweight.data(), lw, listed);
+    up.copy(z.layer_gp, gp, layers_);
+    up.finish();
+  }
+
   using Clock = std::chrono::steady_clock;
   static double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
   // Adds the scope's wall time to a phase (every step ends on a stream synchronization).
@@ -369,12 +443,13 @@ class CudaLeidenEngine final : public LeidenEngine {
   Stream stream_;  // made on the engine's device (make_leiden_engine's scope)
   kernels::SyncTerms t_;
   int64_t n0_;
+  int64_t layers_ = 0;
   DeviceLevel zero_, levels_[2];
   const DeviceLevel* level_ = nullptr;
   kernels::SyncState s_;
   DeviceBuffer label_, target_, target_weight_, active_, touched_, sum_p_, sum_n_, size_, refined_, ext_, sub_p_, sub_n_,
-      sub_size_, table_keys_, table_values_, counters_, used_, flags_, id_, map_, level_of_, out_, key_buffer_[2],
-      value_buffer_[2], scratch_;
+      sub_size_, own_, gp_, moves_left_, table_keys_, table_values_, counters_, used_, flags_, id_, map_, level_of_, out_, key_buffer_[2],
+      value_buffer_[2], scratch_, community_, new_label_, counts_buffer_;
   uint64_t* keys_[2] = {nullptr, nullptr};
   ull* values_[2] = {nullptr, nullptr};
   size_t scratch_bytes_ = 0;
@@ -391,13 +466,14 @@ int64_t leiden_engine_bytes(const LeidenLevelZero& z) {
   const int64_t raw = z.offsets[z.n], n = z.n;
   // The caller's arrays (int32 columns, float weights), level 0, two aggregates at most as large, the tables, the
   // sort's halves, the per-node state; the scratch is small beside them.
-  return raw * 8 + raw * (12 + 2 * 12 + 4 * 12 + 2 * 16) + n * 120 + (int64_t(64) << 20);
+  // Layered: the community sums' 2 n rows of L and the subcommunities' n rows, 8 bytes a value.
+  const int64_t rows = z.layers > 0 ? 24 * n * z.layers : 0;
+  return raw * 8 + raw * (12 + 2 * 12 + 4 * 12 + 2 * 16) + n * 120 + rows + (int64_t(64) << 20);
 }
 
 std::unique_ptr<LeidenEngine> make_leiden_engine(int device, const LeidenLevelZero& z, const kernels::SyncTerms& terms,
                                                  int64_t memory_limit, int threads) {
   if (z.n >= (int64_t(1) << 30)) return nullptr;  // int32 ids below 2n
-  if (z.layers > 0) return nullptr;              // layered: the host's steps (the device's are not written yet)
   const int64_t bytes = leiden_engine_bytes(z);
   if (memory_limit > 0 && bytes > memory_limit) return nullptr;
   DeviceScope scope(device);
