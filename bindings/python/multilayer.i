@@ -1,5 +1,5 @@
-/* fastconn.i's part for multilayer modularity (fc_multilayer_modularity and its result's
- * accessors), %included by it after its typemaps. */
+/* fastconn.i's part for multilayer modularity (fc_multilayer_modularity, its _v2 and its
+ * result's accessors), %included by it after its typemaps. */
 
 FCPY_HANDLE(fc_multilayer, fc_multilayer_destroy)
 
@@ -38,13 +38,21 @@ FCPY_HANDLE(fc_multilayer, fc_multilayer_destroy)
 FCPY_VECTOR_ARG(const double, NPY_DOUBLE, layer_resolutions, 0, 1) /* None: options->resolution */
 FCPY_VECTOR_OUT(double, NPY_DOUBLE, flexibility, capacity)
 
-/* fastconn reads n_layers resolutions when they are given. */
-%exception fc_multilayer_modularity {
+/* fc_multilayer_modularity and fc_multilayer_modularity_v2 read n_layers resolutions when they
+ * are given. */
+%define FCPY_MULTILAYER_CALL(FUNCTION, OPTIONS)
+%exception FUNCTION {
   if (arg4 != NULL && !fcpy_require_length("layer_resolutions", length4, arg3, "the layer count is")) SWIG_fail;
   Py_BEGIN_ALLOW_THREADS
-  result = fc_multilayer_modularity(arg1, (const fc_graph* const*)arg2, arg3, (const double*)arg4, (fc_multilayer_options const*)arg5, arg6);
+  result = FUNCTION(arg1, (const fc_graph* const*)arg2, arg3, (const double*)arg4, (OPTIONS const*)arg5, arg6);
   Py_END_ALLOW_THREADS
 }
+%enddef
+FCPY_MULTILAYER_CALL(fc_multilayer_modularity, fc_multilayer_options)
+/* fc_multilayer_options_v2's member `base` is a plain struct: SWIG's setter copies an
+ * fc_multilayer_options into it (options.base = o), which is how fastconn.multilayer_modularity
+ * fills it. */
+FCPY_MULTILAYER_CALL(fc_multilayer_modularity_v2, fc_multilayer_options_v2)
 
 /* The dense allegiance: a writable C-contiguous 2-D float64 array; ld is its row length and the
  * capacity its size, which fastconn checks against n_nodes. */

@@ -9,7 +9,7 @@
  *                 'rubinov'), 'algorithm' ('queue': fc_leiden's result | 'synchronous': rounds of
  *                 simultaneous moves, on the GPU of a CUDA context).
  *   [S, Q, flexibility, allegiance] = fastconn_mex('multilayer', layers, name, value, ... [, opts])
- *                 multilayer modularity (Mucha et al. 2010; fc_multilayer_modularity) of a cell
+ *                 multilayer modularity (Mucha et al. 2010; fc_multilayer_modularity_v2) of a cell
  *                 array of L networks on the same N nodes (each as 'modularity' takes it, weights
  *                 >= 0; e.g. 'dfc_graphs''s): S is N x L (GenLouvain's layout), module ids 1..K
  *                 shared across layers; Q the multilayer modularity; flexibility N x 1 (the
@@ -19,8 +19,10 @@
  *                 'omega' (coupling >= 0, 1), 'coupling' ('ordinal' | 'categorical'), 'seed' (1),
  *                 'maxiterations' (passes, 0 = until nothing moves), 'allegiancefloor' (f in
  *                 (0, 1]: allegiance is then a sparse symmetric matrix of the pairs at or above f
- *                 and the diagonal, computed without the dense one: fc_multilayer_allegiance_pairs).
- * Both run on the host whatever the backend (except Leiden's 'synchronous' algorithm on a CUDA
+ *                 and the diagonal, computed without the dense one: fc_multilayer_allegiance_pairs),
+ *                 'algorithm' ('queue': fc_multilayer_modularity's result | 'synchronous': rounds
+ *                 of simultaneous moves, the same labels on every backend and thread count).
+ * Both run on the host whatever the backend (except the 'synchronous' algorithm on a CUDA
  * context); opts gives the threads. */
 #include <string.h>
 
@@ -40,6 +42,17 @@ static int common_option(const char* name, const mxArray* value, uint64_t* seed,
     return 1;
   }
   return 0;
+}
+
+/* 'algorithm', shared by both commands: FC_LEIDEN_QUEUE or FC_LEIDEN_SYNCHRONOUS. */
+static int32_t algorithm_arg(const mxArray* value_array, call_state* call) {
+  char value[32];
+  lowercase_copy(value, sizeof(value), value_array);
+  if (strcmp(value, "queue") == 0) return FC_LEIDEN_QUEUE;
+  if (strcmp(value, "synchronous") == 0) return FC_LEIDEN_SYNCHRONOUS;
+  if (value[0]) usage_error(call, "'algorithm' must be 'queue' or 'synchronous', not '%s'", value);
+  usage_error(call, "'algorithm' must be 'queue' or 'synchronous' (a char array of at most 31 characters)");
+  return FC_LEIDEN_QUEUE; /* not reached: usage_error does not return */
 }
 
 /* After the name/value pairs from prhs[a]: only an options struct. */
@@ -84,11 +97,7 @@ static void leiden(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], c
       else if (strcmp(value, "rubinov") == 0) lo->signed_mode = FC_SIGNED_RUBINOV;
       else usage_error(call, "'signed' must be 'gomez' or 'rubinov'");
     } else if (strcmp(name, "algorithm") == 0) {
-      lowercase_copy(value, sizeof(value), prhs[a + 1]);
-      if (strcmp(value, "queue") == 0) v2.algorithm = FC_LEIDEN_QUEUE;
-      else if (strcmp(value, "synchronous") == 0) v2.algorithm = FC_LEIDEN_SYNCHRONOUS;
-      else if (value[0]) usage_error(call, "'algorithm' must be 'queue' or 'synchronous', not '%s'", value);
-      else usage_error(call, "'algorithm' must be 'queue' or 'synchronous' (a char array of at most 31 characters)");
+      v2.algorithm = algorithm_arg(prhs[a + 1], call);
     } else {
       usage_error(call, "unknown leiden option '%s' (known: resolution, quality, initial, seed, maxiterations, "
                         "randomness, signed, algorithm)", name);
@@ -171,7 +180,8 @@ static void layers_of_cell(const mxArray* cell, call_state* call) {
 
 static void multilayer(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[], call_state* call) {
   char name[32], value[32];
-  fc_multilayer_options mo;
+  fc_multilayer_options_v2 v2; /* FC_LEIDEN_QUEUE, the default, is fc_multilayer_modularity bit for bit */
+  fc_multilayer_options* mo = &v2.base;
   const mxArray* gammas = NULL;
   double floor = 0; /* 0: the dense allegiance */
   fc_context* ctx;
@@ -183,24 +193,26 @@ static void multilayer(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[
   if (nrhs < 2)
     usage_error(call, "usage: [S, Q, flexibility, allegiance] = fastconn_mex('multilayer', layers, name, value, ...)");
   if (nlhs > 4) usage_error(call, "'multilayer' returns 4 outputs, not %d", nlhs);
-  check(fc_multilayer_options_default(&mo), call, "reading the default options");
+  check(fc_multilayer_options_v2_default(&v2), call, "reading the default options");
   for (; a < nrhs && mxIsChar(prhs[a]); a += 2) {
     lowercase_copy(name, sizeof(name), prhs[a]);
     if (a + 1 >= nrhs) usage_error(call, "option '%s' has no value", name);
-    if (common_option(name, prhs[a + 1], &mo.seed, &mo.max_iterations, call)) continue;
-    if (strcmp(name, "omega") == 0) mo.omega = real_arg(prhs[a + 1], "omega", call);
+    if (common_option(name, prhs[a + 1], &mo->seed, &mo->max_iterations, call)) continue;
+    if (strcmp(name, "omega") == 0) mo->omega = real_arg(prhs[a + 1], "omega", call);
     else if (strcmp(name, "resolution") == 0) gammas = prhs[a + 1];
     else if (strcmp(name, "allegiancefloor") == 0) {
       floor = real_arg(prhs[a + 1], "allegiancefloor", call);
       if (!(floor > 0 && floor <= 1)) usage_error(call, "allegiancefloor must be in (0, 1], not %g", floor);
     } else if (strcmp(name, "coupling") == 0) {
       lowercase_copy(value, sizeof(value), prhs[a + 1]);
-      if (strcmp(value, "ordinal") == 0) mo.coupling = FC_COUPLING_ORDINAL;
-      else if (strcmp(value, "categorical") == 0) mo.coupling = FC_COUPLING_CATEGORICAL;
+      if (strcmp(value, "ordinal") == 0) mo->coupling = FC_COUPLING_ORDINAL;
+      else if (strcmp(value, "categorical") == 0) mo->coupling = FC_COUPLING_CATEGORICAL;
       else usage_error(call, "'coupling' must be 'ordinal' or 'categorical'");
+    } else if (strcmp(name, "algorithm") == 0) {
+      v2.algorithm = algorithm_arg(prhs[a + 1], call);
     } else {
       usage_error(call, "unknown multilayer option '%s' (known: resolution, omega, coupling, seed, maxiterations, "
-                        "allegiancefloor)", name);
+                        "allegiancefloor, algorithm)", name);
     }
   }
   ctx = context_after("multilayer", nrhs, prhs, a, call);
@@ -213,8 +225,8 @@ static void multilayer(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[
     call->scratch2 = mxMalloc((size_t)call->n_layers * sizeof(double));
     for (i = 0; i < call->n_layers; ++i) ((double*)call->scratch2)[i] = mxGetPr(gammas)[count == 1 ? 0 : i];
   }
-  check(fc_multilayer_modularity(ctx, (const fc_graph* const*)call->layers, call->n_layers, (const double*)call->scratch2,
-                                 &mo, &call->multilayer),
+  check(fc_multilayer_modularity_v2(ctx, (const fc_graph* const*)call->layers, call->n_layers,
+                                    (const double*)call->scratch2, &v2, &call->multilayer),
         call, "finding the multilayer modules");
   check(fc_multilayer_info(call->multilayer, &n, &layers, NULL, &q), call, "reading the modules");
   call->scratch = mxMalloc((size_t)(n * layers > 0 ? n * layers : 1) * sizeof(int64_t));

@@ -16,7 +16,10 @@ function [S, Q, flexibility, allegiance] = fcMultilayer(layers, varargin)
 %     'MaxIterations' passes at most (default 0: until no node moves)
 %     'AllegianceFloor' f in (0, 1]: allegiance is a sparse matrix of the pairs at or above f
 %                     (and the diagonal), computed without the dense N x N one (voxel-level N)
-%     'Threads' as for fcCorr (the optimization runs on the host whatever the backend)
+%     'Algorithm'     'queue' (default: single moves from a seeded queue, on the host) or
+%                     'synchronous' (rounds of simultaneous moves: the same labels on every
+%                     backend and thread count; they differ from 'queue''s)
+%     'Backend', 'Threads' as for fcCorr (only 'synchronous' may use a GPU)
 %
 %   Example:
 %     X = csvread(fullfile(fileparts(which('fcMultilayer')), '..', 'data', 'fmri_timeseries.csv'), 1, 0);
@@ -24,12 +27,14 @@ function [S, Q, flexibility, allegiance] = fcMultilayer(layers, varargin)
 %     [S, Q, flexibility, allegiance] = fcMultilayer(layers, 'Omega', 0.5);
 %     size(S)                                       % 31 regions x 11 windows
 %     [~, most] = max(flexibility)                  % the region that changes module most often
+%     [S2, Q2] = fcMultilayer(layers, 'Omega', 0.5, 'Algorithm', 'synchronous');   % simultaneous moves
 %
 %   See also fcDfcGraphs, fcLeiden, fcModularity.
 map = struct('resolution', 'resolution', 'omega', 'omega', 'coupling', 'coupling', 'seed', 'seed', ...
-             'maxiterations', 'maxiterations', 'allegiancefloor', 'allegiancefloor');
+             'maxiterations', 'maxiterations', 'allegiancefloor', 'allegiancefloor', 'algorithm', 'algorithm');
 [opts, extra] = fc_options('fcMultilayer', varargin, {'Resolution', 'Omega', 'Coupling', 'Seed', 'MaxIterations', ...
-                                                       'AllegianceFloor', 'Backend', 'Threads', 'MemoryLimit'});
+                                                       'AllegianceFloor', 'Algorithm', 'Backend', 'Threads', ...
+                                                       'MemoryLimit'});
 args = {};
 names = fieldnames(extra);
 for k = 1:numel(names)

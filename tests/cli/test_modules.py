@@ -161,6 +161,44 @@ def test_dfc_flexibility_and_window_modules(tmp_path, scan, voxels):
     assert r["multilayer_q"] == pytest.approx(mucha_q(mats, labels, 0.5), abs=1e-9)
     assert r["mean_flexibility"] == pytest.approx(f[idx].mean(), abs=1e-7)
     assert meta["parameters"]["window_modules"]["omega"] == 0.5
+    assert meta["parameters"]["window_modules"]["multilayer_algorithm"] == "queue"
+
+
+def test_dfc_window_modules_synchronous(tmp_path, scan, voxels):
+    # --multilayer-algorithm synchronous (fc_multilayer_modularity_v2, FC_LEIDEN_SYNCHRONOUS): Mucha's
+    # Q of its own labels, flexibility from them, the same maps on one thread, recorded in the
+    # sidecar; --multilayer-algorithm queue gives the default's maps.
+    mask, idx = mask_file(tmp_path, scan)
+    common = [SCAN, "-m", mask, "--window", "20", "--step", "5", "--threshold", "0.6", "--precision", "fp64",
+              "--omega", "0.5", "--random-seed", "3", "-q"]
+
+    def window_modules(name, *extra):
+        out, flex, mods = (tmp_path / f"{name}{suffix}.nii.gz" for suffix in ("", "_flex", "_mods"))
+        run("dfc", *common, *extra, "-o", out, "--flexibility", flex, "--module-labels", mods)
+        return flat(nib.load(flex)), flat(nib.load(mods)), sidecar(tmp_path / f"{name}.json")
+
+    windows = (40 - 20) // 5 + 1
+    f, mods, meta = window_modules("sync", "--multilayer-algorithm", "synchronous")
+    assert meta["parameters"]["window_modules"]["multilayer_algorithm"] == "synchronous"
+    assert meta["parameters"]["window_modules"]["random_seed"] == 3
+    labels = mask_labels(tmp_path / "sync_mods.nii.gz", idx, scan, windows).T  # (windows, voxels)
+    assert labels.min() == 1
+    np.testing.assert_allclose(f[idx], (labels[1:] != labels[:-1]).mean(0), rtol=0, atol=1e-7)
+    mats = []
+    for k in range(windows):
+        a, near = network(voxels[idx, 5 * k:5 * k + 20], 0.6)
+        assert not near
+        mats.append(a)
+    r = meta["results"]["window_modules"]
+    assert r["n_modules"] == labels.max()
+    assert r["multilayer_q"] == pytest.approx(mucha_q(mats, labels, 0.5), abs=1e-9)
+    f1, mods1, _ = window_modules("one", "--multilayer-algorithm", "synchronous", "--threads", "1")
+    assert np.array_equal(mods1, mods) and np.array_equal(f1, f)
+    fq, modsq, metaq = window_modules("queue", "--multilayer-algorithm", "queue")
+    fd, modsd, metad = window_modules("default")
+    assert metaq["parameters"]["window_modules"]["multilayer_algorithm"] == "queue"
+    assert np.array_equal(modsq, modsd) and np.array_equal(fq, fd)
+    assert metaq["results"]["window_modules"]["multilayer_q"] == metad["results"]["window_modules"]["multilayer_q"]
 
 
 def test_bad_options(tmp_path):
@@ -181,6 +219,11 @@ def test_bad_options(tmp_path):
           "-o", out], "--omega"),
         (["dfc", SCAN, "--window", "20", "--density", "0.05", "--flexibility", tmp_path / "f.nii.gz", "--weights",
           "signed", "-o", out], "--weights"),
+        (["dfc", SCAN, "--window", "20", "--density", "0.05", "--multilayer-algorithm", "synchronous", "-o", out],
+         "--multilayer-algorithm applies to --flexibility and --module-labels only"),
+        (["dfc", SCAN, "--window", "20", "--density", "0.05", "--flexibility", tmp_path / "f.nii.gz",
+          "--multilayer-algorithm", "louvain", "-o", out],
+         "--multilayer-algorithm: 'louvain' is not one of queue|synchronous"),
     ]
     for args, text in cases:
         p = run(*args, check=False)

@@ -15,6 +15,7 @@ function test_fastconn_mex_leiden(mex_dir, csv_path)
   check_leiden_fmri(X);
   check_leiden_synchronous(X);
   check_multilayer(X);
+  check_multilayer_synchronous(X);
   check_multilayer_odd_sizes();
   check_errors();
   finish_checks('test_fastconn_mex_leiden');
@@ -152,6 +153,34 @@ function check_multilayer(X)
   expect(isequal(S2, S) && Q2 == Q && numel(f2) == 31, 'fcMultilayer: same labels on 1 thread');
 end
 
+% 'algorithm' 'synchronous' (fc_multilayer_modularity_v2): Mucha's Q of its labels, the same labels
+% on 1 thread and again; 'queue' is the default's result.
+function check_multilayer_synchronous(X)
+  layers = fastconn_mex('dfc_graphs', X, 40, 20, 'signed', 0.3);
+  L = numel(layers);
+  cases = {0.1, 'ordinal'; 0.5, 'categorical'};
+  for c = 1:size(cases, 1)
+    omega = cases{c, 1}; coupling = cases{c, 2};
+    [S, Q, flexibility] = fastconn_mex('multilayer', layers, 'omega', omega, 'coupling', coupling, 'algorithm', 'synchronous');
+    what = sprintf('windows synchronous omega %g %s', omega, coupling);
+    printf('      %s: Q = %.6f, K = %d\n', what, Q, max(S(:)));
+    expect(isequal(size(S), [31 L]) && isequal(unique(S(:)).', 1:max(S(:))), [what ': S is 31 x L, ids 1..K']);
+    within(Q, ref_multilayer_q(layers, S, omega, 1, strcmp(coupling, 'categorical')), 1e-9, [what ': Mucha Q of S']);
+    expect(isequal(flexibility, mean(S(:, 2:end) ~= S(:, 1:end-1), 2)), [what ': flexibility from S']);
+    [S1, Q1] = fastconn_mex('multilayer', layers, 'omega', omega, 'coupling', coupling, 'Algorithm', 'Synchronous', ...
+                            struct('threads', 1));
+    expect(isequal(S1, S) && Q1 == Q, [what ': the same labels on 1 thread']);
+  end
+  gamma = linspace(0.5, 1.5, L);
+  [S, Q] = fcMultilayer(layers, 'Resolution', gamma, 'Omega', 0.3, 'Algorithm', 'synchronous');
+  within(Q, ref_multilayer_q(layers, S, 0.3, gamma, false), 1e-9, 'fcMultilayer synchronous, a resolution per layer: Mucha Q');
+  [S2, Q2] = fcMultilayer(layers, 'Resolution', gamma, 'Omega', 0.3, 'Algorithm', 'synchronous', 'Threads', 1);
+  expect(isequal(S2, S) && Q2 == Q, 'fcMultilayer synchronous: same labels on 1 thread');
+  [Sq, Qq, fq, aq] = fastconn_mex('multilayer', layers, 'omega', 0.5, 'seed', 4, 'algorithm', 'queue');
+  [Sd, Qd, fd, ad] = fastconn_mex('multilayer', layers, 'omega', 0.5, 'seed', 4);
+  expect(isequal(Sq, Sd) && Qq == Qd && isequal(fq, fd) && isequal(aq, ad), 'multilayer: algorithm queue is the default''s result');
+end
+
 function check_multilayer_odd_sizes()
   [S, Q, f, a] = fastconn_mex('multilayer', {sparse(1, 1), zeros(1)});
   expect(isequal(S, [1 1]) && Q == 1 && f == 0 && a == 1, 'one node, two layers: S = [1 1], Q = 1 (only the coupling)');
@@ -184,5 +213,7 @@ function check_errors()
   expect_error(@() fastconn_mex('multilayer', {ring, ring}, 'coupling', 'multiplex'), 'fastconn:usage', 'coupling', 'multilayer unknown coupling');
   expect_error(@() fastconn_mex('multilayer', {ring, ring}, 'omega'), 'fastconn:usage', 'no value', 'multilayer option without value');
   expect_error(@() fastconn_mex('multilayer', {ring, ring}, 'allegiancefloor', 0), 'fastconn:usage', 'allegiancefloor', 'multilayer allegiancefloor 0');
+  expect_error(@() fastconn_mex('multilayer', {ring, ring}, 'algorithm', 'louvain'), 'fastconn:usage', {'algorithm', 'louvain'}, 'multilayer unknown algorithm');
+  expect_error(@() fcMultilayer({ring, ring}, 'Algorithm', 2), 'fastconn:usage', {'algorithm', 'char array'}, 'fcMultilayer algorithm not text');
   expect_error(@() fcMultilayer({ring}, 'Gamma', 1), 'fastconn:usage', 'unknown option', 'fcMultilayer unknown option');
 end

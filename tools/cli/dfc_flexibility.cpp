@@ -9,35 +9,39 @@ namespace fcli {
 
 std::vector<OptionSpec> flexibility_specs() {
   return {{"flexibility", 0, "FILE"}, {"module-labels", 0, "FILE"}, {"omega", 0, "W"}, {"resolution", 0, "G"}, {"random-seed", 0, "N"},
-          {"weights", 0, "binary|abs"}};
+          {"weights", 0, "binary|abs"}, {"multilayer-algorithm", 0, "queue|synchronous"}};
 }
 
 FlexibilitySpec flexibility_spec_from(const Args& args) {
   if (!args.has("flexibility") && !args.has("module-labels"))
-    for (const char* name : {"omega", "resolution", "random-seed", "weights"})
+    for (const char* name : {"omega", "resolution", "random-seed", "weights", "multilayer-algorithm"})
       if (args.has(name)) fail(std::string("--") + name + " applies to --flexibility and --module-labels only");
   FlexibilitySpec spec;
-  check(fc_multilayer_options_default(&spec.options), "fc_multilayer_options_default");
+  check(fc_multilayer_options_v2_default(&spec.options), "fc_multilayer_options_v2_default");
+  spec.algorithm_name = args.choice("multilayer-algorithm", {"queue", "synchronous"}, "queue");
+  spec.options.algorithm = spec.algorithm_name == "synchronous" ? FC_LEIDEN_SYNCHRONOUS : FC_LEIDEN_QUEUE;
+  fc_multilayer_options& o = spec.options.base;
   if (args.has("omega")) {
-    spec.options.omega = args.real("omega");
-    if (!(spec.options.omega >= 0)) fail("--omega: " + args.text("omega") + " is not >= 0");
+    o.omega = args.real("omega");
+    if (!(o.omega >= 0)) fail("--omega: " + args.text("omega") + " is not >= 0");
   }
   if (args.has("resolution")) {
-    spec.options.resolution = args.real("resolution");
-    if (!(spec.options.resolution >= 0)) fail("--resolution: " + args.text("resolution") + " is not >= 0");
+    o.resolution = args.real("resolution");
+    if (!(o.resolution >= 0)) fail("--resolution: " + args.text("resolution") + " is not >= 0");
   }
-  if (args.has("random-seed")) spec.options.seed = static_cast<uint64_t>(args.integer("random-seed", 0, INT64_MAX));
+  if (args.has("random-seed")) o.seed = static_cast<uint64_t>(args.integer("random-seed", 0, INT64_MAX));
   spec.weights = graph_weights_code(args, &spec.weights_name, {"binary", "abs"});
   return spec;
 }
 
 void describe_flexibility(const FlexibilitySpec& spec, Json& parameters) {
   Json& p = parameters.member("window_modules");
-  p.set("method", "multilayer modularity over the windows' networks (fc_multilayer_modularity, ordinal coupling)");
+  p.set("method", "multilayer modularity over the windows' networks (fc_multilayer_modularity_v2, ordinal coupling)");
   p.set("network_weights", spec.weights_name);
-  p.set("omega", spec.options.omega);
-  p.set("resolution", spec.options.resolution);
-  p.set("random_seed", static_cast<int64_t>(spec.options.seed));
+  p.set("omega", spec.options.base.omega);
+  p.set("resolution", spec.options.base.resolution);
+  p.set("random_seed", static_cast<int64_t>(spec.options.base.seed));
+  p.set("multilayer_algorithm", spec.algorithm_name);
   p.set("flexibility", "the fraction of consecutive window pairs in which the voxel's module changes, 0 outside the mask");
   p.set("module_labels", "volume k: window k's module + 1 (ids shared across windows, numbered by first appearance), 0 outside the mask");
 }
@@ -72,9 +76,9 @@ WindowModules dfc_window_modules(Session& s, const EdgeRule& rule, const Flexibi
   s.progress().begin("multilayer modules");
   const double t1 = now_seconds();
   fc_multilayer* raw = nullptr;
-  check(fc_multilayer_modularity(s.context(), layers.data(), static_cast<int64_t>(layers.size()), nullptr,
-                                 &spec.options, &raw),
-        "fc_multilayer_modularity");
+  check(fc_multilayer_modularity_v2(s.context(), layers.data(), static_cast<int64_t>(layers.size()), nullptr,
+                                    &spec.options, &raw),
+        "fc_multilayer_modularity_v2");
   MultilayerPtr m(raw);
   s.set_timing("multilayer", now_seconds() - t1);
   s.progress().end();

@@ -25,6 +25,7 @@ Example, on the bundled data (fastconn.data):
 import numpy as np
 
 from . import _fastconn as _fc
+from .modules import LEIDEN_ALGORITHMS
 from .network import as_graph
 from .options import integer, lookup, real
 
@@ -94,8 +95,14 @@ class Multilayer:
 class MultilayerMethods:
     """The multilayer modularity of fastconn.Context (see fastconn.multilayer)."""
 
-    def multilayer_modularity(self, layers, resolution=1.0, omega=1.0, coupling="ordinal", seed=1, max_iterations=0):
+    def multilayer_modularity(self, layers, resolution=1.0, omega=1.0, coupling="ordinal", seed=1, max_iterations=0,
+                              algorithm="queue"):
         """The multilayer modules of `layers` (see fastconn.multilayer_modularity) on this context."""
+        # Every algorithm goes through fc_multilayer_modularity_v2: with FC_LEIDEN_QUEUE it is
+        # fc_multilayer_modularity bit for bit (fastconn.h), so one call serves both.
+        versioned = _fc.fc_multilayer_options_v2()
+        _fc.fc_multilayer_options_v2_default(versioned)
+        versioned.algorithm = lookup(LEIDEN_ALGORITHMS, algorithm, "algorithm")
         graphs = [as_graph(g) for g in layers]
         options = _fc.fc_multilayer_options()
         _fc.fc_multilayer_options_default(options)
@@ -115,13 +122,14 @@ class MultilayerMethods:
         if not 0 <= seed < 2 ** 64:
             raise ValueError(f"seed must be in [0, 2**64), got {seed}")
         options.seed = seed
+        versioned.base = options  # a copy into the version-2 struct (SWIG's setter of a struct member)
         with self._lock:
-            handle = _fc.fc_multilayer_modularity(self._live(), [g._handle for g in graphs], per_layer, options)
+            handle = _fc.fc_multilayer_modularity_v2(self._live(), [g._handle for g in graphs], per_layer, versioned)
         return Multilayer(handle)
 
 
 def multilayer_modularity(layers, resolution=1.0, omega=1.0, coupling="ordinal", seed=1, max_iterations=0,
-                          backend=None):
+                          backend=None, algorithm="queue"):
     """Multilayer modules (Mucha et al. 2010) of `layers`: a Multilayer with .labels
     (n_layers x n_nodes int64), .q, .n_communities, .flexibility and .allegiance().
 
@@ -134,6 +142,11 @@ def multilayer_modularity(layers, resolution=1.0, omega=1.0, coupling="ordinal",
     seed: the node orders (same input and seed: same labels, on every thread count and backend).
     max_iterations: passes at most (0: until a pass moves no node). Every community is connected
         in the supra-graph (Leiden's refinement).
+    algorithm: how the nodes move (fc_multilayer_modularity_v2). "queue" (the default;
+        fc_multilayer_modularity's result): a seeded queue of single moves, on the host.
+        "synchronous": rounds in which many nodes move at once, judged against the same state;
+        the same labels on any thread count and backend (they differ from "queue"'s). Another
+        value raises ValueError naming it.
     Q = 1/(2 mu) sum_ijsr [(A_ijs - gamma_s k_is k_js / 2m_s) delta_sr + delta_ij C_jsr] delta(g_is, g_jr).
     Layers of different node counts, negative weights or options out of range raise
     InvalidArgumentError naming the value.
@@ -144,7 +157,10 @@ def multilayer_modularity(layers, resolution=1.0, omega=1.0, coupling="ordinal",
     >>> ml = fastconn.multilayer_modularity([two, two, two], omega=0.5)
     >>> ml.labels[0].tolist(), bool(np.all(ml.labels == ml.labels[0])), ml.flexibility.tolist()
     ([0, 0, 0, 1, 1, 1], True, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    >>> sync = fastconn.multilayer_modularity([two, two, two], omega=0.5, algorithm="synchronous")
+    >>> sync.labels[0].tolist(), bool(np.all(sync.labels == sync.labels[0])), bool(abs(sync.q - ml.q) < 1e-12)
+    ([0, 0, 0, 1, 1, 1], True, True)
     """
     from . import _context_for  # the package's per-thread contexts; imported late (the package imports this module)
     return _context_for(backend=backend).multilayer_modularity(layers, resolution, omega, coupling, seed,
-                                                               max_iterations)
+                                                               max_iterations, algorithm)

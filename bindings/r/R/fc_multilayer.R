@@ -1,14 +1,19 @@
 # Multilayer modularity (Mucha et al. 2010) of a list of networks on the same nodes, computed by
-# the C library (fc_multilayer_modularity): labels per node and layer, Q, flexibility and module
-# allegiance.
+# the C library (fc_multilayer_modularity_v2): labels per node and layer, Q, flexibility and module
+# allegiance. The algorithm's codes are fc_leiden.R's leiden_algorithm_codes (fc_leiden_algorithm).
 
 # The C enum values (fastconn.h, fc_multilayer_coupling; explicit, only ever appended).
 coupling_codes <- c(ordinal = 0L, categorical = 1L)
 
 fc_multilayer <- function(layers, resolution = 1, omega = 1, coupling = c("ordinal", "categorical"), seed = 1,
-                          max_iterations = 0, allegiance = TRUE, backend = c("auto", "cpu", "cuda")) {
+                          max_iterations = 0, allegiance = TRUE, backend = c("auto", "cpu", "cuda"),
+                          algorithm = c("queue", "synchronous")) {
   call <- sys.call()
   coupling <- match.arg(coupling)
+  # match.arg's own message does not show the value given; this one does.
+  algorithm <- tryCatch(match.arg(algorithm), error = function(e) {
+    stop(simpleError(sprintf("'algorithm' must be \"queue\" or \"synchronous\", not %s", shown_value(algorithm)), call))
+  })
   backend <- match.arg(backend)
   if (!is.list(layers) || inherits(layers, "igraph") || length(layers) < 1L)
     stop(simpleError(sprintf("'layers' must be a non-empty list of networks (e.g. fc_dfc_graphs()'s), not %s",
@@ -26,7 +31,8 @@ fc_multilayer <- function(layers, resolution = 1, omega = 1, coupling = c("ordin
         (is_one_number(allegiance) && allegiance > 0 && allegiance <= 1)))
     stop(simpleError(sprintf("'allegiance' must be TRUE, FALSE or a floor in (0, 1], not %s", shown_value(allegiance)), call))
   options <- list(omega = as.double(omega), seed = check_seed(seed, call),
-                  max_iterations = check_max_iterations(max_iterations, call), coupling = coupling_codes[[coupling]])
+                  max_iterations = check_max_iterations(max_iterations, call), coupling = coupling_codes[[coupling]],
+                  algorithm = leiden_algorithm_codes[[algorithm]])
   matrices <- lapply(seq_len(n_layers), function(s) as_network_matrix(layers[[s]], sprintf("layers[[%d]]", s), call))
   n <- ncol(matrices[[1L]])
   for (s in seq_len(n_layers)) {

@@ -59,10 +59,11 @@ SEXP fcr_leiden(SEXP context, SEXP p, SEXP i, SEXP x, SEXP options, SEXP initial
 }
 
 // layers: a list of list(p, i, x); resolutions: one gamma per layer; options: list(omega, seed,
-// max_iterations, coupling); dense: TRUE for the allegiance matrix, FALSE for none, or a floor
-// (double) for its pairs i < j at or above it. Returns list(labels = n x L integer matrix of
+// max_iterations, coupling, algorithm); dense: TRUE for the allegiance matrix, FALSE for none, or a
+// floor (double) for its pairs i < j at or above it. Returns list(labels = n x L integer matrix of
 // 0-based ids, q, n_communities, flexibility, allegiance (n x n, list(i, j, x) of 0-based pairs,
-// or NULL)).
+// or NULL)). Always fc_multilayer_modularity_v2: its FC_LEIDEN_QUEUE is fc_multilayer_modularity
+// bit for bit.
 SEXP fcr_multilayer(SEXP context, SEXP layers, SEXP resolutions, SEXP options, SEXP dense) {
   BEGIN_RCPP
   fc_context* ctx = unwrap_handle<fc_context>(context, kContextTag);
@@ -76,16 +77,18 @@ SEXP fcr_multilayer(SEXP context, SEXP layers, SEXP resolutions, SEXP options, S
   }
   Rcpp::NumericVector gamma(resolutions);
   Rcpp::List opt(options);
-  fc_multilayer_options o;
-  check(fc_multilayer_options_default(&o));
+  fc_multilayer_options_v2 v2;
+  check(fc_multilayer_options_v2_default(&v2));
+  v2.algorithm = Rcpp::as<int>(opt["algorithm"]);
+  fc_multilayer_options& o = v2.base;
   o.omega = Rcpp::as<double>(opt["omega"]);
   o.seed = static_cast<uint64_t>(Rcpp::as<double>(opt["seed"]));
   o.max_iterations = as_int64(opt["max_iterations"]);
   o.coupling = Rcpp::as<int>(opt["coupling"]);
   fc_multilayer* raw = nullptr;
   run_interruptible(ctx, [&] {
-    return fc_multilayer_modularity(ctx, raw_graphs.data(), static_cast<int64_t>(raw_graphs.size()), gamma.begin(), &o,
-                                    &raw);
+    return fc_multilayer_modularity_v2(ctx, raw_graphs.data(), static_cast<int64_t>(raw_graphs.size()), gamma.begin(),
+                                       &v2, &raw);
   });
   MultilayerHandle result = make_handle<MultilayerHandle>(raw, kMultilayerTag);
   for (GraphHandle& g : graphs) g.release();

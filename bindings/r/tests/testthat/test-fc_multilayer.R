@@ -91,3 +91,27 @@ test_that("fc_multilayer refuses bad input, naming the value", {
   expect_error(fc_multilayer(list(ring, ring), allegiance = 0), "not 0")
   expect_error(fc_multilayer(list(ring, list(1))), "'layers\\[\\[2\\]\\]' must be a network")
 })
+
+test_that("fc_multilayer(algorithm = \"synchronous\"): Mucha's Q of its labels, deterministic; \"queue\" the default", {
+  layers <- windows()
+  for (case in list(list(omega = 0.1, coupling = "ordinal"), list(omega = 0.5, coupling = "categorical"))) {
+    s <- fc_multilayer(layers, omega = case$omega, coupling = case$coupling, algorithm = "synchronous")
+    expect_identical(dim(s$labels), c(31L, length(layers)))
+    expect_identical(s$n_communities, length(unique(as.vector(s$labels))))
+    expect_lte(abs(s$q - mucha_q(layers, s$labels, case$omega, 1, case$coupling == "categorical")), 1e-9)
+    expect_gt(s$q, 0)
+  }
+  gamma <- seq(0.5, 1.5, length.out = length(layers))
+  s <- fc_multilayer(layers, resolution = gamma, omega = 0.3, algorithm = "synchronous", seed = 3)
+  expect_lte(abs(s$q - mucha_q(layers, s$labels, 0.3, gamma)), 1e-9)
+  again <- fc_multilayer(layers, resolution = gamma, omega = 0.3, algorithm = "syn", seed = 3)  # match.arg's prefixes
+  expect_identical(again$labels, s$labels)
+  expect_identical(again$q, s$q)
+  expect_identical(fc_multilayer(layers, resolution = gamma, omega = 0.3, algorithm = "synchronous", seed = 3,
+                                 backend = "cpu")$labels, s$labels)
+  # "queue" is the default and the earlier versions' result.
+  expect_identical(fc_multilayer(layers, seed = 5, algorithm = "queue"), fc_multilayer(layers, seed = 5))
+  expect_error(fc_multilayer(layers, algorithm = "louvain"),
+               "'algorithm' must be \"queue\" or \"synchronous\", not \"louvain\"")
+  expect_error(fc_multilayer(layers, algorithm = 1), "'algorithm' must be \"queue\" or \"synchronous\", not 1")
+})
