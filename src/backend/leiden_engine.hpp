@@ -92,6 +92,21 @@ class LeidenEngine {
   virtual int64_t level_nodes() const = 0;
   virtual void begin_moves() = 0;
   virtual LeidenRound move_round(uint64_t salt, int64_t round) = 0;
+  // Rounds first .. first + count - 1 of move_round (count <= round_batch()), the i-th's result in
+  // out[i]; a round after one that left no node active changes nothing (every node inactive), so
+  // the engine may run it or not: its result is zeros either way. The CUDA engine runs a batch
+  // back to back and reads the counts once (a synchronization a round was most of a small
+  // level's time).
+  virtual int64_t round_batch() const { return 1; }
+  virtual void move_rounds(uint64_t salt, int64_t first, int64_t count, LeidenRound* out) {
+    for (int64_t i = 0; i < count; ++i) out[i] = i > 0 && out[i - 1].active == 0 ? LeidenRound{} : move_round(salt, first + i);
+  }
+  // The same for refine_round: rounds after two without a join change nothing either (the two
+  // judged every node alone against the same state).
+  virtual void refine_rounds(uint64_t salt, int64_t first, int64_t count, LeidenRound* out) {
+    for (int64_t i = 0; i < count; ++i)
+      out[i] = i > 1 && out[i - 1].changed == 0 && out[i - 2].changed == 0 ? LeidenRound{} : refine_round(salt, first + i);
+  }
   // The number of distinct communities of the level.
   virtual int64_t communities() = 0;
   virtual void begin_refine() = 0;

@@ -2,6 +2,7 @@
 // levels, the final connectivity check and Q (host code for every engine).
 #include "modules/leiden_sync.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -27,6 +28,8 @@ bool has_edge(const GraphData& g, int64_t v) {
 void run_sync_passes(LeidenEngine& engine, std::vector<int64_t>& labels, uint64_t seed, int64_t max_iterations,
                      Progress& progress, SyncLeidenStats& st, bool profile, Phases::Clock::time_point start) {
   SplitMix64 rng(seed);
+  const int64_t batch = std::max<int64_t>(1, engine.round_batch());
+  std::vector<LeidenRound> out(static_cast<size_t>(batch));
   for (int64_t pass = 0; pass < kMaxPasses && (max_iterations == 0 || pass < max_iterations); ++pass) {
     ++st.passes;
     engine.start_pass(labels);
@@ -36,11 +39,16 @@ void run_sync_passes(LeidenEngine& engine, std::vector<int64_t>& labels, uint64_
       engine.begin_moves();
       const uint64_t move_salt = rng.next();
       int64_t rounds = 0, level_moves = 0;
-      for (int64_t r = 0; r < kSyncMaxRounds; ++r) {
-        const LeidenRound x = engine.move_round(move_salt, r);
-        ++rounds;
-        level_moves += x.changed;
-        if (x.active == 0) break;
+      bool idle = false;  // a round left no node active
+      for (int64_t r = 0; r < kSyncMaxRounds && !idle;) {
+        const int64_t count = std::min(batch, kSyncMaxRounds - r);
+        engine.move_rounds(move_salt, r, count, out.data());
+        r += count;
+        for (int64_t i = 0; i < count && !idle; ++i) {
+          ++rounds;
+          level_moves += out[static_cast<size_t>(i)].changed;
+          idle = out[static_cast<size_t>(i)].active == 0;
+        }
       }
       st.move_rounds += rounds;
       moves += level_moves;
@@ -52,9 +60,14 @@ void run_sync_passes(LeidenEngine& engine, std::vector<int64_t>& labels, uint64_
       engine.begin_refine();
       const uint64_t refine_salt = rng.next();
       // Every node is judged every other round: two rounds without a join leave none to make.
-      for (int64_t r = 0, quiet = 0; r < kSyncMaxRounds && quiet < 2; ++r) {
-        quiet = engine.refine_round(refine_salt, r).changed == 0 ? quiet + 1 : 0;
-        ++st.refine_rounds;
+      for (int64_t r = 0, quiet = 0; r < kSyncMaxRounds && quiet < 2;) {
+        const int64_t count = std::min(batch, kSyncMaxRounds - r);
+        engine.refine_rounds(refine_salt, r, count, out.data());
+        r += count;
+        for (int64_t i = 0; i < count && quiet < 2; ++i) {
+          quiet = out[static_cast<size_t>(i)].changed == 0 ? quiet + 1 : 0;
+          ++st.refine_rounds;
+        }
       }
       if (engine.subcommunities() == n) break;
       engine.aggregate();

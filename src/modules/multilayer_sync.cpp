@@ -41,6 +41,85 @@ double chunked_sum(int64_t count, int team, F f) {
   return sum;
 }
 
+// The supra-graph of supra_graph (multilayer_supra.hpp), entries and node weights in fixed point
+// straight from the layers (its double weights never made): entry weights nearbyint(w scale),
+// coupling entries nearbyint(omega scale), node (i, s)'s weight nearbyint(k scale) with k its
+// degree in layer s; scale = 2^(61 - e) for the total of the entries and degrees below 2^e.
+struct FixedSupra {
+  std::vector<int64_t> offsets, node_weight;
+  EdgeArray<int64_t> columns, fixed;
+  std::vector<int32_t> node_layer;
+  double scale = 1, total = 0;  // total: the entries' weights
+};
+
+FixedSupra fixed_supra(const std::vector<const GraphData*>& layers, double omega, int coupling, int threads) {
+  const int64_t L = int64_t(layers.size()), N = layers[0]->n, n = L * N;
+  const bool coupled = omega > 0 && L > 1;
+  auto couplings = [&](int64_t s) -> int64_t {
+    if (!coupled) return 0;
+    return coupling == FC_COUPLING_ORDINAL ? int64_t(s > 0) + int64_t(s + 1 < L) : L - 1;
+  };
+  FixedSupra f;
+  f.offsets.assign(static_cast<size_t>(n + 1), 0);
+  f.node_weight.resize(static_cast<size_t>(n));
+  f.node_layer.resize(static_cast<size_t>(n));
+  std::vector<double> degree(static_cast<size_t>(n)), kept(static_cast<size_t>(n));
+  int64_t raw = 0;
+  for (const GraphData* a : layers) raw += a->offsets[static_cast<size_t>(N)];
+  const int team = parallel_team(raw + n, threads);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t s = v / N, i = v % N;
+    const GraphData& a = *layers[static_cast<size_t>(s)];
+    double k = 0, w_kept = 0;
+    int64_t count = 0;
+    for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
+      const double w = a.weights[static_cast<size_t>(e)];
+      k += w;
+      if (w == 0 || a.columns[static_cast<size_t>(e)] == i) continue;
+      w_kept += w;
+      ++count;
+    }
+    const int64_t c = couplings(s);
+    f.offsets[static_cast<size_t>(v + 1)] = count + c;
+    degree[static_cast<size_t>(v)] = k;
+    kept[static_cast<size_t>(v)] = w_kept + double(c) * omega;
+    f.node_layer[static_cast<size_t>(v)] = int32_t(s);
+  }
+  for (int64_t v = 0; v < n; ++v) f.offsets[static_cast<size_t>(v + 1)] += f.offsets[static_cast<size_t>(v)];
+  f.total = chunked_sum(n, team, [&](int64_t v) { return kept[static_cast<size_t>(v)]; });
+  const double degrees = chunked_sum(n, team, [&](int64_t v) { return degree[static_cast<size_t>(v)]; });
+  int exponent = 0;
+  if (f.total + degrees > 0) std::frexp(f.total + degrees, &exponent);
+  f.scale = std::ldexp(1.0, 61 - exponent);
+  const int64_t entries = f.offsets[static_cast<size_t>(n)];
+  f.columns.resize(static_cast<size_t>(entries));
+  f.fixed.resize(static_cast<size_t>(entries));
+  const int64_t coupling_weight = int64_t(std::nearbyint(omega * f.scale));
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t s = v / N, i = v % N;
+    const GraphData& a = *layers[static_cast<size_t>(s)];
+    int64_t x = f.offsets[static_cast<size_t>(v)];
+    for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
+      const double w = a.weights[static_cast<size_t>(e)];
+      if (w == 0 || a.columns[static_cast<size_t>(e)] == i) continue;
+      f.columns[static_cast<size_t>(x)] = s * N + a.columns[static_cast<size_t>(e)];
+      f.fixed[static_cast<size_t>(x)] = int64_t(std::nearbyint(w * f.scale));
+      ++x;
+    }
+    if (coupled)
+      for (int64_t r = 0; r < L; ++r) {
+        if (r == s || (coupling == FC_COUPLING_ORDINAL && std::llabs(r - s) != 1)) continue;
+        f.columns[static_cast<size_t>(x)] = r * N + i;
+        f.fixed[static_cast<size_t>(x)] = coupling_weight;
+        ++x;
+      }
+    f.node_weight[static_cast<size_t>(v)] = int64_t(std::nearbyint(degree[static_cast<size_t>(v)] * f.scale));
+  }
+  return f;
+}
+
 }  // namespace
 
 Multilayer find_multilayer_sync(const std::vector<const GraphData*>& layers, const std::vector<double>& gamma,
@@ -49,57 +128,34 @@ Multilayer find_multilayer_sync(const std::vector<const GraphData*>& layers, con
   const Phases::Clock::time_point start = Phases::Clock::now();
   const bool profile = profile_asks("leiden");
   const int64_t L = int64_t(layers.size()), N = layers[0]->n, n = L * N;
-  const SupraLevel level0 = supra_graph(layers, o.omega, o.coupling, run.threads);
+  const FixedSupra f = fixed_supra(layers, o.omega, o.coupling, run.threads);
   const double supra_seconds = Phases::since(start);
   const std::vector<double> coefficient = null_coefficients(layers, gamma);
-  const int64_t entries = level0.g.offsets[static_cast<size_t>(n)];
-  const EdgeWeights w = level0.g.edge_weights();
-
-  // Fixed point: every entry's weight and every node's degree times scale, their total below
-  // 2^61, so every sum of them fits an int64 (as leiden_sync.cpp's level 0).
-  const int team = parallel_team(entries + n, run.threads);
-  const double total = chunked_sum(entries, team, [&](int64_t e) { return w[e]; });
-  const double degrees = chunked_sum(n, team, [&](int64_t v) { return level0.degree[static_cast<size_t>(v)]; });
-  int exponent = 0;
-  if (total + degrees > 0) std::frexp(total + degrees, &exponent);
-  const double scale = std::ldexp(1.0, 61 - exponent);
-  std::vector<int64_t> fixed(static_cast<size_t>(entries)), node_weight(static_cast<size_t>(n));
-  std::vector<int32_t> node_layer(static_cast<size_t>(n));
-#pragma omp parallel num_threads(team) if (team > 1)
-  {
-#pragma omp for schedule(static) nowait
-    for (int64_t e = 0; e < entries; ++e) fixed[static_cast<size_t>(e)] = int64_t(std::nearbyint(w[e] * scale));
-#pragma omp for schedule(static)
-    for (int64_t v = 0; v < n; ++v) {
-      node_weight[static_cast<size_t>(v)] = int64_t(std::nearbyint(level0.degree[static_cast<size_t>(v)] * scale));
-      node_layer[static_cast<size_t>(v)] = int32_t(level0.layer[static_cast<size_t>(v)]);
-    }
-  }
+  const double scale = f.scale;
   std::vector<double> gp(static_cast<size_t>(L));
   for (int64_t l = 0; l < L; ++l) gp[static_cast<size_t>(l)] = coefficient[static_cast<size_t>(l)] / scale;
   LeidenLevelZero z;
   z.n = n;
-  z.offsets = level0.g.offsets.data();
-  z.columns = level0.g.column_data();
+  z.offsets = f.offsets.data();
+  z.columns = f.columns.data();
   z.scale = scale;
   z.layers = L;
-  z.fixed = fixed.data();
-  z.node_layer = node_layer.data();
-  z.node_weight = node_weight.data();
+  z.fixed = f.fixed.data();
+  z.node_layer = f.node_layer.data();
+  z.node_weight = f.node_weight.data();
   z.layer_gp = gp.data();
   kernels::SyncTerms t;
-  t.epsilon = kMinGain * total / 2 * scale;  // as find_multilayer's, in the fixed-point unit
+  t.epsilon = kMinGain * f.total / 2 * scale;  // as find_multilayer's, in the fixed-point unit
   t.max_node_moves = kNodeMoves;
 
   // Every supra-node starts alone; one without entries never moves.
   std::vector<int64_t> labels(static_cast<size_t>(n));
   std::iota(labels.begin(), labels.end(), int64_t(0));
-  const double fixed_seconds = Phases::since(start) - supra_seconds;
   std::unique_ptr<LeidenEngine> engine = backend.leiden_engine(z, t, run);
   const double setup = Phases::since(start);
   if (profile)
-    std::fprintf(stderr, "multilayer (synchronous) setup %.4f s: supra-graph %.4f s, fixed point %.4f s, engine %.4f s\n", setup,
-                 supra_seconds, fixed_seconds, setup - supra_seconds - fixed_seconds);
+    std::fprintf(stderr, "multilayer (synchronous) setup %.4f s: supra-graph in fixed point %.4f s, engine %.4f s\n", setup,
+                 supra_seconds, setup - supra_seconds);
   SyncLeidenStats st;
   run_sync_passes(*engine, labels, o.seed, o.max_iterations, progress, st, profile, start);
 
@@ -111,7 +167,8 @@ Multilayer find_multilayer_sync(const std::vector<const GraphData*>& layers, con
     const int64_t k = renumber_by_first_appearance(labels);
     // Only after max_iterations passes can a community be in pieces (refinement keeps them
     // connected); the host's search runs unless the engine counted the pieces and found none.
-    if (engine->pieces(labels) != k) split_disconnected(level0.g, labels, run.threads);
+    if (engine->pieces(labels) != k)
+      split_disconnected(supra_graph(layers, o.omega, o.coupling, run.threads).g, labels, run.threads);
     m.k = renumber_by_first_appearance(labels);
   }
   engine.reset();

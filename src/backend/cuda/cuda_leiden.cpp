@@ -167,7 +167,7 @@ class CudaLeidenEngine final : public LeidenEngine {
     s_.sub_size = alloc<int32_t>(sub_size_, device_, n0_, "the subcommunities' sizes");
     s_.table_keys = alloc<int32_t>(table_keys_, device_, 4 * e0, "the rows' hash tables");
     s_.table_values = alloc<ull>(table_values_, device_, 4 * e0, "the rows' hash tables");
-    s_.counters = alloc<ull>(counters_, device_, 4, "the counters");
+    s_.counters = alloc<ull>(counters_, device_, 4 * kBatch, "the counters");
     FC_CUDA(cudaMemsetAsync(s_.table_keys, 0xFF, sizeof(int32_t) * size_t(4 * e0), st));
     FC_CUDA(cudaMemsetAsync(s_.table_values, 0, sizeof(ull) * size_t(4 * e0), st));
     alloc<uint8_t>(used_, device_, (n2 + 3) & ~int64_t(3), "the used flags");
@@ -212,6 +212,26 @@ class CudaLeidenEngine final : public LeidenEngine {
     const ull* c = counted([&](cudaStream_t st) { return kernels::sync_move_round(g().view(), s_, t_, salt, round, st); },
                            "sync_move_round");
     return LeidenRound{int64_t(c[0]), int64_t(c[1])};
+  }
+
+  int64_t round_batch() const override { return kBatch; }
+
+  void move_rounds(uint64_t salt, int64_t first, int64_t count, LeidenRound* out) override {
+    DeviceScope scope(device_);
+    const Timed timed(move_seconds_);
+    const ull* c = batched(count, [&](const kernels::SyncState& s, int64_t i, cudaStream_t st) {
+      return kernels::sync_move_round(g().view(), s, t_, salt, first + i, st);
+    });
+    for (int64_t i = 0; i < count; ++i) out[i] = LeidenRound{int64_t(c[4 * i]), int64_t(c[4 * i + 1])};
+  }
+
+  void refine_rounds(uint64_t salt, int64_t first, int64_t count, LeidenRound* out) override {
+    DeviceScope scope(device_);
+    const Timed timed(refine_seconds_);
+    const ull* c = batched(count, [&](const kernels::SyncState& s, int64_t i, cudaStream_t st) {
+      return kernels::sync_refine_round(g().view(), s, t_, salt, first + i, st);
+    });
+    for (int64_t i = 0; i < count; ++i) out[i] = LeidenRound{int64_t(c[4 * i]), 0};
   }
 
   int64_t communities() override {
@@ -321,8 +341,12 @@ class CudaLeidenEngine final : public LeidenEngine {
     int32_t* l = upload_labels(labels);
     int32_t* comp = s_.refined;  // free after the passes
     check_cuda(kernels::sync_components_start(comp, n0_, st), "sync_components_start");
-    while (counted([&](cudaStream_t s) { return kernels::sync_components_round(zero_.view(), l, comp, s_.counters, s); },
-                   "sync_components_round")[0] != 0) {
+    // Rounds in batches (one more round than needed changes nothing) until one changes nothing.
+    for (bool changed = true; changed;) {
+      const ull* c = batched(kBatch, [&](const kernels::SyncState& s, int64_t, cudaStream_t st) {
+        return kernels::sync_components_round(zero_.view(), l, comp, s.counters, st);
+      });
+      changed = c[4 * (kBatch - 1)] != 0;
     }
     return int64_t(
         counted([&](cudaStream_t s) { return kernels::sync_count_founders(comp, n0_, s_.counters + 2, s); }, "sync_count_founders")[2]);
@@ -429,6 +453,22 @@ class CudaLeidenEngine final : public LeidenEngine {
     return s_.target;
   }
 
+  // count rounds launch(state, i, stream) back to back, round i's counters at s_.counters + 4 i
+  // (from zero), read back once: round i's counts at [4 i .. 4 i + 3] of the result.
+  template <class Launch>
+  const ull* batched(int64_t count, Launch launch) {
+    const cudaStream_t st = stream_.get();
+    FC_CUDA(cudaMemsetAsync(s_.counters, 0, sizeof(ull) * 4 * size_t(count), st));
+    for (int64_t i = 0; i < count; ++i) {
+      kernels::SyncState si = s_;
+      si.counters = s_.counters + 4 * i;
+      check_cuda(launch(si, i, st), "a batch of rounds");
+    }
+    FC_CUDA(cudaMemcpyAsync(batch_counts_, s_.counters, sizeof(ull) * 4 * size_t(count), cudaMemcpyDeviceToHost, st));
+    FC_CUDA(cudaStreamSynchronize(st));
+    return batch_counts_;
+  }
+
   // The counters after launch(stream) from zero: a step's counts, read back (the step's end).
   template <class Launch>
   const ull* counted(Launch launch, const char* what) {
@@ -454,6 +494,8 @@ class CudaLeidenEngine final : public LeidenEngine {
   ull* values_[2] = {nullptr, nullptr};
   size_t scratch_bytes_ = 0;
   ull counts_[4] = {0, 0, 0, 0};
+  static constexpr int64_t kBatch = 4;  // rounds launched between two reads of their counts
+  ull batch_counts_[4 * kBatch] = {};
   DeviceBuffer raw_offsets_, raw_columns_, raw_weights_;
   std::vector<int64_t> uploaded_;  // the labels now in s_.target (the final checks')
   double copy_seconds_ = 0, level0_seconds_ = 0, build_seconds_ = 0, move_seconds_ = 0, refine_seconds_ = 0,
