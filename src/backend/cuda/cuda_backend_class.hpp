@@ -212,6 +212,10 @@ class CudaBackend : public Backend {
   std::unique_ptr<LfcdRun> lfcd_run(const SeriesView& s, const LfcdGrid& grid, const RunSettings& run) override;
 
  private:
+  // Pinned staging of the synchronous Leiden's layered level 0 (cuda_leiden.cpp), kept from call
+  // to call: pinning it anew each call cost more than the copy.
+  PinnedBuffer leiden_staging_;
+
   cuda::GraphJob graph_job(const SeriesView& s, const RunSettings& run, int64_t tile_values, RowBand rows);
   // graph_job for threshold_edges, with the memory its plan leaves (GraphJob::memory_left).
   cuda::GraphJob edge_job(const SeriesView& s, const RunSettings& run, const EdgePlan& p, RowBand rows);

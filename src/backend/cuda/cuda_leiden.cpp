@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #include "backend/cuda/cuda_backend_class.hpp"
 #include "backend/cuda/cuda_resources.hpp"
@@ -105,8 +106,8 @@ struct DeviceLevel {
 
 class CudaLeidenEngine final : public LeidenEngine {
  public:
-  CudaLeidenEngine(int device, const LeidenLevelZero& z, const kernels::SyncTerms& terms, int threads)
-      : device_(device), t_(terms), n0_(z.n), layers_(z.layers) {
+  CudaLeidenEngine(int device, const LeidenLevelZero& z, const kernels::SyncTerms& terms, int threads, PinnedBuffer* staging)
+      : device_(device), staging_(staging), t_(terms), n0_(z.n), layers_(z.layers) {
     const cudaStream_t st = stream_.get();
     const int64_t raw = z.offsets[z.n];
     scratch_bytes_ = std::max(kernels::sync_scan_bytes(2 * n0_), kernels::sync_scan32_bytes(2 * n0_));
@@ -197,7 +198,7 @@ class CudaLeidenEngine final : public LeidenEngine {
     const cudaStream_t st = stream_.get();
     FC_CUDA(cudaMemcpyAsync(s_.label, l.data(), sizeof(int32_t) * l.size(), cudaMemcpyHostToDevice, st));
     FC_CUDA(cudaMemcpyAsync(level_of_.get(), iota.data(), sizeof(int32_t) * iota.size(), cudaMemcpyHostToDevice, st));
-    FC_CUDA(cudaStreamSynchronize(st));  // the host vectors go out of scope
+    FC_CUDA(cudaStreamSynchronize(st));  // the host vectors go out of scope, the staging is free again
   }
   int64_t level_nodes() const override { return g().n; }
 
@@ -421,19 +422,32 @@ class CudaLeidenEngine final : public LeidenEngine {
     int64_t* ls = alloc<int64_t>(zero_.lstart, device_, n0_ + 1, "the level-0 lists");
     int32_t* ll = alloc<int32_t>(zero_.llayer, device_, listed, "the level-0 lists");
     ull* lw = alloc<ull>(zero_.lweight, device_, listed, "the level-0 lists");
-    // Plain copies (the supra-graph is small: 1.7 M entries at 400 x 100): pinning two staging
-    // chunks, as Uploader does for a large graph, took most of the 11 ms this copy took with it.
-    std::vector<int32_t> cols(static_cast<size_t>(e));
-    const int team = parallel_team(e, threads);
-#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
-    for (int64_t x = 0; x < e; ++x) cols[static_cast<size_t>(x)] = int32_t(z.columns[x]);  // n < 2^30
-    FC_CUDA(cudaMemcpyAsync(offsets, z.offsets, sizeof(int64_t) * size_t(n0_ + 1), cudaMemcpyHostToDevice, st));
-    FC_CUDA(cudaMemcpyAsync(columns, cols.data(), sizeof(int32_t) * size_t(e), cudaMemcpyHostToDevice, st));
-    FC_CUDA(cudaMemcpyAsync(weights, z.fixed, sizeof(ull) * size_t(e), cudaMemcpyHostToDevice, st));  // int64 -> its word
-    FC_CUDA(cudaMemcpyAsync(ls, lstart.data(), sizeof(int64_t) * lstart.size(), cudaMemcpyHostToDevice, st));
-    FC_CUDA(cudaMemcpyAsync(ll, llayer.data(), sizeof(int32_t) * llayer.size(), cudaMemcpyHostToDevice, st));
-    FC_CUDA(cudaMemcpyAsync(lw, lweight.data(), sizeof(ull) * lweight.size(), cudaMemcpyHostToDevice, st));
-    FC_CUDA(cudaMemcpyAsync(gp, z.layer_gp, sizeof(double) * size_t(layers_), cudaMemcpyHostToDevice, st));
+    // Through the context's pinned staging (kept from call to call; grown here when too small):
+    // pageable copies, or pinning two staging chunks per call as Uploader does for a large graph,
+    // took most of the 11 ms this copy took at 400 x 100 (1.7 M entries). Each array gets its own
+    // region, so every copy is queued before the one synchronization.
+    const size_t bytes = 8 * (2 * size_t(n0_ + 1) + size_t(e) + size_t(listed) + size_t(layers_) + 8) + 4 * (size_t(e) + size_t(listed) + 8);
+    if (staging_ == nullptr || staging_->bytes() < bytes) {
+      if (staging_ == nullptr) staging_ = &own_staging_;
+      staging_->allocate(bytes);
+    }
+    char* next = staging_->get();
+    const int team = parallel_team(e + n0_, threads);
+    auto place = [&](const auto* src, auto* dst, int64_t count) {
+      using D = std::remove_pointer_t<decltype(dst)>;
+      D* staged = reinterpret_cast<D*>(next);
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1 && count > 65536)
+      for (int64_t x = 0; x < count; ++x) staged[x] = static_cast<D>(src[x]);
+      FC_CUDA(cudaMemcpyAsync(dst, staged, sizeof(D) * size_t(count), cudaMemcpyHostToDevice, st));
+      next += (sizeof(D) * size_t(count) + 7) & ~size_t(7);
+    };
+    place(z.offsets, offsets, n0_ + 1);
+    place(z.columns, columns, e);  // int64 -> int32 (n < 2^30)
+    place(z.fixed, weights, e);    // int64 -> its two's complement word
+    place(lstart.data(), ls, n0_ + 1);
+    place(llayer.data(), ll, listed);
+    place(lweight.data(), lw, listed);
+    place(z.layer_gp, gp, layers_);
     FC_CUDA(cudaStreamSynchronize(st));  // the host vectors go out of scope
   }
 
@@ -485,6 +499,8 @@ class CudaLeidenEngine final : public LeidenEngine {
   }
 
   int device_;
+  PinnedBuffer* staging_;     // the context's (may be null: own_staging_ then)
+  PinnedBuffer own_staging_;
   Stream stream_;  // made on the engine's device (make_leiden_engine's scope)
   kernels::SyncTerms t_;
   int64_t n0_;
@@ -519,7 +535,7 @@ int64_t leiden_engine_bytes(const LeidenLevelZero& z) {
 }
 
 std::unique_ptr<LeidenEngine> make_leiden_engine(int device, const LeidenLevelZero& z, const kernels::SyncTerms& terms,
-                                                 int64_t memory_limit, int threads) {
+                                                 int64_t memory_limit, int threads, PinnedBuffer* staging) {
   if (z.n >= (int64_t(1) << 30)) return nullptr;  // int32 ids below 2n
   const int64_t bytes = leiden_engine_bytes(z);
   if (memory_limit > 0 && bytes > memory_limit) return nullptr;
@@ -527,12 +543,13 @@ std::unique_ptr<LeidenEngine> make_leiden_engine(int device, const LeidenLevelZe
   size_t free_bytes = 0, total = 0;
   FC_CUDA(cudaMemGetInfo(&free_bytes, &total));
   if (bytes > int64_t(free_bytes)) return nullptr;
-  return std::make_unique<CudaLeidenEngine>(device, z, terms, threads);
+  return std::make_unique<CudaLeidenEngine>(device, z, terms, threads, staging);
 }
 
 std::unique_ptr<LeidenEngine> CudaBackend::leiden_engine(const LeidenLevelZero& g, const kernels::SyncTerms& terms,
                                                          const RunSettings& run) {
-  if (std::unique_ptr<LeidenEngine> e = make_leiden_engine(device_, g, terms, run.memory_limit, run.threads)) return e;
+  if (std::unique_ptr<LeidenEngine> e = make_leiden_engine(device_, g, terms, run.memory_limit, run.threads, &leiden_staging_))
+    return e;
   return make_cpu_leiden_engine(g, terms, run.threads);
 }
 
