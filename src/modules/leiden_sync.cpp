@@ -54,8 +54,8 @@ void run_sync_passes(LeidenEngine& engine, std::vector<int64_t>& labels, uint64_
       moves += level_moves;
       const int64_t n = engine.level_nodes();
       if (profile_asks("leiden-levels"))
-        std::fprintf(stderr, "  level of %lld nodes: %lld moves in %lld rounds\n", static_cast<long long>(n),
-                     static_cast<long long>(level_moves), static_cast<long long>(rounds));
+        std::fprintf(stderr, "  level of %lld nodes: %lld moves in %lld rounds, %.4f s so far\n", static_cast<long long>(n),
+                     static_cast<long long>(level_moves), static_cast<long long>(rounds), Phases::since(start));
       if (engine.communities() == n) break;
       engine.begin_refine();
       const uint64_t refine_salt = rng.next();
