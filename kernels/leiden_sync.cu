@@ -596,6 +596,18 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) components_round_kernel(S
   }
 }
 
+// Pointer jumping after the hooks: comp[v] takes comp[comp[v]] (a node of the same piece, no
+// larger), so a piece's smallest id reaches a chain of n nodes (a community spanning the layers of
+// an ordinal supra-graph) in about log n rounds instead of n. atomicMin: a hook's smaller value
+// written meanwhile is kept.
+__global__ void components_jump_kernel(int32_t* comp, int64_t n) {
+  for (int64_t v = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; v < n; v += int64_t(gridDim.x) * blockDim.x) {
+    const int32_t c = comp[v];
+    const int32_t cc = comp[c];
+    if (cc < c) atomicMin(&comp[v], cc);
+  }
+}
+
 }  // namespace
 
 cudaError_t sync_rows_inside(const int64_t* offsets, const int32_t* columns, const float* weights, int64_t n,
@@ -612,6 +624,7 @@ cudaError_t sync_components_start(int32_t* comp, int64_t n, cudaStream_t stream)
 cudaError_t sync_components_round(const SyncLevel& g, const int32_t* labels, int32_t* comp, ull* changed,
                                   cudaStream_t stream) {
   components_round_kernel<<<warp_grid(g.n), kWarpsPerBlock * 32, 0, stream>>>(g, labels, comp, changed);
+  for (int j = 0; j < 2; ++j) components_jump_kernel<<<grid_for(g.n), kThreads, 0, stream>>>(comp, g.n);
   return cudaGetLastError();
 }
 
