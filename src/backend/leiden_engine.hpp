@@ -123,6 +123,13 @@ class LeidenEngine {
     (void)labels;
     return -1;
   }
+  // After pieces(labels): each level-0 node's piece, named by its smallest node (n values), or
+  // false where the engine has none (the host's split_disconnected then runs). Renumbered by first
+  // appearance, they are split_disconnected's labels, renumbered likewise.
+  virtual bool piece_labels(std::vector<int64_t>& out) {
+    (void)out;
+    return false;
+  }
   // Each row's weight inside its community as modularity.hpp's modularity_of_rows takes them (the
   // caller's weights, in row order, self-loops and all), or false where the host should sum them.
   virtual bool rows_inside(const std::vector<int64_t>& labels, std::vector<double>& row_pos,

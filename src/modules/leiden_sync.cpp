@@ -131,7 +131,10 @@ Modules find_leiden_sync(const GraphData& g, const fc_leiden_options& o, const i
   if (g.n > 0) {
     const int64_t k = renumber_by_first_appearance(labels);
     // The host's search runs unless the engine counted the pieces and every community is one.
-    if (engine->pieces(labels) != k) st.split_pieces = split_disconnected(g, labels, threads);
+    if (engine->pieces(labels) != k) {
+      if (engine->piece_labels(labels)) st.split_pieces = renumber_by_first_appearance(labels) - k;
+      else st.split_pieces = split_disconnected(g, labels, threads);
+    }
     m.k = renumber_by_first_appearance(labels);
   }
   std::vector<double> row_pos, row_neg;

@@ -167,7 +167,7 @@ Multilayer find_multilayer_sync(const std::vector<const GraphData*>& layers, con
     const int64_t k = renumber_by_first_appearance(labels);
     // Only after max_iterations passes can a community be in pieces (refinement keeps them
     // connected); the host's search runs unless the engine counted the pieces and found none.
-    if (engine->pieces(labels) != k)
+    if (engine->pieces(labels) != k && !engine->piece_labels(labels))
       split_disconnected(supra_graph(layers, o.omega, o.coupling, run.threads).g, labels, run.threads);
     m.k = renumber_by_first_appearance(labels);
   }

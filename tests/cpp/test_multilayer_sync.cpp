@@ -56,7 +56,9 @@ Result run(fc_context* ctx, const Layers& gs, const fc_multilayer_options_v2& o,
   if (m == nullptr) return r;
   EXPECT_EQ(fc_multilayer_info(m, &r.n, &r.layers, &r.k, &r.q), FC_OK);
   r.labels.resize(size_t(r.n * r.layers));
-  if (!r.labels.empty()) EXPECT_EQ(fc_multilayer_labels(m, r.labels.data(), int64_t(r.labels.size())), FC_OK);
+  if (!r.labels.empty()) {
+    EXPECT_EQ(fc_multilayer_labels(m, r.labels.data(), int64_t(r.labels.size())), FC_OK);
+  }
   fc_multilayer_destroy(m);
   return r;
 }
@@ -102,6 +104,24 @@ TEST_P(MultilayerSync, RandomLayersEveryBackendAlike) {
           EXPECT_EQ(r.n, n);
           EXPECT_EQ(r.layers, 4);
         }
+}
+
+// One pass (max_iterations 1), where a community may be left in pieces: they are split (on CUDA
+// from the device's connected pieces, on the CPU by the host's search) into the same labels, every
+// community connected; one pass is not the converged result on every case.
+TEST_P(MultilayerSync, OnePassSplitsThePiecesAlike) {
+  int64_t split = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed)
+    for (double omega : {0.05, 0.3}) {
+      SCOPED_TRACE(testing::Message() << "seed " << seed << " omega " << omega);
+      const Layers gs = random_layers(5, 60, 0.06, 900 + seed);
+      fc_multilayer_options_v2 o = sync_options(omega, FC_COUPLING_ORDINAL, seed);
+      const Result full = on_cpu(gs, o, 1);
+      o.base.max_iterations = 1;
+      const Result one = checked(gs, o);  // connected, Mucha's Q, every backend alike
+      split += one.k != full.k;
+    }
+  EXPECT_GT(split, 0);  // the cases differ from the converged ones
 }
 
 TEST_P(MultilayerSync, PlantedLayersAndOmega) {

@@ -353,6 +353,16 @@ class CudaLeidenEngine final : public LeidenEngine {
         counted([&](cudaStream_t s) { return kernels::sync_count_founders(comp, n0_, s_.counters + 2, s); }, "sync_count_founders")[2]);
   }
 
+  bool piece_labels(std::vector<int64_t>& out) override {
+    DeviceScope scope(device_);
+    const Timed timed(check_seconds_);
+    std::vector<int32_t> comp(static_cast<size_t>(n0_));
+    FC_CUDA(cudaMemcpyAsync(comp.data(), s_.refined, sizeof(int32_t) * comp.size(), cudaMemcpyDeviceToHost, stream_.get()));
+    FC_CUDA(cudaStreamSynchronize(stream_.get()));
+    out.assign(comp.begin(), comp.end());
+    return true;
+  }
+
   bool rows_inside(const std::vector<int64_t>& labels, std::vector<double>& row_pos, std::vector<double>& row_neg) override {
     if (layers_ > 0) return false;
     DeviceScope scope(device_);
