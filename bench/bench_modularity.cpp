@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "fastconn/fastconn.h"
+#include "window_graphs.hpp"
 
 namespace {
 
@@ -153,25 +154,9 @@ int multilayer_bench(int64_t n, int64_t networks, int64_t windows, int64_t lengt
   fc_context* ctx = nullptr;
   check(fc_context_create(FC_BACKEND_CPU, -1, &ctx), "fc_context_create");
   check(fc_context_set_threads(ctx, threads), "fc_context_set_threads");
-  fc_series* series = nullptr;
-  check(fc_series_create_f32(ctx, x.data(), n, t, t, 1, &series), "fc_series_create_f32");
-  fc_dfc* it = nullptr;
-  check(fc_dfc_begin(ctx, series, length, step, FC_TAPER_RECTANGULAR, 0.0, &it), "fc_dfc_begin");
-  std::vector<fc_graph*> layers;
   int64_t edges = 0;
-  for (;;) {
-    fc_graph* g = nullptr;
-    int64_t w = 0;
-    const fc_status st = fc_dfc_next_graph(it, FC_EDGE_TOP_K, double(top_k), FC_GRAPH_BINARY, &g, &w);
-    if (st == FC_DONE) break;
-    check(st, "fc_dfc_next_graph");
-    int64_t e = 0;
-    check(fc_graph_info(g, nullptr, &e), "fc_graph_info");
-    edges += e;
-    layers.push_back(g);
-  }
-  fc_dfc_destroy(it);
-  fc_series_destroy(series);
+  const std::vector<fc_graph*> layers =
+      bench::window_graphs(ctx, x.data(), n, t, length, step, FC_EDGE_TOP_K, double(top_k), FC_GRAPH_BINARY, &edges);
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

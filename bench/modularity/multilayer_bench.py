@@ -16,7 +16,7 @@ one core (it is not parallel); fastconn on --threads. --algorithm picks fastconn
 synchronous (rounds of simultaneous moves), or both (one table row each, against the same
 leidenalg runs).
 Usage: multilayer_bench.py [--regions 400] [--windows 100] [--omega 1.0] [--threads 2] [--seeds 3]
-                           [--algorithm queue|synchronous|both]
+       [--algorithm queue|synchronous|both] [--max-iterations 0 [2 ...]]
 """
 import argparse
 import os
@@ -65,8 +65,11 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--algorithm", choices=["queue", "synchronous", "both"], default="queue",
                     help="fastconn's multilayer algorithm (default queue: fc_multilayer_modularity's result)")
+    ap.add_argument("--max-iterations", type=int, nargs="+", default=[0],
+                    help="fastconn's passes at most, one run per value (default 0: until a pass moves no node)")
     a = ap.parse_args()
-    algorithms = ["queue", "synchronous"] if a.algorithm == "both" else [a.algorithm]
+    algorithms = [(alg, it) for alg in (["queue", "synchronous"] if a.algorithm == "both" else [a.algorithm])
+                  for it in a.max_iterations]
     width, step = 40, 10
     x = drifting_series(a.regions, width + (a.windows - 1) * step)
     nets = fastconn.dfc_networks(x, width, step=step, density=0.1, weights="abs", rowvar=False)
@@ -76,13 +79,15 @@ def main():
     print(f"CPU: {cpu_model()}; fastconn {fastconn.__version__}, {a.threads} threads; python-igraph {ig.__version__}")
     print(f"{n} regions x {L} windows ({width} samples every {step}), {edges} edges in all, omega {a.omega}")
 
-    ours = {}  # algorithm: (median seconds, Q from the labels)
-    for algorithm in algorithms:
+    ours = {}  # (algorithm, max_iterations): (median seconds, Q from the labels)
+    for algorithm, iterations in algorithms:
         with fastconn.Context("cpu", threads=a.threads) as ctx:
-            t_fc, ml = median_time(a.reps, lambda: ctx.multilayer_modularity(nets, omega=a.omega, algorithm=algorithm))
+            t_fc, ml = median_time(a.reps, lambda: ctx.multilayer_modularity(nets, omega=a.omega, algorithm=algorithm,
+                                                                              max_iterations=iterations))
         q_fc = mucha_q(mats, ml.labels, a.omega)
-        ours[algorithm] = (t_fc, q_fc)
-        name = "fastconn" if algorithm == "queue" else f"fastconn {algorithm}"
+        ours[(algorithm, iterations)] = (t_fc, q_fc)
+        name = ("fastconn" if algorithm == "queue" else f"fastconn {algorithm}") + (
+            f", {iterations} passes" if iterations else "")
         print(f"{name}: median {t_fc:.4f} s of {a.reps}, Q {ml.q:.6f} (numpy {q_fc:.6f}), K {ml.n_communities}, "
               f"mean flexibility {ml.flexibility.mean():.4f}")
 
@@ -103,9 +108,10 @@ def main():
         best = max(best, q)
     t_la = float(np.mean(times))
     print(f"leidenalg: mean {t_la:.3f} s per seed, best Q {best:.6f}")
-    for algorithm, (t_fc, q_fc) in ours.items():
-        # the default run's row as before; the synchronous algorithm's row names it
-        label = f"{n} x {L}, omega {a.omega}" + ("" if algorithm == "queue" else f", {algorithm}")
+    for (algorithm, iterations), (t_fc, q_fc) in ours.items():
+        # the default run's row as before; the synchronous algorithm's and a pass limit's rows name them
+        label = (f"{n} x {L}, omega {a.omega}" + ("" if algorithm == "queue" else f", {algorithm}") +
+                 (f", {iterations} passes" if iterations else ""))
         print(f"| {label} | {t_fc:.4f} | {q_fc:.6f} | {t_la:.3f} | {best:.6f} | "
               f"{t_la / t_fc:.1f} x | {q_fc / best:.4f} |")
     os.system("uptime")

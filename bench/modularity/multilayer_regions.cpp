@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "../bench_common.hpp"
+#include "../window_graphs.hpp"
 #include "fastconn/fastconn.h"
 
 extern "C" char* openblas_get_corename(void) __attribute__((weak));
@@ -158,26 +159,10 @@ int main(int argc, char** argv) {
   fc_context* cpu = nullptr;
   check(fc_context_create(FC_BACKEND_CPU, -1, &cpu), "fc_context_create");
   check(fc_context_set_threads(cpu, threads), "fc_context_set_threads");
-  fc_series* series = nullptr;
-  check(fc_series_create_f32(cpu, x.data(), regions, t, t, 1, &series), "fc_series_create_f32");
-  fc_dfc* it = nullptr;
-  check(fc_dfc_begin(cpu, series, length, step, FC_TAPER_RECTANGULAR, 0.0, &it), "fc_dfc_begin");
-  std::vector<fc_graph*> layers;
   int64_t edges = 0;
-  for (;;) {
-    fc_graph* g = nullptr;
-    int64_t w = 0;
-    const fc_status st = top_k > 0 ? fc_dfc_next_graph(it, FC_EDGE_TOP_K, double(top_k), FC_GRAPH_BINARY, &g, &w)
-                                    : fc_dfc_next_graph(it, FC_EDGE_DENSITY, 0.1, FC_GRAPH_WEIGHTED_ABS, &g, &w);
-    if (st == FC_DONE) break;
-    check(st, "fc_dfc_next_graph");
-    int64_t e = 0;
-    check(fc_graph_info(g, nullptr, &e), "fc_graph_info");
-    edges += e;
-    layers.push_back(g);
-  }
-  fc_dfc_destroy(it);
-  fc_series_destroy(series);
+  const std::vector<fc_graph*> layers =
+      top_k > 0 ? bench::window_graphs(cpu, x.data(), regions, t, length, step, FC_EDGE_TOP_K, double(top_k), FC_GRAPH_BINARY, &edges)
+                : bench::window_graphs(cpu, x.data(), regions, t, length, step, FC_EDGE_DENSITY, 0.1, FC_GRAPH_WEIGHTED_ABS, &edges);
   const int64_t coupling = 2 * regions * (windows - 1);
   const int64_t entries = 2 * edges + coupling;
   std::printf("%lld drifting regions x %lld samples; %lld windows of %lld every %lld, %s: %lld edges in all; supra-graph "

@@ -1076,9 +1076,13 @@ FC_API fc_status fc_multilayer_modularity(fc_context* ctx, const fc_graph* const
  * refinement in rounds of simultaneous decisions, as fc_leiden_v2's FC_LEIDEN_SYNCHRONOUS does,
  * with the per-layer null model: the same labels on every backend and thread count (on a CUDA
  * context the device runs them; a device without the memory, or a context under a memory limit
- * too small, gets the host's steps and the same labels); its labels differ from the queue's.
- * The supra-graph of n nodes x L layers takes about 24 n L bytes of per-layer sums on top of the
- * graph (n L = 40,000 x 100: 96 MB). */
+ * too small, gets the host's steps and the same labels); its labels differ from the queue's. A
+ * supra-node moves at most 4 times in a level (simultaneous moves could otherwise swap nodes back
+ * and forth). Passes until none moves (max_iterations 0) can be many passes of few moves: on 400
+ * regions x 100 windows (an H200), 2 passes took 32 ms for 99.6 % of the converged Q (0.195 s),
+ * so base.max_iterations = 2 or 3 is the fast choice there (a community left in pieces is split).
+ * The supra-graph of n nodes x L layers takes about 24 n L^2 bytes of per-layer sums on top of the
+ * graph (n = 400, L = 100: 96 MB). */
 typedef struct fc_multilayer_options_v2 {
   uint32_t size;      /* sizeof(fc_multilayer_options_v2): later versions append fields after `base` */
   int32_t algorithm;  /* fc_leiden_algorithm (default FC_LEIDEN_QUEUE) */

@@ -26,53 +26,28 @@ SupraLevel supra_graph(const std::vector<const GraphData*>& layers, double omega
   lv.start.resize(static_cast<size_t>(n + 1));
   lv.layer.resize(static_cast<size_t>(n));
   lv.degree.resize(static_cast<size_t>(n));
-  const bool coupled = omega > 0 && L > 1;
-  // The layers node i of layer s is coupled to: ordinal s - 1 and s + 1, categorical every other.
-  auto couplings = [&](int64_t s) -> int64_t {
-    if (!coupled) return 0;
-    return coupling == FC_COUPLING_ORDINAL ? int64_t(s > 0) + int64_t(s + 1 < L) : L - 1;
-  };
   int64_t raw = 0;
   for (const GraphData* a : layers) raw += a->offsets[static_cast<size_t>(N)];
   const int team = parallel_team(raw + n, threads);
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t v = 0; v < n; ++v) {
-    const int64_t s = v / N, i = v % N;
-    const GraphData& a = *layers[static_cast<size_t>(s)];
-    double k = 0;
-    int64_t kept = 0;
-    for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
-      const double w = a.weights[static_cast<size_t>(e)];
-      k += w;
-      kept += w != 0 && a.columns[static_cast<size_t>(e)] != i;
-    }
-    g.offsets[static_cast<size_t>(v + 1)] = kept + couplings(s);
+    int64_t count = 0;
+    lv.degree[static_cast<size_t>(v)] = supra_row(layers, omega, coupling, v, [&](int64_t, double) { ++count; });
+    g.offsets[static_cast<size_t>(v + 1)] = count;
     lv.start[static_cast<size_t>(v)] = v;
-    lv.layer[static_cast<size_t>(v)] = s;
-    lv.degree[static_cast<size_t>(v)] = k;
+    lv.layer[static_cast<size_t>(v)] = v / N;
   }
   for (int64_t v = 0; v < n; ++v) g.offsets[static_cast<size_t>(v + 1)] += g.offsets[static_cast<size_t>(v)];
   g.columns.resize(static_cast<size_t>(g.offsets[static_cast<size_t>(n)]));
   g.weights.resize(static_cast<size_t>(g.offsets[static_cast<size_t>(n)]));
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t v = 0; v < n; ++v) {
-    const int64_t s = v / N, i = v % N;
-    const GraphData& a = *layers[static_cast<size_t>(s)];
     int64_t x = g.offsets[static_cast<size_t>(v)];
-    for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
-      const double w = a.weights[static_cast<size_t>(e)];
-      if (w == 0 || a.columns[static_cast<size_t>(e)] == i) continue;
-      g.columns[static_cast<size_t>(x)] = s * N + a.columns[static_cast<size_t>(e)];
+    supra_row(layers, omega, coupling, v, [&](int64_t column, double w) {
+      g.columns[static_cast<size_t>(x)] = column;
       g.weights[static_cast<size_t>(x)] = w;
       ++x;
-    }
-    if (coupled)
-      for (int64_t r = 0; r < L; ++r) {
-        if (r == s || (coupling == FC_COUPLING_ORDINAL && std::llabs(r - s) != 1)) continue;
-        g.columns[static_cast<size_t>(x)] = r * N + i;
-        g.weights[static_cast<size_t>(x)] = omega;
-        ++x;
-      }
+    });
   }
   lv.start[static_cast<size_t>(n)] = n;
   g.kp.assign(static_cast<size_t>(n), 0.0);

@@ -54,11 +54,6 @@ struct FixedSupra {
 
 FixedSupra fixed_supra(const std::vector<const GraphData*>& layers, double omega, int coupling, int threads) {
   const int64_t L = int64_t(layers.size()), N = layers[0]->n, n = L * N;
-  const bool coupled = omega > 0 && L > 1;
-  auto couplings = [&](int64_t s) -> int64_t {
-    if (!coupled) return 0;
-    return coupling == FC_COUPLING_ORDINAL ? int64_t(s > 0) + int64_t(s + 1 < L) : L - 1;
-  };
   FixedSupra f;
   f.offsets.assign(static_cast<size_t>(n + 1), 0);
   f.node_weight.resize(static_cast<size_t>(n));
@@ -69,22 +64,15 @@ FixedSupra fixed_supra(const std::vector<const GraphData*>& layers, double omega
   const int team = parallel_team(raw + n, threads);
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t v = 0; v < n; ++v) {
-    const int64_t s = v / N, i = v % N;
-    const GraphData& a = *layers[static_cast<size_t>(s)];
-    double k = 0, w_kept = 0;
     int64_t count = 0;
-    for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
-      const double w = a.weights[static_cast<size_t>(e)];
-      k += w;
-      if (w == 0 || a.columns[static_cast<size_t>(e)] == i) continue;
-      w_kept += w;
+    double sum = 0;
+    degree[static_cast<size_t>(v)] = supra_row(layers, omega, coupling, v, [&](int64_t, double w) {
       ++count;
-    }
-    const int64_t c = couplings(s);
-    f.offsets[static_cast<size_t>(v + 1)] = count + c;
-    degree[static_cast<size_t>(v)] = k;
-    kept[static_cast<size_t>(v)] = w_kept + double(c) * omega;
-    f.node_layer[static_cast<size_t>(v)] = int32_t(s);
+      sum += w;
+    });
+    f.offsets[static_cast<size_t>(v + 1)] = count;
+    kept[static_cast<size_t>(v)] = sum;
+    f.node_layer[static_cast<size_t>(v)] = int32_t(v / N);
   }
   for (int64_t v = 0; v < n; ++v) f.offsets[static_cast<size_t>(v + 1)] += f.offsets[static_cast<size_t>(v)];
   f.total = chunked_sum(n, team, [&](int64_t v) { return kept[static_cast<size_t>(v)]; });
@@ -95,26 +83,14 @@ FixedSupra fixed_supra(const std::vector<const GraphData*>& layers, double omega
   const int64_t entries = f.offsets[static_cast<size_t>(n)];
   f.columns.resize(static_cast<size_t>(entries));
   f.fixed.resize(static_cast<size_t>(entries));
-  const int64_t coupling_weight = int64_t(std::nearbyint(omega * f.scale));
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (int64_t v = 0; v < n; ++v) {
-    const int64_t s = v / N, i = v % N;
-    const GraphData& a = *layers[static_cast<size_t>(s)];
     int64_t x = f.offsets[static_cast<size_t>(v)];
-    for (int64_t e = a.offsets[static_cast<size_t>(i)]; e < a.offsets[static_cast<size_t>(i + 1)]; ++e) {
-      const double w = a.weights[static_cast<size_t>(e)];
-      if (w == 0 || a.columns[static_cast<size_t>(e)] == i) continue;
-      f.columns[static_cast<size_t>(x)] = s * N + a.columns[static_cast<size_t>(e)];
+    supra_row(layers, omega, coupling, v, [&](int64_t column, double w) {
+      f.columns[static_cast<size_t>(x)] = column;
       f.fixed[static_cast<size_t>(x)] = int64_t(std::nearbyint(w * f.scale));
       ++x;
-    }
-    if (coupled)
-      for (int64_t r = 0; r < L; ++r) {
-        if (r == s || (coupling == FC_COUPLING_ORDINAL && std::llabs(r - s) != 1)) continue;
-        f.columns[static_cast<size_t>(x)] = r * N + i;
-        f.fixed[static_cast<size_t>(x)] = coupling_weight;
-        ++x;
-      }
+    });
     f.node_weight[static_cast<size_t>(v)] = int64_t(std::nearbyint(degree[static_cast<size_t>(v)] * f.scale));
   }
   return f;
