@@ -39,7 +39,8 @@ target_sources(fastconn PRIVATE
   ${PROJECT_SOURCE_DIR}/kernels/series_products.cu
   ${PROJECT_SOURCE_DIR}/kernels/partial_matrix.cu
   ${PROJECT_SOURCE_DIR}/kernels/lfcd_grow.cu
-  ${PROJECT_SOURCE_DIR}/kernels/leiden_sync.cu)
+  ${PROJECT_SOURCE_DIR}/kernels/leiden_sync.cu
+  ${PROJECT_SOURCE_DIR}/kernels/leiden_levels.cu)
 find_package(Threads REQUIRED)
 target_link_libraries(fastconn PRIVATE CUDA::cudart CUDA::cublas CUDA::cusolver Threads::Threads)
 # Kernels: optimized device code, no per-thread default stream (the backend passes its streams).
